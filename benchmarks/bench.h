@@ -1,0 +1,61 @@
+/* benchmarks/bench.h — the contract between a benchmark's host driver and the
+ * harness behind `ptxemu bench` and the test suite.
+ *
+ * The harness creates a context, loads the benchmark's committed PTX, calls
+ * run(), and times it.  A driver does what the real application does (several
+ * kernels, host loops until convergence), then compares the device results
+ * with its CPU reference and reports PASS or FAIL with the first mismatch. */
+#ifndef PTXEMU_BENCH_H
+#define PTXEMU_BENCH_H
+
+#include "runtime/ptxemu.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum bench_size { BENCH_TINY, BENCH_SMALL, BENCH_PAPER } bench_size;
+
+typedef enum bench_outcome {
+    BENCH_PASS = 0,
+    BENCH_FAIL = 1,  /* ran, but the answer differs from the CPU reference */
+    BENCH_ERROR = 2, /* a ptxemu call failed; msg says which */
+} bench_outcome;
+
+typedef struct bench_env {
+    ptxemu_ctx *ctx;
+    ptxemu_module *mod;   /* the benchmark's PTX, loaded by the harness */
+    bench_size size;
+    uint64_t seed;        /* input generator seed (default 1) */
+    double ref_seconds;   /* driver sets: wall time of its CPU reference */
+    bool break_reference; /* test hook: driver perturbs its reference so the
+                             check must fail (proves the check can fail) */
+    char msg[512];        /* driver sets on FAIL/ERROR: what went wrong */
+} bench_env;
+
+typedef bench_outcome (*bench_run_fn)(bench_env *env);
+
+typedef struct bench_def {
+    const char *name;    /* "vector-add" */
+    const char *summary; /* one line: what it computes */
+    const char *ptx;     /* path relative to benchmarks/: "vector-add/vector_add.ptx" */
+    bench_run_fn run;
+} bench_def;
+
+/* The registry (benchmarks/registry.c). */
+const bench_def *bench_find(const char *name);
+const bench_def *const *bench_all(unsigned *count);
+
+/* Helpers for drivers (benchmarks/bench_util.c). */
+double bench_now(void);                 /* monotonic seconds */
+uint64_t bench_rng_next(uint64_t *state); /* splitmix64 */
+float bench_rng_float(uint64_t *state);   /* uniform in [0,1) */
+/* Fails the run with a message; returns BENCH_ERROR for `return bench_check(...)`. */
+bench_outcome bench_api_error(bench_env *env, const char *what, ptxemu_status s);
+#define BENCH_TRY(env, call)                                          \
+    do {                                                              \
+        ptxemu_status bench_st_ = (call);                             \
+        if (bench_st_ != PTXEMU_OK)                                   \
+            return bench_api_error((env), #call, bench_st_);          \
+    } while (0)
+
+#endif

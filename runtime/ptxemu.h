@@ -1,0 +1,109 @@
+/* ptxemu.h — the public host API of ptxemu.
+ *
+ * Shaped like the CUDA driver API so that a host program ports line by line:
+ * create a context, load a PTX module, allocate device memory, copy data in,
+ * launch kernels by name with an array of pointers to argument values, copy
+ * results back.  Every call returns a ptxemu_status; on failure the context
+ * keeps a human-readable message (with file:line:col for PTX errors and
+ * kernel/CTA/thread/PC for execution errors) that ptxemu_last_error returns.
+ *
+ * Launches run to completion before ptxemu_launch returns (the emulator has
+ * one in-order stream); ptxemu_synchronize exists so ported code keeps its
+ * shape and reports any deferred error.
+ */
+#ifndef PTXEMU_H
+#define PTXEMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ptxemu_status {
+    PTXEMU_OK = 0,
+    PTXEMU_ERR_INVALID_VALUE,   /* bad argument (NULL, zero size, bad dims) */
+    PTXEMU_ERR_PARSE,           /* module text is not valid PTX */
+    PTXEMU_ERR_UNSUPPORTED,     /* valid PTX the emulator cannot run yet */
+    PTXEMU_ERR_NOT_FOUND,       /* unknown kernel or symbol name */
+    PTXEMU_ERR_OUT_OF_MEMORY,   /* device allocation failed */
+    PTXEMU_ERR_INVALID_ADDRESS, /* host-side copy touches unallocated memory */
+    PTXEMU_ERR_LAUNCH_RESOURCES,/* block too large, too much shared memory */
+    PTXEMU_ERR_LAUNCH_FAILED,   /* fault, trap, deadlock or livelock in a kernel */
+    PTXEMU_ERR_IO,              /* a file could not be read */
+} ptxemu_status;
+
+typedef struct ptxemu_ctx ptxemu_ctx;
+typedef struct ptxemu_module ptxemu_module;
+typedef uint64_t ptxemu_dptr;           /* a device (global) address */
+
+typedef struct ptxemu_dim3 {
+    unsigned x, y, z;
+} ptxemu_dim3;
+
+/* Options for a context; zero-initialise and set what you need. */
+typedef struct ptxemu_options {
+    FILE *printf_stream;        /* where device printf goes; NULL = stdout */
+    uint64_t livelock_limit;    /* warp instructions without progress before a
+                                   launch is stopped; 0 = default (1e8) */
+    uint64_t seed;              /* seed for anything randomised; default 0 */
+} ptxemu_options;
+
+/* Counters accumulated over every launch of a context. */
+typedef struct ptxemu_counters {
+    uint64_t launches;
+    uint64_t warp_instructions;
+    uint64_t thread_instructions;
+} ptxemu_counters;
+
+const char *ptxemu_status_string(ptxemu_status s);
+
+/* Context: owns device memory, modules and the last error message. */
+ptxemu_status ptxemu_ctx_create(ptxemu_ctx **out, const ptxemu_options *opts);
+void ptxemu_ctx_destroy(ptxemu_ctx *ctx);
+const char *ptxemu_last_error(const ptxemu_ctx *ctx);
+void ptxemu_get_counters(const ptxemu_ctx *ctx, ptxemu_counters *out);
+
+/* Modules: parsed, checked and decoded at load; freed with the context or
+ * by ptxemu_module_unload.  `name` labels errors (file:line:col). */
+ptxemu_status ptxemu_module_load_file(ptxemu_ctx *ctx, const char *path,
+                                      ptxemu_module **out);
+ptxemu_status ptxemu_module_load_string(ptxemu_ctx *ctx, const char *ptx,
+                                        const char *name, ptxemu_module **out);
+void ptxemu_module_unload(ptxemu_module *mod);
+
+/* Device memory.  Addresses are 64-bit and never 0. */
+ptxemu_status ptxemu_malloc(ptxemu_ctx *ctx, ptxemu_dptr *out, size_t bytes);
+ptxemu_status ptxemu_free(ptxemu_ctx *ctx, ptxemu_dptr ptr);
+ptxemu_status ptxemu_memcpy_htod(ptxemu_ctx *ctx, ptxemu_dptr dst,
+                                 const void *src, size_t bytes);
+ptxemu_status ptxemu_memcpy_dtoh(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src,
+                                 size_t bytes);
+ptxemu_status ptxemu_memcpy_dtod(ptxemu_ctx *ctx, ptxemu_dptr dst,
+                                 ptxemu_dptr src, size_t bytes);
+ptxemu_status ptxemu_memset(ptxemu_ctx *ctx, ptxemu_dptr dst, int value,
+                            size_t bytes);
+
+/* Module-scope .global and .const variables (cudaMemcpyToSymbol). */
+ptxemu_status ptxemu_module_get_global(ptxemu_module *mod, const char *name,
+                                       ptxemu_dptr *addr, size_t *bytes);
+ptxemu_status ptxemu_memcpy_to_symbol(ptxemu_module *mod, const char *name,
+                                      const void *src, size_t bytes,
+                                      size_t offset);
+ptxemu_status ptxemu_memcpy_from_symbol(ptxemu_module *mod, void *dst,
+                                        const char *name, size_t bytes,
+                                        size_t offset);
+
+/* Launch `kernel` of `mod`.  args[i] points to the value of parameter i,
+ * whose size is taken from the kernel's PTX signature (as cuLaunchKernel). */
+ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel,
+                            ptxemu_dim3 grid, ptxemu_dim3 block,
+                            size_t dynamic_shared_bytes, void **args);
+ptxemu_status ptxemu_synchronize(ptxemu_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PTXEMU_H */

@@ -1,0 +1,36 @@
+/* tools/ptxemu.c — the command-line program: dispatches to subcommands. */
+#include "tools/commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const ptxemu_cmd commands[] = {
+    {"parse", "check that PTX files parse; print their kernels and functions", cmd_parse},
+    {"dump", "re-emit a PTX file from its parsed form", cmd_dump},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: ptxemu COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'ptxemu COMMAND --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "ptxemu: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
