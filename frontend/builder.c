@@ -15,6 +15,24 @@ enum { NAME_REG = 1, NAME_SYM = 2 };
 #define NAME_KIND(v) (GPOINTER_TO_INT(v) >> 28)
 #define NAME_ID(v) (GPOINTER_TO_INT(v) & 0x0fffffff)
 
+/* A NUL-terminated copy of a token: in buf when it fits, else on the heap
+ * (mangled C++ names can be long; truncating would resolve a wrong name). */
+static char *name_copy(ptx_strref s, char *buf, size_t size)
+{
+    if (s.len < size) {
+        memcpy(buf, s.s, s.len);
+        buf[s.len] = '\0';
+        return buf;
+    }
+    return g_strndup(s.s, s.len);
+}
+
+static void name_free(char *name, const char *buf)
+{
+    if (name != buf)
+        g_free(name);
+}
+
 /* ------------------------------------------------------------------ lexer */
 
 void builder_advance(ptx_builder *b, PTX_YYLTYPE *loc, const char *text, int len)
@@ -41,6 +59,9 @@ void builder_error(ptx_builder *b, const PTX_YYLTYPE *loc, const char *fmt, ...)
     va_start(ap, fmt);
     char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    /* bison's location of an end of file met before any token is 0:0 */
+    if (loc && loc->first_line <= 0)
+        loc = NULL;
     b->error = g_string_new(NULL);
     g_string_printf(b->error, "%s:%d:%d: error: %s", b->m->source_name,
                     loc ? loc->first_line : b->line,
@@ -191,13 +212,23 @@ static void add_item(ptx_builder *b, ptx_item_kind kind, uint32_t index)
     g_array_append_val(b->m->items, it);
 }
 
+/* MAJOR.MINOR, digits only; ISA 1.0 (CUDA 1) up to 9.x (CUDA 13). */
 void builder_version(ptx_builder *b, ptx_strref text, const PTX_YYLTYPE *loc)
 {
-    unsigned maj = 0, min = 0;
-    char buf[32];
-    g_snprintf(buf, sizeof buf, "%.*s", (int)text.len, text.s);
-    if (sscanf(buf, "%u.%u", &maj, &min) != 2) {
-        builder_error(b, loc, "malformed .version '%s'", buf);
+    unsigned maj = 0, min = 0, i = 0, nmaj = 0, nmin = 0;
+    for (; i < text.len && g_ascii_isdigit(text.s[i]) && nmaj < 3; i++, nmaj++)
+        maj = maj * 10 + (unsigned)(text.s[i] - '0');
+    bool dot = i < text.len && text.s[i] == '.';
+    for (i += dot; i < text.len && g_ascii_isdigit(text.s[i]) && nmin < 3; i++, nmin++)
+        min = min * 10 + (unsigned)(text.s[i] - '0');
+    if (!nmaj || !dot || !nmin || i != text.len) {
+        builder_error(b, loc, "malformed .version '%.*s': expected MAJOR.MINOR, such as 8.0",
+                      (int)MIN(text.len, 40u), text.s);
+        return;
+    }
+    if (maj < 1 || maj > 9) {
+        builder_error(b, loc, "unsupported PTX ISA version %u.%u (ptxemu reads 1.0 to 9.x)",
+                      maj, min);
         return;
     }
     b->m->version_major = maj;
@@ -309,18 +340,17 @@ static gpointer lookup_name(ptx_builder *b, const char *name, size_t len)
             d--;
         if (d < len && d > 0 && g_hash_table_size(s->ranges) > 0 &&
             !(name[d] == '0' && d + 1 < len)) {
-            char pfx[256];
-            if (d < sizeof pfx) {
-                memcpy(pfx, name, d);
-                pfx[d] = '\0';
-                gpointer r = g_hash_table_lookup(s->ranges, pfx);
-                if (r) {
-                    const ptx_regdecl *rd = &g_array_index(
-                        b->fn->regdecls, ptx_regdecl, GPOINTER_TO_INT(r) - 1);
-                    unsigned long idx = strtoul(name + d, NULL, 10);
-                    if (idx < rd->count)
-                        return NAME_ENC(NAME_REG, rd->first_reg + (uint32_t)idx);
-                }
+            char buf[256];
+            char *pfx = name_copy((ptx_strref){name, (unsigned)d}, buf, sizeof buf);
+            gpointer r = g_hash_table_lookup(s->ranges, pfx);
+            name_free(pfx, buf);
+            if (r) {
+                const ptx_regdecl *rd = &g_array_index(
+                    b->fn->regdecls, ptx_regdecl, GPOINTER_TO_INT(r) - 1);
+                errno = 0;
+                unsigned long idx = strtoul(name + d, NULL, 10);
+                if (errno == 0 && idx < rd->count)
+                    return NAME_ENC(NAME_REG, rd->first_reg + (uint32_t)idx);
             }
         }
     }
@@ -979,14 +1009,12 @@ static int comp_index(char c)
     }
 }
 
-ptx_operand builder_reg(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
+/* name is a writable copy of the token; the component suffix is cut off. */
+static ptx_operand resolve_reg(ptx_builder *b, char *name, unsigned len,
+                               const PTX_YYLTYPE *loc)
 {
     ptx_operand o = {0};
     o.id2 = -1;
-    char name[256];
-    unsigned len = sname.len < sizeof name ? sname.len : (unsigned)sizeof name - 1;
-    memcpy(name, sname.s, len);
-    name[len] = '\0';
     uint8_t comp = 0;
     if (len > 2 && name[len - 2] == '.') {
         comp = (uint8_t)comp_index(name[len - 1]);
@@ -1025,6 +1053,15 @@ ptx_operand builder_reg(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc
     return o;
 }
 
+ptx_operand builder_reg(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
+{
+    char buf[256];
+    char *name = name_copy(sname, buf, sizeof buf);
+    ptx_operand o = resolve_reg(b, name, sname.len, loc);
+    name_free(name, buf);
+    return o;
+}
+
 ptx_operand builder_pair(ptx_builder *b, ptx_strref p, ptx_strref q,
                          const PTX_YYLTYPE *loc)
 {
@@ -1041,14 +1078,12 @@ ptx_operand builder_pair(ptx_builder *b, ptx_strref p, ptx_strref q,
     return o;
 }
 
-ptx_operand builder_sym(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
+static ptx_operand resolve_sym(ptx_builder *b, const char *name, ptx_strref sname,
+                               const PTX_YYLTYPE *loc)
 {
     ptx_operand o = {0};
     o.id2 = -1;
-    char name[256];
-    unsigned len = sname.len < sizeof name ? sname.len : (unsigned)sizeof name - 1;
-    memcpy(name, sname.s, len);
-    name[len] = '\0';
+    unsigned len = sname.len;
     gpointer v = b->fn ? lookup_name(b, name, len) : NULL;
     if (!v) {
         gpointer g = g_hash_table_lookup(b->m->globals, name);
@@ -1083,6 +1118,15 @@ ptx_operand builder_sym(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc
     return o;
 }
 
+ptx_operand builder_sym(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
+{
+    char buf[256];
+    char *name = name_copy(sname, buf, sizeof buf);
+    ptx_operand o = resolve_sym(b, name, sname, loc);
+    name_free(name, buf);
+    return o;
+}
+
 ptx_operand builder_imm(uint64_t v)
 {
     ptx_operand o = {0};
@@ -1102,8 +1146,9 @@ ptx_operand builder_fimm(ptx_operand_kind kind, uint64_t bits)
 ptx_operand builder_float_text(ptx_strref text, bool neg)
 {
     char buf[128];
-    g_snprintf(buf, sizeof buf, "%.*s", (int)text.len, text.s);
-    double d = g_ascii_strtod(buf, NULL);
+    char *t = name_copy(text, buf, sizeof buf);
+    double d = g_ascii_strtod(t, NULL);
+    name_free(t, buf);
     if (neg)
         d = -d;
     uint64_t bits;

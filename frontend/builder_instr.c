@@ -186,15 +186,18 @@ void builder_instr_begin(ptx_builder *b, ptx_strref op, const PTX_YYLTYPE *loc)
         builder_error(b, loc, "instruction outside a function body");
         return;
     }
-    char key[512];
-    unsigned len = op.len < sizeof key ? op.len : (unsigned)sizeof key - 1;
-    memcpy(key, op.s, len);
-    key[len] = '\0';
+    /* never truncate: a cut-off spelling could decode as another one */
+    char buf[512];
+    char *key = op.len < sizeof buf ? buf : g_malloc(op.len + 1);
+    memcpy(key, op.s, op.len);
+    key[op.len] = '\0';
     ptx_opdecode *d = g_hash_table_lookup(b->opcache, key);
     if (!d) {
-        d = decode(b, key, len);
+        d = decode(b, key, op.len);
         g_hash_table_insert(b->opcache, g_strdup(key), d);
     }
+    if (key != buf)
+        g_free(key);
     if (d->error) {
         builder_error(b, loc, "%s", d->error);
         return;

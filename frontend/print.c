@@ -122,10 +122,14 @@ static void print_imm(GString *o, const ptx_operand *op)
     }
 }
 
+/* No fixed buffer: a truncated long name would not parse back. */
 static void print_reg(GString *o, const ptx_func *f, int32_t id)
 {
-    char buf[300];
-    g_string_append(o, ptx_reg_name(f, (uint32_t)id, buf, sizeof buf));
+    const ptx_reg *r = &g_array_index(f->regs, ptx_reg, id);
+    const ptx_regdecl *d = &g_array_index(f->regdecls, ptx_regdecl, r->decl);
+    g_string_append(o, d->prefix);
+    if (d->is_range)
+        g_string_append_printf(o, "%u", r->index);
 }
 
 void ptx_print_operand(GString *o, const ptx_module *m, const ptx_func *f,

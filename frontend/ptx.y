@@ -19,22 +19,54 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, void *scanner, ptx_builder *b,
                         const char *msg)
 {
     (void)scanner;
-    if (b->fn && strstr(msg, "end of file"))
+    /* bison's stack is full only on absurd nesting ({{{...), never on
+     * ordinary input: say so instead of "memory exhausted" */
+    if (strcmp(msg, "memory exhausted") == 0)
+        builder_error(b, loc, "nesting too deep (the parser's stack is exhausted)");
+    else if (b->fn && strstr(msg, "end of file"))
         builder_error(b, loc, "%s inside function '%s'", msg, b->fn->name ? b->fn->name : "?");
     else
         builder_error(b, loc, "%s", msg);
+}
+/* Elements of {..}, (..) and [..] lists are plain operands; only an
+ * address list [tex, {coords}] holds vectors. */
+static bool flat_list(ptx_builder *b, uint32_t start, ptx_operand_kind kind,
+                      const PTX_YYLTYPE *loc)
+{
+    for (guint i = start; i < b->stack->len; i++) {
+        uint8_t k = g_array_index(b->stack, ptx_operand, i).kind;
+        if (k == PTX_OPND_LIST || k == PTX_OPND_ADDRLIST || k == PTX_OPND_ADDR ||
+            (k == PTX_OPND_VEC && kind != PTX_OPND_ADDRLIST)) {
+            builder_error(b, loc, "%s cannot contain %s",
+                          kind == PTX_OPND_VEC ? "a vector operand {..}"
+                          : kind == PTX_OPND_LIST ? "an argument list (..)"
+                                                  : "an address list [..]",
+                          k == PTX_OPND_VEC ? "a vector {..}"
+                          : k == PTX_OPND_LIST ? "a list (..)" : "an address [..]");
+            return false;
+        }
+    }
+    return true;
 }
 /* Stop at the first error the builder recorded. */
 #define CHECK() do { if (builder_failed(b)) YYABORT; } while (0)
 }
 
-%token <str> IDENT REGNAME REGCOMP OPCODE STRING ATTRIBUTE FLOATLIT
-%token <u> INTLIT F32LIT F64LIT
-%token <i> DIR_SPACE DIR_TYPE DIR_VEC DIR_LINK
-%token <str> DIR_PERF
-%token DIR_VERSION DIR_TARGET DIR_ADDRSIZE DIR_ENTRY DIR_FUNC DIR_FILE DIR_LOC
-%token DIR_PRAGMA DIR_CALLPROTOTYPE DIR_CALLTARGETS DIR_BRANCHTARGETS
-%token DIR_NORETURN DIR_ALIGN DIR_PTR DIR_ALIAS SECTION LEXERROR
+/* The strings name the tokens in syntax errors ("unexpected instruction,
+ * expecting ';'"). */
+%token <str> IDENT "identifier" REGNAME "register" REGCOMP "register component"
+%token <str> OPCODE "instruction" STRING "string" ATTRIBUTE ".attribute"
+%token <str> FLOATLIT "decimal number"
+%token <u> INTLIT "integer" F32LIT "0f literal" F64LIT "0d literal"
+%token <i> DIR_SPACE "state space" DIR_TYPE "type" DIR_VEC "vector size"
+%token <i> DIR_LINK "linkage directive"
+%token <str> DIR_PERF "performance directive"
+%token DIR_VERSION ".version" DIR_TARGET ".target" DIR_ADDRSIZE ".address_size"
+%token DIR_ENTRY ".entry" DIR_FUNC ".func" DIR_FILE ".file" DIR_LOC ".loc"
+%token DIR_PRAGMA ".pragma" DIR_CALLPROTOTYPE ".callprototype"
+%token DIR_CALLTARGETS ".calltargets" DIR_BRANCHTARGETS ".branchtargets"
+%token DIR_NORETURN ".noreturn" DIR_ALIGN ".align" DIR_PTR ".ptr" DIR_ALIAS ".alias"
+%token SECTION ".section" LEXERROR "invalid token"
 
 %type <opnd> operand imm addr_base addr
 %type <u> lb
@@ -43,9 +75,16 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, void *scanner, ptx_builder *b,
 
 %%
 
-module: %empty | module item ;
+/* PTX ISA §11.1: every module starts with .version. */
+module: version items ;
+version: DIR_VERSION FLOATLIT      { builder_version(b, $2, &@2); CHECK(); }
+    | DIR_VERSION INTLIT           { builder_error(b, &@2, ".version needs MAJOR.MINOR, such as 8.0");
+                                     YYABORT; }
+    ;
+items: %empty | items item ;
 
-item: DIR_VERSION FLOATLIT          { builder_version(b, $2, &@2); CHECK(); }
+item: DIR_VERSION                  { builder_error(b, &@1, "duplicate .version directive");
+                                     YYABORT; }
     | DIR_TARGET target_list
     | DIR_ADDRSIZE INTLIT          { builder_address_size(b, $2, &@2); CHECK(); }
     | DIR_FILE INTLIT STRING       { builder_file(b, $2, $3, NULL); }
@@ -58,6 +97,7 @@ item: DIR_VERSION FLOATLIT          { builder_version(b, $2, &@2); CHECK(); }
     | DIR_ALIAS IDENT ',' IDENT ';' { builder_alias(b, $2, $4, &@2); CHECK(); }
     | decl_words var_list ';'      { builder_decl_end(b); CHECK(); }
     | function
+    | instruction ';'              /* reported by builder_instr_begin */
     | LEXERROR                     { YYABORT; }
     ;
 
@@ -221,12 +261,15 @@ operand: REGNAME                   { $$ = builder_reg(b, $1, &@1); CHECK(); }
     | IDENT '+' INTLIT             { $$ = builder_sym(b, $1, &@1); CHECK(); $$.val = (int64_t)$3; }
     | '_'                          { $$ = builder_sink(); }
     | imm
-    | '{' lb elem_list '}'         { $$ = builder_list_end(b, (uint32_t)$2, PTX_OPND_VEC); }
+    | '{' lb elem_list '}'         { if (!flat_list(b, (uint32_t)$2, PTX_OPND_VEC, &@1)) YYABORT;
+                                     $$ = builder_list_end(b, (uint32_t)$2, PTX_OPND_VEC); }
     | '(' lb ')'                   { $$ = builder_list_end(b, (uint32_t)$2, PTX_OPND_LIST); }
-    | '(' lb elem_list ')'         { $$ = builder_list_end(b, (uint32_t)$2, PTX_OPND_LIST); }
+    | '(' lb elem_list ')'         { if (!flat_list(b, (uint32_t)$2, PTX_OPND_LIST, &@1)) YYABORT;
+                                     $$ = builder_list_end(b, (uint32_t)$2, PTX_OPND_LIST); }
     | '[' lb addr ']'              { $$ = $3; }
     | '[' lb addr ',' elem_list ']'
-                                   { $$ = builder_addrlist(b, (uint32_t)$2, &$3, &@3); CHECK(); }
+                                   { if (!flat_list(b, (uint32_t)$2, PTX_OPND_ADDRLIST, &@1)) YYABORT;
+                                     $$ = builder_addrlist(b, (uint32_t)$2, &$3, &@3); CHECK(); }
     ;
 elem_list: operand                 { builder_push(b, &$1); }
     | elem_list ',' operand        { builder_push(b, &$3); }

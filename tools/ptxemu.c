@@ -7,6 +7,7 @@
 static const ptxemu_cmd commands[] = {
     {"parse", "check that PTX files parse; print their kernels and functions", cmd_parse},
     {"dump", "re-emit a PTX file from its parsed form", cmd_dump},
+    {"cfg", "basic blocks, dominators, reconvergence points and loops", cmd_cfg},
 };
 
 static void usage(FILE *f)

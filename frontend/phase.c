@@ -1,0 +1,299 @@
+/* frontend/phase.c — phase formation, phase distance and phase length
+ * (definitions in frontend/phase.h). */
+#include "frontend/phase.h"
+
+static void add_operand_regs(const ptx_func *f, const ptx_operand *o,
+                             GArray *out)
+{
+    switch ((ptx_operand_kind)o->kind) {
+    case PTX_OPND_REG:
+        g_array_append_val(out, o->id);
+        break;
+    case PTX_OPND_PAIR:
+        g_array_append_val(out, o->id);
+        g_array_append_val(out, o->id2);
+        break;
+    case PTX_OPND_ADDR:
+        if (o->id >= 0)
+            g_array_append_val(out, o->id);
+        break;
+    case PTX_OPND_VEC: case PTX_OPND_LIST: case PTX_OPND_ADDRLIST:
+        for (int32_t k = 0; k < o->id2; k++)
+            add_operand_regs(f, ptx_func_opnd(f, (uint32_t)(o->id + k)), out);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Is operand i of `in` written (true) or read (false)?  The opcode table's
+ * shape says so for most opcodes; the long-tail shapes ('*') write their
+ * first operand when it is a register, vector or pair (mma, ldmatrix,
+ * mbarrier.try_wait...) and read it when it is an address (cp, wmma.store). */
+bool ptx_instr_operand_is_def(const ptx_func *f, const ptx_instr *in, unsigned i)
+{
+    const ptx_operand *o = ptx_instr_opnd(f, in, i);
+    if (in->op == PTX_OP_CALL)
+        /* call (rets), fn, (args): only a leading list before the callee. */
+        return i == 0 && o->kind == PTX_OPND_LIST && in->nopnds >= 2;
+    char letter = ptx_shape_letter(ptx_opcode_info((ptx_opcode)in->op)->shape, i);
+    if (letter == 'd')
+        return true;
+    if (letter == '*')
+        return i == 0 && (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_VEC ||
+                          o->kind == PTX_OPND_PAIR);
+    return false;
+}
+
+void ptx_instr_defs(const ptx_func *f, const ptx_instr *in, GArray *out)
+{
+    for (unsigned i = 0; i < in->nopnds; i++)
+        if (ptx_instr_operand_is_def(f, in, i))
+            add_operand_regs(f, ptx_instr_opnd(f, in, i), out);
+}
+
+void ptx_instr_uses(const ptx_func *f, const ptx_instr *in, GArray *out)
+{
+    if (in->guard >= 0)
+        g_array_append_val(out, in->guard);
+    for (unsigned i = 0; i < in->nopnds; i++)
+        if (!ptx_instr_operand_is_def(f, in, i))
+            add_operand_regs(f, ptx_instr_opnd(f, in, i), out);
+}
+
+static bool space_is_long(ptx_space s)
+{
+    /* param, shared and const stay on chip; generic may be anything, so it
+     * counts as the worst case (global). */
+    return s == PTX_SPACE_GLOBAL || s == PTX_SPACE_LOCAL ||
+           s == PTX_SPACE_TEX || s == PTX_SPACE_NONE || s == PTX_SPACE_GENERIC;
+}
+
+bool ptx_instr_is_long_latency(const ptx_instr *in)
+{
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_ST:
+    case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:
+        return space_is_long((ptx_space)in->space);
+    case PTX_OP_ATOM: case PTX_OP_RED:
+    case PTX_OP_BRA: case PTX_OP_BRX: case PTX_OP_CALL: case PTX_OP_RET:
+    case PTX_OP_EXIT:
+    case PTX_OP_BAR: case PTX_OP_BARRIER: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
+    case PTX_OP_MBARRIER: case PTX_OP_NANOSLEEP: case PTX_OP_GRIDDEPCONTROL:
+    case PTX_OP_CLUSTERLAUNCHCONTROL:
+    case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_SULD: case PTX_OP_SUST:
+    case PTX_OP_SURED:
+    case PTX_OP_CP: case PTX_OP_MULTIMEM:
+        return true;
+    default:
+        return false;
+    }
+}
+
+uint32_t ptx_instr_latency(const ptx_instr *in, const ptx_latency_table *lat)
+{
+    ptx_type t = in->ntypes ? (ptx_type)in->types[0] : PTX_T_NONE;
+    return ptx_latency_cycles(lat, (ptx_opcode)in->op, t);
+}
+
+/* The block control reaches from b when its last instruction does not
+ * branch (see next(P) in phase.h); PTX_CFG_NONE when there is none. */
+static uint32_t fallthrough_block(const ptx_cfg *cfg, uint32_t b)
+{
+    const ptx_block *blk = &cfg->blocks[b];
+    if (blk->end > blk->first) {
+        const ptx_instr *last = ptx_func_instr(cfg->func, blk->end - 1);
+        bool uncond = last->guard < 0;
+        switch ((ptx_opcode)last->op) {
+        case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP:
+            if (uncond)
+                return PTX_CFG_NONE;
+            break;
+        case PTX_OP_BRX:
+            if (uncond)
+                return PTX_CFG_NONE;
+            break;
+        case PTX_OP_BRA:
+            if (uncond) {
+                if (blk->succs->len == 1) {
+                    uint32_t t = g_array_index(blk->succs, uint32_t, 0);
+                    return t < cfg->nblocks ? t : PTX_CFG_NONE;
+                }
+                return PTX_CFG_NONE;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return b + 1 < cfg->nblocks ? b + 1 : PTX_CFG_NONE;
+}
+
+/* Splits the blocks into phases (thesis §3.4.2.1, top-to-bottom walk). */
+static void form_phases(ptx_phase_info *pi, const ptx_cfg *cfg, GArray *phases)
+{
+    const ptx_func *f = cfg->func;
+    uint32_t nregs = f->regs->len;
+    /* producer[r]: the long-latency instruction of the current phase whose
+     * result register r holds, or PTX_PHASE_NONE. */
+    uint32_t *producer = g_new(uint32_t, nregs ? nregs : 1);
+    for (uint32_t r = 0; r < nregs; r++)
+        producer[r] = PTX_PHASE_NONE;
+    GArray *in_set = g_array_new(FALSE, FALSE, sizeof(int32_t));
+    GArray *regs = g_array_new(FALSE, FALSE, sizeof(int32_t));
+
+    for (uint32_t b = 0; b < cfg->nblocks; b++) {
+        const ptx_block *blk = &cfg->blocks[b];
+        for (uint32_t i = blk->first; i < blk->end; i++) {
+            const ptx_instr *in = ptx_func_instr(f, i);
+            ptx_phase ph = {.first = i, .end = i, .block = b,
+                            .next = PTX_PHASE_NONE, .trigger_reg = -1,
+                            .trigger_src = PTX_PHASE_NONE};
+            bool start = i == blk->first;
+            if (start) {
+                ph.start = PTX_PHASE_START_BLOCK;
+            } else {
+                g_array_set_size(regs, 0);
+                ptx_instr_uses(f, in, regs);
+                for (guint k = 0; k < regs->len; k++) {
+                    int32_t r = g_array_index(regs, int32_t, k);
+                    if (r >= 0 && (uint32_t)r < nregs &&
+                        producer[r] != PTX_PHASE_NONE) {
+                        start = true;
+                        ph.start = PTX_PHASE_START_LONGOP;
+                        ph.trigger_reg = r;
+                        ph.trigger_src = producer[r];
+                        break;
+                    }
+                }
+            }
+            if (start) {
+                /* A new phase forgets the long ops of the previous one: the
+                 * thesis assumes loads issued close together return
+                 * together. */
+                for (guint k = 0; k < in_set->len; k++)
+                    producer[g_array_index(in_set, int32_t, k)] = PTX_PHASE_NONE;
+                g_array_set_size(in_set, 0);
+                g_array_append_val(phases, ph);
+            }
+            g_array_index(phases, ptx_phase, phases->len - 1).end = i + 1;
+            pi->phase_of[i] = phases->len - 1;
+
+            g_array_set_size(regs, 0);
+            ptx_instr_defs(f, in, regs);
+            for (guint k = 0; k < regs->len; k++) {
+                int32_t r = g_array_index(regs, int32_t, k);
+                if (r < 0 || (uint32_t)r >= nregs)
+                    continue;
+                /* A short instruction overwriting a long-op register means
+                 * later readers no longer wait on the long op. */
+                if (pi->is_long[i]) {
+                    if (producer[r] == PTX_PHASE_NONE)
+                        g_array_append_val(in_set, r);
+                    producer[r] = i;
+                } else {
+                    producer[r] = PTX_PHASE_NONE;
+                }
+            }
+        }
+    }
+    g_array_free(regs, TRUE);
+    g_array_free(in_set, TRUE);
+    g_free(producer);
+}
+
+ptx_phase_info *ptx_phase_analyze(const ptx_cfg *cfg,
+                                  const ptx_latency_table *lat)
+{
+    const ptx_func *f = cfg->func;
+    ptx_phase_info *pi = g_new0(ptx_phase_info, 1);
+    uint32_t n = f->instrs->len;
+    pi->func = f;
+    pi->ninstrs = n;
+    pi->phase_of = g_new0(uint32_t, n ? n : 1);
+    pi->distance = g_new0(uint32_t, n ? n : 1);
+    pi->next_length = g_new0(uint32_t, n ? n : 1);
+    pi->latency = g_new0(uint32_t, n ? n : 1);
+    pi->is_long = g_new0(bool, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const ptx_instr *in = ptx_func_instr(f, i);
+        pi->latency[i] = ptx_instr_latency(in, lat);
+        pi->is_long[i] = ptx_instr_is_long_latency(in);
+        pi->nlong += pi->is_long[i];
+        pi->phase_of[i] = PTX_PHASE_NONE; /* instructions outside any block */
+    }
+
+    GArray *phases = g_array_new(FALSE, FALSE, sizeof(ptx_phase));
+    form_phases(pi, cfg, phases);
+    pi->nphases = phases->len;
+    pi->phases = (ptx_phase *)(void *)g_array_free(phases, FALSE);
+
+    /* Backward walk: distance accumulates from the last instruction up. */
+    for (uint32_t p = 0; p < pi->nphases; p++) {
+        ptx_phase *ph = &pi->phases[p];
+        uint32_t acc = 0;
+        for (uint32_t i = ph->end; i-- > ph->first;) {
+            acc += pi->latency[i];
+            pi->distance[i] = acc;
+        }
+        ph->length = acc;
+    }
+
+    /* next(P): same block, else the first phase of the fall-through block
+     * (skipping empty blocks). */
+    uint32_t *block_first = g_new(uint32_t, cfg->nblocks ? cfg->nblocks : 1);
+    for (uint32_t b = 0; b < cfg->nblocks; b++)
+        block_first[b] = PTX_PHASE_NONE;
+    for (uint32_t p = pi->nphases; p-- > 0;)
+        block_first[pi->phases[p].block] = p;
+    for (uint32_t p = 0; p < pi->nphases; p++) {
+        ptx_phase *ph = &pi->phases[p];
+        if (p + 1 < pi->nphases && pi->phases[p + 1].block == ph->block) {
+            ph->next = p + 1;
+            continue;
+        }
+        uint32_t b = ph->block;
+        for (uint32_t steps = 0; steps < cfg->nblocks; steps++) {
+            b = fallthrough_block(cfg, b);
+            if (b == PTX_CFG_NONE)
+                break;
+            if (block_first[b] != PTX_PHASE_NONE) {
+                ph->next = block_first[b];
+                break;
+            }
+        }
+    }
+    g_free(block_first);
+
+    pi->longest_phase = pi->shortest_phase = PTX_PHASE_NONE;
+    for (uint32_t p = 0; p < pi->nphases; p++) {
+        const ptx_phase *ph = &pi->phases[p];
+        if (pi->longest_phase == PTX_PHASE_NONE || ph->length > pi->longest) {
+            pi->longest = ph->length;
+            pi->longest_phase = p;
+        }
+        if (pi->shortest_phase == PTX_PHASE_NONE || ph->length < pi->shortest) {
+            pi->shortest = ph->length;
+            pi->shortest_phase = p;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = pi->phase_of[i];
+        if (p != PTX_PHASE_NONE && pi->phases[p].next != PTX_PHASE_NONE)
+            pi->next_length[i] = pi->phases[pi->phases[p].next].length;
+    }
+    return pi;
+}
+
+void ptx_phase_info_free(ptx_phase_info *pi)
+{
+    if (!pi)
+        return;
+    g_free(pi->phase_of);
+    g_free(pi->distance);
+    g_free(pi->next_length);
+    g_free(pi->latency);
+    g_free(pi->is_long);
+    g_free(pi->phases);
+    g_free(pi);
+}

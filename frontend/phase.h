@@ -1,0 +1,104 @@
+/* frontend/phase.h — kernel phases (Awatramani thesis §3.3.1, §3.4.2.1).
+ *
+ * A phase is a run of consecutive instructions of one basic block none of
+ * which reads a value that a long-latency instruction of the same phase
+ * produced.  Phases are formed per block, top to bottom, with a set of
+ * "long-op" registers (destinations of long-latency instructions issued in
+ * the current phase): the first instruction that reads one of them starts a
+ * new phase and empties the set; every block starts a new phase.
+ *
+ * Definitions (all in cycles of the latency table, isa/latency.h, as the
+ * thesis's Tables 3.2/3.3 and §3.3.2 measure phases in cycles):
+ *   latency(i)   the table latency of instruction i (issue latency for
+ *                memory and control instructions, see isa/latency.h);
+ *   length(P)    the sum of latency(i) over the instructions of phase P;
+ *   distance(i)  the sum of latency(j) from i to the last instruction of its
+ *                phase, both included: the first instruction's distance is
+ *                the phase length and the last instruction's distance is its
+ *                own latency (>= 1), the time it still needs to finish;
+ *   next(P)      the phase that runs after P when no branch is taken: the
+ *                next phase of the same block, else the first phase of the
+ *                block's fall-through successor (the block after it when its
+ *                last instruction is not an unconditional control transfer,
+ *                the target of an unguarded bra, nothing after ret/exit/
+ *                trap/brx or at the end of the function);
+ *   next_length(i) length(next(phase(i))), 0 when there is no next phase.
+ *
+ * The result is plain arrays indexed by instruction or phase id so the
+ * runtime can copy them into decoded kernels without re-running anything. */
+#ifndef PTXEMU_FRONTEND_PHASE_H
+#define PTXEMU_FRONTEND_PHASE_H
+
+#include "frontend/cfg.h"
+#include "frontend/ir.h"
+#include "isa/latency.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PTX_PHASE_NONE UINT32_MAX
+
+/* Why a phase starts where it does. */
+typedef enum ptx_phase_start {
+    PTX_PHASE_START_BLOCK,   /* first instruction of a basic block */
+    PTX_PHASE_START_LONGOP,  /* reads a long-op register of the previous phase */
+} ptx_phase_start;
+
+typedef struct ptx_phase {
+    uint32_t first;          /* first instruction index */
+    uint32_t end;            /* one past the last instruction */
+    uint32_t block;          /* basic block id */
+    uint32_t length;         /* cycles */
+    uint32_t next;           /* phase id of next(P), or PTX_PHASE_NONE */
+    ptx_phase_start start;
+    int32_t trigger_reg;     /* START_LONGOP: the long-op register read; -1 */
+    uint32_t trigger_src;    /* START_LONGOP: the long-latency instruction
+                                that produced it; PTX_PHASE_NONE */
+} ptx_phase;
+
+typedef struct ptx_phase_info {
+    const ptx_func *func;
+    uint32_t ninstrs;
+    /* per instruction */
+    uint32_t *phase_of;      /* phase id */
+    uint32_t *distance;      /* cycles to the end of its phase */
+    uint32_t *next_length;   /* length of next(phase_of[i]), 0 if none */
+    uint32_t *latency;       /* latency(i) from the table */
+    bool *is_long;           /* long-latency instruction (footnote 1) */
+    /* per phase */
+    uint32_t nphases;
+    ptx_phase *phases;
+    /* summary (Tables 3.2/3.3): 0 / PTX_PHASE_NONE when there is no phase */
+    uint32_t longest, shortest;           /* cycles */
+    uint32_t longest_phase, shortest_phase; /* ids (first one on ties) */
+    uint32_t nlong;                       /* long-latency instructions */
+} ptx_phase_info;
+
+/* Runs the pass over the function of `cfg` with latency table `lat` (the
+ * default table when NULL).  Never fails. */
+ptx_phase_info *ptx_phase_analyze(const ptx_cfg *cfg,
+                                  const ptx_latency_table *lat);
+void ptx_phase_info_free(ptx_phase_info *pi);
+
+/* Long-latency instructions, thesis §3.3.1 footnote 1: loads and stores of
+ * global, local, texture/surface and generic memory (not param, shared or
+ * const), atomics and reductions (any space), branches and other control
+ * transfers (bra, brx, call, ret, exit), barriers, fences and other
+ * synchronisation (bar, barrier, membar, fence, mbarrier, nanosleep...). */
+bool ptx_instr_is_long_latency(const ptx_instr *in);
+
+/* Latency of one instruction under `lat` (default table when NULL). */
+uint32_t ptx_instr_latency(const ptx_instr *in, const ptx_latency_table *lat);
+
+/* Register operands of an instruction, by role.  Appends int32_t register
+ * ids to `out` (duplicates possible).  Uses include the guard predicate,
+ * address base registers and vector/list elements. */
+void ptx_instr_defs(const ptx_func *f, const ptx_instr *in, GArray *out);
+void ptx_instr_uses(const ptx_func *f, const ptx_instr *in, GArray *out);
+/* Is top-level operand i written by the instruction?  The opcode table's
+ * operand shape decides; long-tail shapes write a leading register, vector
+ * or pair; call writes its leading return list. */
+bool ptx_instr_operand_is_def(const ptx_func *f, const ptx_instr *in, unsigned i);
+
+#endif

@@ -1,0 +1,307 @@
+/* runtime/exec.h — decoded kernels and the functional SIMT executor.
+ *
+ * A module is decoded once at load: every function becomes a flat array of
+ * ex_instr, each with its handler, registers resolved to slots, immediates
+ * turned into constant slots (filled once per warp) and branch targets and
+ * reconvergence points resolved to instruction indices.
+ *
+ * A warp keeps its registers lane-contiguous: r[slot][lane], 32 lanes of
+ * 64 bits side by side, so a handler is a tight loop over lanes. */
+#ifndef PTXEMU_RUNTIME_EXEC_H
+#define PTXEMU_RUNTIME_EXEC_H
+
+#include "frontend/cfg.h"
+#include "frontend/ir.h"
+#include "runtime/memory.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define WARP_SIZE 32
+#define FULL_MASK 0xffffffffu
+#define EX_NONE UINT32_MAX
+/* Generic address standing for function i (indirect calls, function tables). */
+#define EX_FUNC_ADDR_BASE 0x0000000600000000ull
+#define EX_FUNC_ADDR(i) (EX_FUNC_ADDR_BASE + (uint64_t)(i) * 16u)
+
+typedef struct ex_warp ex_warp;
+typedef struct ex_instr ex_instr;
+typedef struct ex_func ex_func;
+typedef struct ex_module ex_module;
+
+typedef void (*ex_handler)(ex_warp *w, const ex_instr *in, uint32_t mask);
+
+/* Where a memory operand's address comes from. */
+typedef enum ex_space {
+    EX_SPACE_GLOBAL, EX_SPACE_SHARED, EX_SPACE_LOCAL, EX_SPACE_KPARAM,
+    EX_SPACE_FPARAM, EX_SPACE_CONST, EX_SPACE_GENERIC,
+} ex_space;
+
+enum {
+    EXF_CONTROL = 1u << 0,   /* handler sets the pc itself */
+    EXF_SAT = 1u << 1,
+    EXF_FTZ = 1u << 2,
+    EXF_HI = 1u << 3,
+    EXF_WIDE = 1u << 4,
+    EXF_CC_OUT = 1u << 5,    /* writes the carry flag */
+    EXF_CC_IN = 1u << 6,     /* reads the carry flag */
+    EXF_SIGNED = 1u << 7,
+    EXF_UNI = 1u << 8,
+    EXF_VOLATILE = 1u << 9,  /* volatile/relaxed/acquire: another thread may write */
+    EXF_NOT_A = 1u << 10,    /* first predicate source is !p */
+    EXF_NOT_C = 1u << 11,    /* third source is !p (setp.and etc.) */
+    EXF_APPROX = 1u << 12,
+    EXF_RELU = 1u << 13,
+    EXF_NAN = 1u << 14,
+};
+
+/* One decoded instruction.  Operand slots: register or constant slot
+ * numbers in the warp's register file; EX_NONE when absent. */
+struct ex_instr {
+    ex_handler fn;
+    uint32_t d, a, b, c, e;     /* destination and sources */
+    uint32_t d2;                /* second destination (p|q, setp pair) */
+    uint32_t guard;             /* predicate slot or EX_NONE */
+    uint8_t guard_neg;
+    uint8_t type, type2;        /* ptx_type of the instruction (and source) */
+    uint8_t vec;                /* 1, 2, 4 */
+    uint8_t space;              /* ex_space for memory instructions */
+    uint8_t op2;                /* family-specific sub-operation */
+    uint8_t rnd;                /* ptx_rnd */
+    uint8_t size;               /* access size in bytes */
+    uint16_t flags;             /* EXF_* */
+    uint16_t op;                /* ptx_opcode, for messages and timing */
+    uint32_t target;            /* branch target / callee function index */
+    uint32_t reconv;            /* reconvergence pc of a branch */
+    int64_t imm;                /* address offset or immediate */
+    uint32_t vr[4];             /* vector element slots (ld/st.v2/.v4, mov packs) */
+    uint32_t src;               /* index of the ptx_instr it came from */
+    const void *ext;            /* family data owned by the ex_func (call info) */
+};
+
+/* A parameter-space or local-space variable that lives in a thread's frame. */
+typedef struct ex_frame_var {
+    uint32_t offset;
+    uint32_t size;
+} ex_frame_var;
+
+/* Call-site data for `call`. */
+typedef struct ex_call {
+    uint32_t callee;            /* ex_func index; EX_NONE: indirect */
+    uint32_t target_slot;       /* indirect: register holding the function address */
+    uint32_t nargs, nrets;
+    uint32_t *arg_offsets;      /* caller frame offsets of the argument vars, or
+                                   EX_NONE when the argument is a register */
+    uint32_t *arg_sizes;        /* bytes, or for a register argument its slot */
+    uint32_t *ret_offsets;      /* caller frame offsets of the return vars, or EX_NONE */
+    uint32_t *ret_sizes;        /* bytes, or for a register its slot */
+    uint8_t builtin;            /* EX_BUILTIN_* for bodiless system functions */
+} ex_call;
+
+enum { EX_BUILTIN_NONE, EX_BUILTIN_VPRINTF, EX_BUILTIN_ASSERTFAIL };
+
+struct ex_func {
+    const char *name;
+    const ptx_func *ir;
+    int32_t ir_index;
+    bool is_entry;
+    bool has_body;
+    uint32_t ninstrs;
+    ex_instr *code;
+    uint32_t nregs;             /* register slots (declared registers) */
+    uint32_t nconst;            /* constant slots after the registers */
+    uint64_t *const_vals;       /* values of the constant slots */
+    uint32_t frame_size;        /* bytes per thread: params, locals, returns */
+    uint32_t nparams, nrets;
+    uint32_t *param_offsets;    /* .func: frame offsets; .entry: kernel-param offsets */
+    uint32_t *param_sizes;
+    uint32_t *ret_offsets;
+    uint32_t *ret_sizes;
+    uint32_t *param_regs;       /* old-style .reg params: slot or EX_NONE */
+    uint32_t *ret_regs;
+    uint32_t kparam_size;       /* .entry: bytes of the kernel parameter buffer */
+    uint32_t shared_static;     /* bytes of static shared memory it uses */
+    GArray *calls;              /* ex_call; a call instruction's imm indexes it */
+    GPtrArray *tables;          /* uint32_t arrays owned here (brx.idx targets) */
+    ptx_cfg *cfg;
+};
+
+struct ex_module {
+    const ptx_module *ir;
+    ex_func *funcs;
+    uint32_t nfuncs;
+    uint32_t nslots_max;        /* largest register file of any function */
+    uint32_t shared_static;     /* bytes of module-scope .shared variables */
+    uint64_t *var_addr;         /* per ptx_var: global address / shared offset / frame offset */
+    GHashTable *kernels;        /* name -> ex_func* */
+    dev_memory *mem;
+};
+
+/* Reconvergence-stack entry. */
+typedef struct ex_simt {
+    uint32_t pc;
+    uint32_t rpc;               /* pop when pc reaches it (EX_NONE: never) */
+    uint32_t mask;
+    uint32_t call_depth;        /* frame depth the entry belongs to */
+} ex_simt;
+
+/* An active call: where to go back and what to copy back. */
+typedef struct ex_callframe {
+    uint32_t func;              /* ex_func index of the caller */
+    uint32_t ret_pc;
+    uint32_t fp;                /* caller frame base */
+    uint32_t callee_fp;
+    const ex_call *site;
+    uint32_t simt_base;         /* simt length before the callee's entry */
+    uint32_t mask;              /* lanes that made the call */
+    uint32_t saved_top;         /* stack_top before the callee frame */
+    uint32_t caller_roff;       /* caller's register window offset */
+} ex_callframe;
+
+typedef enum ex_warp_state {
+    WARP_RUNNING, WARP_AT_BARRIER, WARP_DONE, WARP_FAULT,
+} ex_warp_state;
+
+typedef struct ex_cta ex_cta;
+typedef struct ex_launch ex_launch;
+
+struct ex_warp {
+    uint64_t (*r)[WARP_SIZE];   /* register window of the current function:
+                                   r[slot][lane] */
+    uint64_t (*rfile)[WARP_SIZE]; /* the whole register stack; calls move r up */
+    uint32_t rcap;              /* slots in rfile */
+    uint32_t nslots;
+    const ex_func *fn;          /* function executing now */
+    const ex_instr *code;
+    GArray *simt;               /* ex_simt */
+    GArray *calls;              /* ex_callframe */
+    uint32_t fp;                /* frame base of the current function (per lane offset) */
+    uint8_t *stack;             /* per-thread stack memory: lane l at l*stack_cap */
+    uint32_t stack_cap;         /* bytes per lane */
+    uint32_t stack_top;         /* bytes in use per lane */
+    uint32_t valid;             /* lanes that exist (partial last warp) */
+    uint32_t exited;            /* lanes that have exited */
+    uint32_t carry;             /* per-lane carry flags (.cc) */
+    uint32_t warp_id;           /* within the CTA */
+    ex_warp_state state;
+    uint32_t barrier_id;
+    uint32_t bar_dst;           /* bar.red destination slot, EX_NONE if none */
+    uint32_t bar_lanes;         /* lanes waiting at the barrier */
+    uint8_t bar_redop;          /* 0 none, 1 popc, 2 and, 3 or */
+    uint64_t instrs;            /* warp instructions executed */
+    uint64_t thread_instrs;
+    mem_alloc *hint;            /* last global allocation touched */
+    ex_cta *cta;
+    ex_launch *launch;
+};
+
+struct ex_cta {
+    uint32_t ctaid[3];
+    uint32_t linear_id;
+    uint8_t *shared;
+    uint32_t shared_size;
+    ex_warp *warps;
+    uint32_t nwarps;
+    uint32_t nthreads;
+    uint32_t done_warps;
+    /* named barriers 0..15: threads arrived, and the reduction accumulators */
+    uint32_t bar_arrived[16];
+    uint32_t bar_expected[16];
+    uint32_t bar_popc[16];
+    uint32_t bar_and[16];
+    uint32_t bar_or[16];
+};
+
+struct ex_launch {
+    ex_module *mod;
+    const ex_func *kernel;
+    dev_memory *mem;
+    uint32_t grid[3], block[3];
+    uint32_t dyn_shared;
+    uint8_t *kparams;
+    uint32_t kparam_size;
+    FILE *printf_out;
+    uint64_t livelock_limit;
+    uint64_t clock;             /* warp instructions executed so far (also %clock) */
+    uint64_t last_progress;     /* clock when memory last changed */
+    uint32_t stack_limit;       /* bytes of stack per thread */
+    uint32_t launch_id;
+    uint64_t warp_instrs, thread_instrs;
+    GString *error;             /* first fault, with kernel/CTA/thread/PC/line */
+    bool failed;
+    uint32_t smid, nsmid;
+};
+
+/* ---- loader (runtime/loader.c) ---- */
+/* Decodes `ir`; instructions without semantics are described (with their
+ * location) in `unsupported`, and get no handler. */
+ex_module *ex_module_load_ex(const ptx_module *ir, dev_memory *mem,
+                             GPtrArray *unsupported, GError **err);
+void ex_module_free(ex_module *m);
+
+/* ---- launch (runtime/launch.c): functional driver ---- */
+bool ex_launch_run(ex_launch *L, GError **err);
+
+/* ---- warp execution (runtime/warp.c) ---- */
+void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id);
+void ex_warp_destroy(ex_warp *w);
+/* Runs up to `budget` instructions; stops early at a barrier, exit or fault. */
+void ex_warp_run(ex_warp *w, uint64_t budget);
+/* Reports a fault at the warp's current instruction for `lane` (-1: warp). */
+void ex_fault(ex_warp *w, int lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* Generic or state-space address -> host pointer for `lane`; NULL + fault. */
+uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
+                 unsigned size, int lane, bool write);
+uint32_t ex_thread_linear(const ex_warp *w, unsigned lane);
+
+/* ---- decoding (isa/exec_*.c): one entry per family.  Each returns true
+ * when it set in->fn (and fields); false with *why set when the instruction
+ * has no semantics yet. ---- */
+typedef struct ex_decoder {
+    ex_module *mod;
+    ex_func *fn;
+    const ptx_module *ir;
+    const ptx_func *irf;
+    const ptx_instr *pi;
+    /* operand -> slot (registers and constants); EX_NONE on failure */
+    uint32_t (*slot)(struct ex_decoder *d, const ptx_operand *o, ptx_type as);
+    GString *why;
+} ex_decoder;
+
+bool ex_decode_control(ex_decoder *d, ex_instr *in);   /* runtime/exec_control.c */
+bool ex_decode_memory(ex_decoder *d, ex_instr *in);    /* runtime/exec_memory.c */
+bool ex_decode_int(ex_decoder *d, ex_instr *in);       /* isa/exec_int.c */
+bool ex_decode_float(ex_decoder *d, ex_instr *in);     /* isa/exec_float.c */
+bool ex_decode_convert(ex_decoder *d, ex_instr *in);   /* isa/exec_convert.c */
+bool ex_decode_compare(ex_decoder *d, ex_instr *in);   /* isa/exec_compare.c */
+bool ex_decode_atomic(ex_decoder *d, ex_instr *in);    /* isa/exec_atomic.c */
+bool ex_decode_warp(ex_decoder *d, ex_instr *in);      /* isa/exec_warp.c */
+bool ex_decode_half(ex_decoder *d, ex_instr *in);      /* isa/exec_half.c */
+bool ex_decode_video(ex_decoder *d, ex_instr *in);     /* isa/exec_video.c */
+
+/* Helpers shared by the decoders. */
+const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i);
+/* Decodes an address operand [reg+off], [sym+off], [imm] into in->a/imm/space. */
+bool ex_decode_address(ex_decoder *d, const ptx_operand *o, ex_instr *in, ptx_space space);
+
+/* Runs the statement(s) for every lane in `mask`, with `l` the lane number;
+ * a full warp takes a plain counted loop the compiler can vectorise. */
+#define EX_LANES(mask, l, ...)                                                \
+    do {                                                                      \
+        uint32_t ex_m_ = (mask);                                              \
+        if (ex_m_ == FULL_MASK) {                                             \
+            for (unsigned l = 0; l < WARP_SIZE; l++) {                        \
+                __VA_ARGS__                                                   \
+            }                                                                 \
+        } else {                                                              \
+            while (ex_m_) {                                                   \
+                unsigned l = (unsigned)__builtin_ctz(ex_m_);                  \
+                ex_m_ &= ex_m_ - 1;                                           \
+                __VA_ARGS__                                                   \
+            }                                                                 \
+        }                                                                     \
+    } while (0)
+
+#endif

@@ -1,0 +1,571 @@
+/* runtime/exec_control.c — control flow: bra, brx.idx, call, ret, exit, trap,
+ * barriers, fences and the no-op hints.  Branches diverge on the SIMT stack
+ * and reconverge at the immediate post-dominator the CFG computed. */
+#include "runtime/printf.h"
+#include "runtime/warp.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- branches */
+
+static void simt_push(ex_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask, uint32_t depth)
+{
+    ex_simt e = {pc, rpc, mask, depth};
+    g_array_append_val(w->simt, e);
+}
+
+static void h_bra(ex_warp *w, const ex_instr *in, uint32_t taken)
+{
+    ex_simt *top = ex_simt_top(w);
+    uint32_t active = top->mask, pc = top->pc;
+    if (taken == active) {
+        top->pc = in->target;
+    } else if (taken == 0) {
+        top->pc = pc + 1;
+    } else {
+        uint32_t nt = active & ~taken, depth = top->call_depth, rpc = in->reconv;
+        if (rpc == EX_NONE) {
+            /* the paths never meet again: split the entry in two */
+            uint32_t outer = top->rpc;
+            top->mask = nt;
+            top->pc = pc + 1;
+            simt_push(w, in->target, outer, taken, depth);
+        } else {
+            top->pc = rpc;
+            simt_push(w, pc + 1, rpc, nt, depth);
+            simt_push(w, in->target, rpc, taken, depth);
+        }
+    }
+    top = ex_simt_top(w);
+    if (top->pc == top->rpc)
+        ex_simt_settle(w);
+}
+
+/* brx.idx: every lane picks a target from the table by its index. */
+static void h_brx(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    ex_simt *top = ex_simt_top(w);
+    const uint32_t *table = in->ext;
+    uint32_t n = (uint32_t)in->imm;
+    uint32_t pc = top->pc, active = top->mask;
+    if (!mask) {
+        top->pc = pc + 1;
+        return;
+    }
+    uint32_t left = mask, groups[WARP_SIZE], gmask[WARP_SIZE], ng = 0;
+    while (left) {
+        unsigned l0 = (unsigned)__builtin_ctz(left);
+        uint64_t idx = w->r[in->a][l0] & 0xffffffffu;
+        if (idx >= n) {
+            ex_fault(w, (int)l0, "brx.idx index %llu is outside its %u targets",
+                     (unsigned long long)idx, n);
+            return;
+        }
+        uint32_t m = 0;
+        EX_LANES(left, l, if ((w->r[in->a][l] & 0xffffffffu) == idx) m |= 1u << l;);
+        groups[ng] = table[idx];
+        gmask[ng++] = m;
+        left &= ~m;
+    }
+    uint32_t depth = top->call_depth, rpc = in->reconv;
+    if (ng == 1 && mask == active) {
+        top->pc = groups[0];
+    } else {
+        uint32_t rest = active & ~mask;
+        top->pc = rpc != EX_NONE ? rpc : pc + 1;
+        if (rpc == EX_NONE)
+            top->mask = rest;
+        else if (rest)
+            simt_push(w, pc + 1, rpc, rest, depth);
+        for (uint32_t g = ng; g-- > 0;)
+            simt_push(w, groups[g], rpc, gmask[g], depth);
+    }
+    if (ex_simt_top(w)->pc == ex_simt_top(w)->rpc)
+        ex_simt_settle(w);
+}
+
+/* ------------------------------------------------------------------- calls */
+
+static uint8_t *lane_stack(ex_warp *w, unsigned l, uint32_t off)
+{
+    return w->stack + (gsize)l * w->stack_cap + off;
+}
+
+static bool reserve_registers(ex_warp *w, uint32_t roff, uint32_t need)
+{
+    if (roff + need <= w->rcap)
+        return true;
+    uint32_t cap = w->rcap ? w->rcap : 64;
+    while (cap < roff + need)
+        cap *= 2;
+    if (cap > (1u << 20)) {
+        ex_fault(w, -1, "register stack overflow (call depth too large)");
+        return false;
+    }
+    w->rfile = g_realloc(w->rfile, sizeof(*w->rfile) * cap);
+    w->rcap = cap;
+    return true;
+}
+
+static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    ex_simt *top = ex_simt_top(w);
+    uint32_t pc = top->pc;
+    const ex_call *c = &g_array_index(w->fn->calls, ex_call, in->imm);
+    if (!mask) {
+        top->pc = pc + 1;
+        return;
+    }
+    if (c->builtin != EX_BUILTIN_NONE) {
+        if (c->builtin == EX_BUILTIN_VPRINTF)
+            ex_vprintf(w, c, mask);
+        else
+            ex_assertfail(w, c, mask);
+        if (w->state == WARP_RUNNING)
+            top->pc = pc + 1;
+        return;
+    }
+    uint32_t callee = c->callee;
+    if (callee == EX_NONE) {
+        unsigned l0 = (unsigned)__builtin_ctz(mask);
+        uint64_t v = w->r[c->target_slot][l0];
+        bool same = true;
+        EX_LANES(mask, l, same &= w->r[c->target_slot][l] == v;);
+        if (!same) {
+            ex_fault(w, (int)l0, "not supported yet: lanes of one warp calling different "
+                                 "functions through one indirect call");
+            return;
+        }
+        uint64_t idx = (v - EX_FUNC_ADDR_BASE) / 16;
+        if (v < EX_FUNC_ADDR_BASE || (v - EX_FUNC_ADDR_BASE) % 16 ||
+            idx >= w->launch->mod->nfuncs || !w->launch->mod->funcs[idx].has_body) {
+            ex_fault(w, (int)l0, "indirect call to 0x%llx, which is not a function with a body",
+                     (unsigned long long)v);
+            return;
+        }
+        callee = (uint32_t)idx;
+    }
+    const ex_func *f = &w->launch->mod->funcs[callee];
+    uint32_t caller_fp = w->fp, saved_top = w->stack_top;
+    uint32_t caller_roff = (uint32_t)(w->r - w->rfile);
+    uint32_t callee_roff = caller_roff + w->fn->nregs + w->fn->nconst;
+    if (!reserve_registers(w, callee_roff, f->nregs + f->nconst))
+        return;
+    if (!ex_frame_push(w, f->frame_size))
+        return;
+    uint32_t callee_fp = w->fp;
+    uint64_t (*caller_r)[WARP_SIZE] = w->rfile + caller_roff;
+    uint64_t (*callee_r)[WARP_SIZE] = w->rfile + callee_roff;
+    uint32_t nargs = c->nargs < f->nparams ? c->nargs : f->nparams;
+    for (uint32_t i = 0; i < nargs; i++) {
+        uint32_t preg = f->param_regs[i];
+        EX_LANES(mask, l, {
+            uint64_t v = 0;
+            const uint8_t *src = NULL;
+            if (c->arg_offsets[i] == EX_NONE)
+                v = caller_r[c->arg_sizes[i]][l];
+            else
+                src = lane_stack(w, l, caller_fp + c->arg_offsets[i]);
+            if (preg != EX_NONE) {
+                if (src)
+                    memcpy(&v, src, c->arg_sizes[i] < 8 ? c->arg_sizes[i] : 8);
+                callee_r[preg][l] = v;
+            } else {
+                uint32_t n = f->param_sizes[i];
+                uint8_t *dst = lane_stack(w, l, callee_fp + f->param_offsets[i]);
+                if (src)
+                    memcpy(dst, src, n < c->arg_sizes[i] ? n : c->arg_sizes[i]);
+                else
+                    memcpy(dst, &v, n < 8 ? n : 8);
+            }
+        });
+    }
+    ex_callframe cf = {(uint32_t)(w->fn - w->launch->mod->funcs), pc + 1, caller_fp, callee_fp,
+                       c, w->simt->len, mask, saved_top, caller_roff};
+    g_array_append_val(w->calls, cf);
+    top->pc = pc + 1;
+    uint32_t depth = top->call_depth + 1;
+    w->r = callee_r;
+    ex_warp_enter(w, f);
+    simt_push(w, 0, EX_NONE, mask, depth);
+}
+
+void ex_call_return(ex_warp *w)
+{
+    ex_callframe cf = g_array_index(w->calls, ex_callframe, w->calls->len - 1);
+    g_array_set_size(w->calls, w->calls->len - 1);
+    const ex_func *callee = w->fn;
+    const ex_func *caller = &w->launch->mod->funcs[cf.func];
+    const ex_call *c = cf.site;
+    uint64_t (*caller_r)[WARP_SIZE] = w->rfile + cf.caller_roff;
+    uint32_t lanes = cf.mask & ~w->exited;
+    uint32_t nrets = c->nrets < callee->nrets ? c->nrets : callee->nrets;
+    for (uint32_t i = 0; i < nrets; i++) {
+        uint32_t rreg = callee->ret_regs[i];
+        EX_LANES(lanes, l, {
+            uint64_t v = 0;
+            const uint8_t *src = NULL;
+            uint32_t n = callee->ret_sizes[i];
+            if (rreg != EX_NONE)
+                v = w->r[rreg][l];
+            else
+                src = lane_stack(w, l, cf.callee_fp + callee->ret_offsets[i]);
+            if (c->ret_offsets[i] == EX_NONE) {
+                if (src)
+                    memcpy(&v, src, n < 8 ? n : 8);
+                caller_r[c->ret_sizes[i]][l] = v;
+            } else {
+                uint8_t *dst = lane_stack(w, l, cf.fp + c->ret_offsets[i]);
+                uint32_t m = n < c->ret_sizes[i] ? n : c->ret_sizes[i];
+                if (src)
+                    memcpy(dst, src, m);
+                else
+                    memcpy(dst, &v, m < 8 ? m : 8);
+            }
+        });
+    }
+    w->fp = cf.fp;
+    w->stack_top = cf.saved_top;
+    w->r = caller_r;
+    w->fn = caller;
+    w->code = caller->code;
+}
+
+void ex_do_return(ex_warp *w, uint32_t lanes)
+{
+    if (w->calls->len == 0) {
+        /* returning from the kernel ends those threads */
+        w->exited |= lanes;
+        ex_simt_remove_lanes(w, lanes);
+        ex_lanes_exited(w, lanes);
+        return;
+    }
+    const ex_callframe *cf = &g_array_index(w->calls, ex_callframe, w->calls->len - 1);
+    for (guint i = cf->simt_base; i < w->simt->len; i++)
+        g_array_index(w->simt, ex_simt, i).mask &= ~lanes;
+    ex_simt_settle(w);
+}
+
+static void h_ret(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    (void)in;
+    ex_simt *top = ex_simt_top(w);
+    if (!mask) {
+        top->pc++;
+        return;
+    }
+    uint32_t rest = top->mask & ~mask;
+    if (rest)
+        top->pc++; /* lanes whose guard was false go on */
+    ex_do_return(w, mask);
+}
+
+static void h_exit(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    (void)in;
+    ex_simt *top = ex_simt_top(w);
+    if (top->mask & ~mask)
+        top->pc++;
+    if (!mask)
+        return;
+    w->exited |= mask;
+    ex_simt_remove_lanes(w, mask);
+    ex_lanes_exited(w, mask);
+}
+
+static void h_trap(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    (void)in;
+    if (!mask) {
+        ex_simt_top(w)->pc++;
+        return;
+    }
+    ex_fault(w, __builtin_ctz(mask), "trap instruction executed");
+}
+
+static void h_nop(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    (void)w;
+    (void)in;
+    (void)mask;
+}
+
+/* ---------------------------------------------------------------- barriers */
+
+static uint32_t cta_live_threads(const ex_cta *cta)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < cta->nwarps; i++)
+        n += (uint32_t)__builtin_popcount(cta->warps[i].valid & ~cta->warps[i].exited);
+    return n;
+}
+
+static void barrier_check(ex_cta *cta, uint32_t id)
+{
+    uint32_t expected = cta->bar_expected[id] ? cta->bar_expected[id] : cta_live_threads(cta);
+    if (cta->bar_arrived[id] == 0 || cta->bar_arrived[id] < expected)
+        return;
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        ex_warp *w = &cta->warps[i];
+        if (w->state != WARP_AT_BARRIER || w->barrier_id != id)
+            continue;
+        w->state = WARP_RUNNING;
+        if (w->bar_dst != EX_NONE) {
+            uint64_t v = w->bar_redop == 1 ? cta->bar_popc[id]
+                       : w->bar_redop == 2 ? (cta->bar_and[id] != 0)
+                                           : (cta->bar_or[id] != 0);
+            EX_LANES(w->bar_lanes, l, w->r[w->bar_dst][l] = v;);
+        }
+        ex_mark_progress(w);
+    }
+    cta->bar_arrived[id] = 0;
+    cta->bar_expected[id] = 0;
+    cta->bar_popc[id] = 0;
+    cta->bar_and[id] = 1;
+    cta->bar_or[id] = 0;
+}
+
+void ex_lanes_exited(ex_warp *w, uint32_t lanes)
+{
+    (void)lanes;
+    for (uint32_t id = 0; id < 16; id++)
+        barrier_check(w->cta, id);
+}
+
+enum { BAR_SYNC, BAR_ARRIVE, BAR_RED };
+
+static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    ex_simt *top = ex_simt_top(w);
+    top->pc++;
+    if (!mask)
+        return;
+    unsigned l0 = (unsigned)__builtin_ctz(mask);
+    uint64_t id = in->a != EX_NONE ? w->r[in->a][l0] : 0;
+    if (id >= 16) {
+        ex_fault(w, (int)l0, "barrier id %llu is out of range (0..15)", (unsigned long long)id);
+        return;
+    }
+    ex_cta *cta = w->cta;
+    if (in->b != EX_NONE) {
+        uint64_t count = w->r[in->b][l0];
+        if (count == 0 || count > cta->nthreads) {
+            ex_fault(w, (int)l0, "barrier thread count %llu is invalid for a CTA of %u threads",
+                     (unsigned long long)count, cta->nthreads);
+            return;
+        }
+        cta->bar_expected[id] = (uint32_t)count;
+    }
+    if (cta->bar_arrived[id] == 0) {
+        cta->bar_popc[id] = 0;
+        cta->bar_and[id] = 1;
+        cta->bar_or[id] = 0;
+    }
+    cta->bar_arrived[id] += (uint32_t)__builtin_popcount(mask);
+    if (in->op2 == BAR_RED) {
+        bool neg = in->flags & EXF_NOT_C;
+        EX_LANES(mask, l, {
+            bool p = (w->r[in->c][l] != 0) != neg;
+            cta->bar_popc[id] += p;
+            cta->bar_and[id] &= p;
+            cta->bar_or[id] |= p;
+        });
+    }
+    if (in->op2 != BAR_ARRIVE) {
+        w->state = WARP_AT_BARRIER;
+        w->barrier_id = (uint32_t)id;
+        w->bar_lanes = mask;
+        w->bar_dst = in->op2 == BAR_RED ? in->d : EX_NONE;
+        w->bar_redop = (uint8_t)(in->op2 == BAR_RED ? in->e : 0);
+    }
+    barrier_check(cta, (uint32_t)id);
+}
+
+/* ---------------------------------------------------------------- decoding */
+
+static bool decode_call(ex_decoder *d, ex_instr *in)
+{
+    const ptx_instr *pi = d->pi;
+    const ptx_operand *rets = NULL, *args = NULL, *callee = NULL;
+    for (unsigned i = 0; i < pi->nopnds; i++) {
+        const ptx_operand *o = ex_opnd(d, i);
+        if (o->kind == PTX_OPND_LIST) {
+            if (!callee)
+                rets = o;
+            else if (!args)
+                args = o;
+        } else if (!callee) {
+            callee = o;
+        }
+    }
+    if (!callee) {
+        g_string_assign(d->why, "call without a target");
+        return false;
+    }
+    ex_call c = {0};
+    c.callee = EX_NONE;
+    c.target_slot = EX_NONE;
+    if (callee->kind == PTX_OPND_SYM) {
+        const ptx_symbol *s = ptx_module_sym(d->ir, callee->id);
+        if (s->kind != PTX_SYM_FUNC) {
+            g_string_printf(d->why, "call target '%s' is not a function", s->name);
+            return false;
+        }
+        const ptx_func *f = ptx_module_func(d->ir, (guint)s->index);
+        c.callee = (uint32_t)s->index;
+        if (!f->has_body) {
+            if (!strcmp(f->name, "vprintf"))
+                c.builtin = EX_BUILTIN_VPRINTF;
+            else if (!strcmp(f->name, "__assertfail"))
+                c.builtin = EX_BUILTIN_ASSERTFAIL;
+            else {
+                g_string_printf(d->why, "call to external function '%s' (no body in this module)",
+                                f->name);
+                return false;
+            }
+        }
+    } else if (callee->kind == PTX_OPND_REG) {
+        c.target_slot = d->slot(d, callee, PTX_T_U64);
+    } else {
+        g_string_assign(d->why, "unsupported call target");
+        return false;
+    }
+    const ptx_operand *lists[2] = {args, rets};
+    for (int which = 0; which < 2; which++) {
+        const ptx_operand *lst = lists[which];
+        uint32_t n = lst ? (uint32_t)lst->id2 : 0;
+        uint32_t *offs = g_new0(uint32_t, n + 1), *sizes = g_new0(uint32_t, n + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            const ptx_operand *o = ptx_func_opnd(d->irf, (uint32_t)lst->id + i);
+            if (o->kind == PTX_OPND_SYM && ptx_module_sym(d->ir, o->id)->kind == PTX_SYM_VAR) {
+                int32_t vi = ptx_module_sym(d->ir, o->id)->index;
+                const ptx_var *v = ptx_module_var(d->ir, vi);
+                offs[i] = (uint32_t)d->mod->var_addr[vi];
+                uint64_t sz = (uint64_t)ptx_type_size(v->type) * (v->vec ? v->vec : 1);
+                for (uint32_t k = 0; k < v->ndims; k++)
+                    sz *= v->dims[k];
+                sizes[i] = (uint32_t)sz;
+                if (v->space != PTX_SPACE_PARAM) {
+                    g_string_printf(d->why, "call argument '%s' is not a .param variable", v->name);
+                    g_free(offs);
+                    g_free(sizes);
+                    return false;
+                }
+            } else if (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_IMM) {
+                offs[i] = EX_NONE;
+                sizes[i] = d->slot(d, o, PTX_T_B64);
+            } else {
+                g_string_assign(d->why, "unsupported call argument");
+                g_free(offs);
+                g_free(sizes);
+                return false;
+            }
+        }
+        if (which == 0) {
+            c.nargs = n;
+            c.arg_offsets = offs;
+            c.arg_sizes = sizes;
+        } else {
+            c.nrets = n;
+            c.ret_offsets = offs;
+            c.ret_sizes = sizes;
+        }
+    }
+    g_array_append_val(d->fn->calls, c);
+    in->imm = d->fn->calls->len - 1;
+    in->fn = h_call;
+    in->flags |= EXF_CONTROL;
+    return true;
+}
+
+static uint32_t label_pc(ex_decoder *d, int32_t sym)
+{
+    const ptx_symbol *s = ptx_module_sym(d->ir, sym);
+    return s->kind == PTX_SYM_LABEL && s->index >= 0 ? (uint32_t)s->index : EX_NONE;
+}
+
+bool ex_decode_control(ex_decoder *d, ex_instr *in)
+{
+    const ptx_instr *pi = d->pi;
+    switch ((ptx_opcode)pi->op) {
+    case PTX_OP_BRA:
+        in->target = label_pc(d, ex_opnd(d, 0)->id);
+        in->fn = h_bra;
+        in->flags |= EXF_CONTROL;
+        return in->target != EX_NONE;
+    case PTX_OP_BRX: {
+        const ptx_operand *t = ex_opnd(d, 1);
+        const ptx_symbol *s = ptx_module_sym(d->ir, t->id);
+        if (s->kind != PTX_SYM_BRANCHTARGETS) {
+            g_string_assign(d->why, "brx.idx needs a .branchtargets list");
+            return false;
+        }
+        const ptx_targets *tg = &g_array_index(d->irf->targets, ptx_targets, s->index);
+        uint32_t *table = g_new(uint32_t, tg->syms->len + 1);
+        for (guint i = 0; i < tg->syms->len; i++)
+            table[i] = label_pc(d, g_array_index(tg->syms, int32_t, i));
+        if (!d->fn->tables)
+            d->fn->tables = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_add(d->fn->tables, table);
+        in->ext = table;
+        in->imm = tg->syms->len;
+        in->a = d->slot(d, ex_opnd(d, 0), PTX_T_U32);
+        in->fn = h_brx;
+        in->flags |= EXF_CONTROL;
+        return true;
+    }
+    case PTX_OP_CALL:
+        return decode_call(d, in);
+    case PTX_OP_RET:
+        in->fn = h_ret;
+        in->flags |= EXF_CONTROL;
+        return true;
+    case PTX_OP_EXIT:
+        in->fn = h_exit;
+        in->flags |= EXF_CONTROL;
+        return true;
+    case PTX_OP_TRAP:
+        in->fn = h_trap;
+        in->flags |= EXF_CONTROL;
+        return true;
+    case PTX_OP_BAR: case PTX_OP_BARRIER: {
+        bool red = ptx_instr_has_mod(pi, PTX_MOD_RED);
+        bool arrive = ptx_instr_has_mod(pi, PTX_MOD_ARRIVE);
+        if (ptx_instr_has_mod(pi, PTX_MOD_WARP)) { /* bar.warp.sync: lanes are in lockstep */
+            in->fn = h_nop;
+            return true;
+        }
+        unsigned i = 0;
+        if (red) {
+            in->d = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
+            in->op2 = BAR_RED;
+            in->e = ptx_instr_has_mod(pi, PTX_MOD_POPC) ? 1 : ptx_instr_has_mod(pi, PTX_MOD_AND) ? 2 : 3;
+        } else {
+            in->op2 = arrive ? BAR_ARRIVE : BAR_SYNC;
+        }
+        unsigned rest = pi->nopnds - i - (red ? 1u : 0u);
+        if (rest >= 1)
+            in->a = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
+        if (rest >= 2)
+            in->b = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
+        if (red) {
+            const ptx_operand *p = ex_opnd(d, i);
+            in->c = d->slot(d, p, PTX_T_PRED);
+            if (p->flags & PTX_OPNDF_NOT)
+                in->flags |= EXF_NOT_C;
+        }
+        if (in->a == EX_NONE && rest >= 1)
+            return false;
+        in->fn = h_bar;
+        in->flags |= EXF_CONTROL;
+        return true;
+    }
+    case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP: case PTX_OP_BRKPT:
+    case PTX_OP_PMEVENT: case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:
+        /* one functional memory order and no caches: nothing to do */
+        in->fn = h_nop;
+        return true;
+    default:
+        return false;
+    }
+}

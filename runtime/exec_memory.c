@@ -1,0 +1,456 @@
+/* runtime/exec_memory.c — ld, st, ldu, mov (values, vector packing, symbol
+ * addresses, special registers), cvta and isspacep. */
+#include "runtime/warp.h"
+
+#include <string.h>
+
+enum {
+    MEMF_FRAME = 1u << 0,   /* address is relative to the thread's frame */
+    MEMF_SEXT = 1u << 1,    /* sign-extend a narrow load into the register */
+};
+
+static inline uint64_t width_mask(unsigned bytes)
+{
+    return bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+}
+
+static inline uint64_t sext(uint64_t v, unsigned bytes)
+{
+    unsigned sh = 64 - 8 * bytes;
+    return bytes >= 8 ? v : (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
+/* Address of lane l: register base (or none) + offset (+ frame base). */
+static inline uint64_t lane_addr(const ex_warp *w, const ex_instr *in, unsigned l)
+{
+    uint64_t a = (uint64_t)in->imm;
+    if (in->a != EX_NONE)
+        a += w->r[in->a][l];
+    if (in->op2 & MEMF_FRAME)
+        a += w->fp;
+    return a;
+}
+
+static void h_ld(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    unsigned size = in->size, n = in->vec;
+    uint64_t dmask = width_mask(ptx_type_size((ptx_type)in->type2));
+    bool sx = in->op2 & MEMF_SEXT;
+    EX_LANES(mask, l, {
+        uint8_t *p = ex_addr(w, in, (ex_space)in->space, lane_addr(w, in, l), size * n, (int)l,
+                             false);
+        if (!p)
+            return;
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t v = 0;
+            memcpy(&v, p + k * size, size);
+            if (sx)
+                v = sext(v, size) & dmask;
+            uint32_t dst = n == 1 ? in->d : in->vr[k];
+            if (dst != EX_NONE)
+                w->r[dst][l] = v;
+        }
+    });
+}
+
+static void h_st(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    unsigned size = in->size, n = in->vec;
+    bool changed = false;
+    EX_LANES(mask, l, {
+        uint8_t *p = ex_addr(w, in, (ex_space)in->space, lane_addr(w, in, l), size * n, (int)l,
+                             true);
+        if (!p)
+            return;
+        for (unsigned k = 0; k < n; k++) {
+            uint32_t src = n == 1 ? in->b : in->vr[k];
+            uint64_t v = src != EX_NONE ? w->r[src][l] : 0;
+            if (memcmp(p + k * size, &v, size) != 0) {
+                memcpy(p + k * size, &v, size);
+                changed = true;
+            }
+        }
+    });
+    if (changed)
+        ex_mark_progress(w);
+}
+
+/* ------------------------------------------------------------------- mov */
+
+static void h_mov(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    uint64_t m = (uint64_t)in->imm;
+    const uint64_t *s = w->r[in->a];
+    uint64_t *d = w->r[in->d];
+    EX_LANES(mask, l, d[l] = s[l] & m;);
+}
+
+static void h_mov_frame_addr(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    uint64_t v = w->fp + (uint64_t)in->imm;
+    EX_LANES(mask, l, w->r[in->d][l] = v;);
+}
+
+/* mov.b64 d, {a, b}: elements from low to high */
+static void h_pack(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    unsigned n = in->vec, bits = in->size * 8;
+    uint64_t em = width_mask(in->size);
+    EX_LANES(mask, l, {
+        uint64_t v = 0;
+        for (unsigned k = 0; k < n; k++)
+            if (in->vr[k] != EX_NONE)
+                v |= (w->r[in->vr[k]][l] & em) << (k * bits);
+        w->r[in->d][l] = v;
+    });
+}
+
+/* mov.b64 {a, b}, s */
+static void h_unpack(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    unsigned n = in->vec, bits = in->size * 8;
+    uint64_t em = width_mask(in->size);
+    EX_LANES(mask, l, {
+        uint64_t v = w->r[in->a][l];
+        for (unsigned k = 0; k < n; k++)
+            if (in->vr[k] != EX_NONE)
+                w->r[in->vr[k]][l] = (v >> (k * bits)) & em;
+    });
+}
+
+static void h_sreg(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    const ex_launch *L = w->launch;
+    const ex_cta *c = w->cta;
+    unsigned comp = in->op2 ? in->op2 - 1u : 0;
+    uint64_t dm = width_mask(ptx_type_size((ptx_type)in->type));
+    EX_LANES(mask, l, {
+        uint64_t v = 0;
+        uint32_t t = ex_thread_linear(w, l);
+        switch ((ptx_sreg)in->imm) {
+        case PTX_SREG_TID:
+            v = comp == 0 ? t % L->block[0]
+              : comp == 1 ? (t / L->block[0]) % L->block[1]
+                          : t / (L->block[0] * L->block[1]);
+            break;
+        case PTX_SREG_NTID: v = comp < 3 ? L->block[comp] : 0; break;
+        case PTX_SREG_CTAID: case PTX_SREG_CLUSTERID: v = comp < 3 ? c->ctaid[comp] : 0; break;
+        case PTX_SREG_NCTAID: case PTX_SREG_NCLUSTERID: v = comp < 3 ? L->grid[comp] : 0; break;
+        case PTX_SREG_CLUSTER_CTAID: v = 0; break;
+        case PTX_SREG_CLUSTER_NCTAID: v = 1; break;
+        case PTX_SREG_CLUSTER_CTARANK: v = 0; break;
+        case PTX_SREG_CLUSTER_NCTARANK: v = 1; break;
+        case PTX_SREG_LANEID: v = l; break;
+        case PTX_SREG_WARPID: v = w->warp_id; break;
+        case PTX_SREG_NWARPID: v = 64; break;
+        case PTX_SREG_SMID: v = L->smid; break;
+        case PTX_SREG_NSMID: v = L->nsmid; break;
+        case PTX_SREG_GRIDID: v = L->launch_id; break;
+        case PTX_SREG_CLOCK: v = L->clock & 0xffffffffu; break;
+        case PTX_SREG_CLOCK_HI: v = L->clock >> 32; break;
+        case PTX_SREG_CLOCK64: v = L->clock; break;
+        /* a deterministic 1 GHz clock stands in for wall time */
+        case PTX_SREG_GLOBALTIMER: v = L->clock; break;
+        case PTX_SREG_GLOBALTIMER_LO: v = L->clock & 0xffffffffu; break;
+        case PTX_SREG_GLOBALTIMER_HI: v = L->clock >> 32; break;
+        case PTX_SREG_LANEMASK_EQ: v = 1u << l; break;
+        case PTX_SREG_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
+        case PTX_SREG_LANEMASK_LT: v = (1u << l) - 1; break;
+        case PTX_SREG_LANEMASK_GE: v = ~((1u << l) - 1); break;
+        case PTX_SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
+        case PTX_SREG_DYNAMIC_SMEM_SIZE: v = L->dyn_shared; break;
+        case PTX_SREG_TOTAL_SMEM_SIZE: case PTX_SREG_AGGR_SMEM_SIZE: v = c->shared_size; break;
+        default: v = 0; break; /* %envregN, %pmN, %is_explicit_cluster ... */
+        }
+        w->r[in->d][l] = v & dm;
+    });
+}
+
+/* ------------------------------------------------------------------ cvta */
+
+enum { CVTA_TO_GENERIC, CVTA_FROM_GENERIC };
+
+static void h_cvta(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    uint64_t base = (uint64_t)in->imm, dm = width_mask(ptx_type_size((ptx_type)in->type));
+    bool to_generic = in->op2 == CVTA_TO_GENERIC;
+    EX_LANES(mask, l, {
+        uint64_t v = w->r[in->a][l];
+        /* a null pointer stays null either way */
+        if (base && v)
+            v = to_generic ? v + base : v - base;
+        w->r[in->d][l] = v & dm;
+    });
+}
+
+static void h_isspacep(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    EX_LANES(mask, l, {
+        uint64_t a = w->r[in->a][l];
+        bool sh = a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE;
+        bool lo = a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE;
+        bool r;
+        switch ((ex_space)in->space) {
+        case EX_SPACE_SHARED: r = sh; break;
+        case EX_SPACE_LOCAL: r = lo; break;
+        case EX_SPACE_GLOBAL: r = !sh && !lo; break;
+        default: r = false; break;
+        }
+        w->r[in->d][l] = r;
+    });
+}
+
+/* -------------------------------------------------------------- decoding */
+
+static ex_space map_space(const ex_decoder *d, ptx_space s)
+{
+    switch (s) {
+    case PTX_SPACE_GLOBAL: return EX_SPACE_GLOBAL;
+    case PTX_SPACE_SHARED: return EX_SPACE_SHARED;
+    case PTX_SPACE_LOCAL: return EX_SPACE_LOCAL;
+    case PTX_SPACE_CONST: return EX_SPACE_CONST;
+    case PTX_SPACE_PARAM: return d->fn->is_entry ? EX_SPACE_KPARAM : EX_SPACE_FPARAM;
+    default: return EX_SPACE_GENERIC;
+    }
+}
+
+bool ex_decode_address(ex_decoder *d, const ptx_operand *o, ex_instr *in, ptx_space space)
+{
+    in->space = (uint8_t)map_space(d, space);
+    in->imm = o->val;
+    if (o->kind == PTX_OPND_ADDR && o->id >= 0) {
+        ptx_operand r = {0};
+        r.kind = PTX_OPND_REG;
+        r.id = o->id;
+        in->a = d->slot(d, &r, PTX_T_U64);
+        return true;
+    }
+    if (o->kind == PTX_OPND_ADDR && o->id2 >= 0) {
+        const ptx_symbol *s = ptx_module_sym(d->ir, o->id2);
+        if (s->kind != PTX_SYM_VAR) {
+            g_string_printf(d->why, "'%s' is not a variable", s->name);
+            return false;
+        }
+        const ptx_var *v = ptx_module_var(d->ir, s->index);
+        uint64_t base = d->mod->var_addr[s->index];
+        in->imm = (int64_t)(base + (uint64_t)o->val);
+        switch (v->space) {
+        case PTX_SPACE_PARAM:
+            if (v->func >= 0 && d->fn->is_entry && (int32_t)(d->fn - d->mod->funcs) == v->func) {
+                /* a kernel parameter unless it was declared in the body */
+                bool is_param = false;
+                for (guint i = 0; i < d->irf->params->len; i++)
+                    is_param |= g_array_index(d->irf->params, int32_t, i) == s->index;
+                if (is_param) {
+                    in->space = EX_SPACE_KPARAM;
+                    break;
+                }
+            }
+            in->space = EX_SPACE_FPARAM;
+            in->op2 |= MEMF_FRAME;
+            break;
+        case PTX_SPACE_LOCAL:
+            in->space = space == PTX_SPACE_NONE ? EX_SPACE_LOCAL : in->space;
+            in->op2 |= MEMF_FRAME;
+            break;
+        case PTX_SPACE_SHARED:
+            if (space == PTX_SPACE_NONE)
+                in->imm += (int64_t)MEM_SHARED_WINDOW;
+            break;
+        default:
+            break;
+        }
+        return true;
+    }
+    if (o->kind == PTX_OPND_ADDR)
+        return true; /* [imm] */
+    g_string_assign(d->why, "unsupported address form");
+    return false;
+}
+
+static ptx_type reg_type(const ex_decoder *d, const ptx_operand *o)
+{
+    if (o->kind != PTX_OPND_REG)
+        return PTX_T_NONE;
+    return g_array_index(d->irf->regs, ptx_reg, o->id).type;
+}
+
+static bool decode_vec_slots(ex_decoder *d, const ptx_operand *v, ex_instr *in, ptx_type t)
+{
+    if (v->kind != PTX_OPND_VEC || v->id2 > 4)
+        return false;
+    for (int32_t k = 0; k < v->id2; k++) {
+        const ptx_operand *e = ptx_func_opnd(d->irf, (uint32_t)(v->id + k));
+        in->vr[k] = e->kind == PTX_OPND_SINK ? EX_NONE : d->slot(d, e, t);
+    }
+    return true;
+}
+
+static bool decode_ld(ex_decoder *d, ex_instr *in)
+{
+    const ptx_instr *pi = d->pi;
+    ptx_type t = (ptx_type)pi->types[0];
+    in->size = (uint8_t)ptx_type_size(t);
+    if (in->size == 0 || in->size > 8) {
+        g_string_printf(d->why, "%u-byte element loads", in->size);
+        return false;
+    }
+    const ptx_operand *dst = ex_opnd(d, 0);
+    if (!ex_decode_address(d, ex_opnd(d, 1), in, (ptx_space)pi->space))
+        return false;
+    if (pi->vec > 1) {
+        if (!decode_vec_slots(d, dst, in, t))
+            return false;
+        in->type2 = t;
+    } else {
+        in->d = d->slot(d, dst, t);
+        ptx_type rt = reg_type(d, dst);
+        in->type2 = rt != PTX_T_NONE ? rt : t;
+        if (ptx_type_is_signed(t) && ptx_type_size(rt) > in->size)
+            in->op2 |= MEMF_SEXT;
+    }
+    in->fn = h_ld;
+    return true;
+}
+
+static bool decode_st(ex_decoder *d, ex_instr *in)
+{
+    const ptx_instr *pi = d->pi;
+    ptx_type t = (ptx_type)pi->types[0];
+    in->size = (uint8_t)ptx_type_size(t);
+    if (in->size == 0 || in->size > 8) {
+        g_string_printf(d->why, "%u-byte element stores", in->size);
+        return false;
+    }
+    if (ex_opnd(d, 0)->kind != PTX_OPND_ADDR)
+        return false;
+    if (!ex_decode_address(d, ex_opnd(d, 0), in, (ptx_space)pi->space))
+        return false;
+    const ptx_operand *src = ex_opnd(d, 1);
+    if (pi->vec > 1) {
+        if (!decode_vec_slots(d, src, in, t))
+            return false;
+    } else {
+        in->b = d->slot(d, src, t);
+        if (in->b == EX_NONE)
+            return false;
+    }
+    in->fn = h_st;
+    return true;
+}
+
+static bool decode_mov(ex_decoder *d, ex_instr *in)
+{
+    const ptx_instr *pi = d->pi;
+    ptx_type t = (ptx_type)pi->types[0];
+    const ptx_operand *dst = ex_opnd(d, 0), *src = ex_opnd(d, 1);
+    unsigned tsz = ptx_type_size(t);
+    if (src->kind == PTX_OPND_VEC || dst->kind == PTX_OPND_VEC) {
+        const ptx_operand *v = src->kind == PTX_OPND_VEC ? src : dst;
+        if (v->id2 < 1 || v->id2 > 4 || tsz % (unsigned)v->id2)
+            return false;
+        in->vec = (uint8_t)v->id2;
+        in->size = (uint8_t)(tsz / (unsigned)v->id2);
+        ptx_type et = in->size == 1 ? PTX_T_B8 : in->size == 2 ? PTX_T_B16
+                    : in->size == 4 ? PTX_T_B32 : PTX_T_B64;
+        if (pi->vec > 1)
+            return false; /* mov.v2 of whole vectors: not emitted by nvcc */
+        decode_vec_slots(d, v, in, et);
+        if (v == src) {
+            in->d = d->slot(d, dst, t);
+            in->fn = h_pack;
+        } else {
+            in->a = d->slot(d, src, t);
+            in->fn = h_unpack;
+        }
+        return in->d != EX_NONE || in->a != EX_NONE;
+    }
+    in->d = d->slot(d, dst, t);
+    if (in->d == EX_NONE)
+        return false;
+    if (src->kind == PTX_OPND_SREG) {
+        in->imm = src->id;
+        in->op2 = src->comp;
+        in->fn = h_sreg;
+        return true;
+    }
+    if (src->kind == PTX_OPND_SYM) {
+        const ptx_symbol *s = ptx_module_sym(d->ir, src->id);
+        if (s->kind == PTX_SYM_VAR) {
+            const ptx_var *v = ptx_module_var(d->ir, s->index);
+            bool frame = v->func >= 0 && (v->space == PTX_SPACE_LOCAL || v->space == PTX_SPACE_PARAM);
+            bool kparam = false;
+            for (guint i = 0; frame && d->fn->is_entry && i < d->irf->params->len; i++)
+                kparam |= g_array_index(d->irf->params, int32_t, i) == s->index;
+            if (frame && !kparam) {
+                in->imm = (int64_t)(d->mod->var_addr[s->index] + (uint64_t)src->val);
+                in->fn = h_mov_frame_addr;
+                return true;
+            }
+        }
+    }
+    in->a = d->slot(d, src, t);
+    if (in->a == EX_NONE)
+        return false;
+    in->imm = (int64_t)(t == PTX_T_PRED ? 1 : width_mask(tsz));
+    in->fn = h_mov;
+    return true;
+}
+
+bool ex_decode_memory(ex_decoder *d, ex_instr *in)
+{
+    const ptx_instr *pi = d->pi;
+    switch ((ptx_opcode)pi->op) {
+    case PTX_OP_LD: case PTX_OP_LDU:
+        if (ptx_instr_has_mod(pi, PTX_MOD_ASYNC) || pi->nopnds > 3)
+            return false;
+        return decode_ld(d, in);
+    case PTX_OP_ST:
+        if (ptx_instr_has_mod(pi, PTX_MOD_ASYNC) || pi->nopnds > 3) {
+            g_string_assign(d->why, "st.async");
+            return false;
+        }
+        return decode_st(d, in);
+    case PTX_OP_MOV:
+        return decode_mov(d, in);
+    case PTX_OP_CVTA: {
+        ptx_type t = (ptx_type)pi->types[0];
+        in->d = d->slot(d, ex_opnd(d, 0), t);
+        const ptx_operand *src = ex_opnd(d, 1);
+        in->op2 = ptx_instr_has_mod(pi, PTX_MOD_TO) ? CVTA_FROM_GENERIC : CVTA_TO_GENERIC;
+        switch ((ptx_space)pi->space) {
+        case PTX_SPACE_SHARED: in->imm = (int64_t)MEM_SHARED_WINDOW; break;
+        case PTX_SPACE_LOCAL: in->imm = (int64_t)MEM_LOCAL_WINDOW; break;
+        case PTX_SPACE_GLOBAL: case PTX_SPACE_CONST: in->imm = 0; break;
+        default:
+            g_string_printf(d->why, "cvta for the .%s space", ptx_space_name((ptx_space)pi->space));
+            return false;
+        }
+        if (src->kind == PTX_OPND_SYM) {
+            /* cvta.local d, depot: address of a frame variable, then convert */
+            ptx_operand tmp = *src;
+            const ptx_symbol *s = ptx_module_sym(d->ir, src->id);
+            if (s->kind == PTX_SYM_VAR) {
+                const ptx_var *v = ptx_module_var(d->ir, s->index);
+                if (v->func >= 0 && (v->space == PTX_SPACE_LOCAL || v->space == PTX_SPACE_PARAM)) {
+                    g_string_assign(d->why, "cvta of a frame variable by name");
+                    return false;
+                }
+            }
+            in->a = d->slot(d, &tmp, t);
+        } else {
+            in->a = d->slot(d, src, t);
+        }
+        in->fn = h_cvta;
+        return in->a != EX_NONE && in->d != EX_NONE;
+    }
+    case PTX_OP_ISSPACEP:
+        in->d = d->slot(d, ex_opnd(d, 0), PTX_T_PRED);
+        in->a = d->slot(d, ex_opnd(d, 1), PTX_T_U64);
+        in->space = (uint8_t)map_space(d, (ptx_space)pi->space);
+        in->fn = h_isspacep;
+        return true;
+    default:
+        return false;
+    }
+}

@@ -1,0 +1,480 @@
+/* runtime/loader.c — turns a parsed module into decoded functions: memory
+ * layout of variables (global allocations, shared offsets, per-thread frame
+ * offsets), register slots, constant slots, and one handler per instruction. */
+#include "runtime/exec.h"
+#include "frontend/print.h"
+
+#include <math.h>
+#include <string.h>
+
+static uint32_t align_up(uint32_t v, uint32_t a)
+{
+    return a ? (v + a - 1) / a * a : v;
+}
+
+static uint64_t var_elem_size(const ptx_var *v)
+{
+    return (uint64_t)ptx_type_size(v->type) * (v->vec ? v->vec : 1);
+}
+
+static uint64_t var_size(const ptx_var *v)
+{
+    uint64_t n = var_elem_size(v);
+    for (uint32_t i = 0; i < v->ndims; i++)
+        n *= v->dims[i];
+    return n;
+}
+
+static uint32_t var_align(const ptx_var *v)
+{
+    uint32_t a = v->align ? v->align : (uint32_t)var_elem_size(v);
+    return a ? a : 1;
+}
+
+static bool var_is_frame(const ptx_var *v)
+{
+    return v->func >= 0 && (v->space == PTX_SPACE_LOCAL || v->space == PTX_SPACE_PARAM);
+}
+
+/* ------------------------------------------------------------ initializers */
+
+static void write_le(uint8_t *p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t sym_value(const ex_module *m, int32_t sym)
+{
+    const ptx_symbol *s = ptx_module_sym(m->ir, sym);
+    if (s->kind == PTX_SYM_FUNC)
+        return EX_FUNC_ADDR(s->index);
+    if (s->kind == PTX_SYM_VAR)
+        return m->var_addr[s->index];
+    return 0;
+}
+
+static bool apply_init(ex_module *m, const ptx_var *v, uint8_t *data, uint64_t size,
+                       GError **err)
+{
+    unsigned esz = ptx_type_size(v->type);
+    uint64_t off = 0;
+    for (guint i = 0; i < v->init->len; i++) {
+        const ptx_init *it = &g_array_index(v->init, ptx_init, i);
+        if (it->kind == PTX_INIT_OPEN || it->kind == PTX_INIT_CLOSE || it->kind == PTX_INIT_KV)
+            continue;
+        if (off + esz > size) {
+            g_set_error(err, g_quark_from_static_string("ptxemu"), 1,
+                        "%s:%u:%u: error: initializer of '%s' has more values than it has room for",
+                        m->ir->source_name, v->loc.line, v->loc.col, v->name);
+            return false;
+        }
+        uint64_t bits = (uint64_t)it->val;
+        if (it->kind == PTX_INIT_SYM) {
+            bits = sym_value(m, it->sym) + (uint64_t)it->val;
+        } else if (it->kind == PTX_INIT_F64 && v->type == PTX_T_F32) {
+            double d;
+            memcpy(&d, &bits, 8);
+            float f = (float)d;
+            uint32_t fb;
+            memcpy(&fb, &f, 4);
+            bits = fb;
+        } else if (it->kind == PTX_INIT_F32 && v->type == PTX_T_F64) {
+            uint32_t fb = (uint32_t)bits;
+            float f;
+            memcpy(&f, &fb, 4);
+            double d = f;
+            memcpy(&bits, &d, 8);
+        } else if (it->kind == PTX_INIT_INT && ptx_type_is_float(v->type) && esz >= 4) {
+            if (esz == 4) {
+                float f = (float)it->val;
+                uint32_t fb;
+                memcpy(&fb, &f, 4);
+                bits = fb;
+            } else {
+                double d = (double)it->val;
+                memcpy(&bits, &d, 8);
+            }
+        }
+        write_le(data + off, bits, esz);
+        off += esz;
+    }
+    return true;
+}
+
+/* --------------------------------------------------------------- decoding */
+
+typedef struct slot_ctx {
+    ex_decoder d;
+    uint32_t *reg_slot;     /* ptx reg id -> first slot */
+    GArray *consts;         /* uint64_t */
+    GHashTable *const_index;/* value -> slot + 1 */
+    uint32_t nregs;
+} slot_ctx;
+
+static uint32_t const_slot(slot_ctx *c, uint64_t v)
+{
+    gpointer key = GSIZE_TO_POINTER((gsize)v);
+    gpointer hit = g_hash_table_lookup(c->const_index, key);
+    if (hit)
+        return (uint32_t)GPOINTER_TO_SIZE(hit) - 1;
+    uint32_t slot = c->nregs + c->consts->len;
+    g_array_append_val(c->consts, v);
+    g_hash_table_insert(c->const_index, key, GSIZE_TO_POINTER((gsize)slot + 1));
+    return slot;
+}
+
+/* An immediate as the bits of type `as`. */
+static uint64_t imm_bits(const ptx_operand *o, ptx_type as)
+{
+    unsigned sz = ptx_type_size(as);
+    bool fl = ptx_type_is_float(as);
+    uint64_t v = (uint64_t)o->val;
+    if (o->kind == PTX_OPND_FIMM64 && fl && sz == 4) {
+        double d;
+        memcpy(&d, &v, 8);
+        float f = (float)d;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b;
+    }
+    if (o->kind == PTX_OPND_FIMM32 && fl && sz == 8) {
+        uint32_t b = (uint32_t)v;
+        float f;
+        memcpy(&f, &b, 4);
+        double d = f;
+        memcpy(&v, &d, 8);
+        return v;
+    }
+    if (o->kind == PTX_OPND_IMM && fl && (sz == 4 || sz == 8)) {
+        if (sz == 4) {
+            float f = (float)o->val;
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            return b;
+        }
+        double d = (double)o->val;
+        memcpy(&v, &d, 8);
+        return v;
+    }
+    if (sz > 0 && sz < 8)
+        v &= (1ull << (8 * sz)) - 1;
+    return v;
+}
+
+static uint32_t slot_of(ex_decoder *d, const ptx_operand *o, ptx_type as)
+{
+    slot_ctx *c = (slot_ctx *)d;
+    switch (o->kind) {
+    case PTX_OPND_REG: {
+        uint32_t s = c->reg_slot[o->id];
+        if (o->comp >= 1 && o->comp <= 4)
+            s += o->comp - 1u;
+        return s;
+    }
+    case PTX_OPND_IMM: case PTX_OPND_FIMM32: case PTX_OPND_FIMM64:
+        return const_slot(c, imm_bits(o, as));
+    case PTX_OPND_SYM: {
+        const ptx_symbol *s = ptx_module_sym(d->ir, o->id);
+        if (s->kind == PTX_SYM_FUNC)
+            return const_slot(c, EX_FUNC_ADDR(s->index) + (uint64_t)o->val);
+        if (s->kind == PTX_SYM_VAR && !var_is_frame(ptx_module_var(d->ir, s->index)))
+            return const_slot(c, d->mod->var_addr[s->index] + (uint64_t)o->val);
+        return EX_NONE;
+    }
+    default:
+        return EX_NONE;
+    }
+}
+
+const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i)
+{
+    if (i >= d->pi->nopnds)
+        return NULL;
+    return ptx_instr_opnd(d->irf, d->pi, i);
+}
+
+static bool decode_one(ex_decoder *d, ex_instr *in)
+{
+    static bool (*const families[])(ex_decoder *, ex_instr *) = {
+        ex_decode_control, ex_decode_memory, ex_decode_int, ex_decode_float,
+        ex_decode_convert, ex_decode_compare, ex_decode_atomic, ex_decode_warp,
+        ex_decode_half, ex_decode_video,
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(families); i++) {
+        if (families[i](d, in))
+            return true;
+        if (d->why->len)
+            return false; /* the family recognised it but cannot run it */
+    }
+    return false;
+}
+
+static void describe_instr(GString *out, const ptx_module *ir, const ptx_func *f,
+                           const ptx_instr *pi)
+{
+    g_string_append_printf(out, "%s:%u:%u: ", ir->source_name, pi->loc.line, pi->loc.col);
+    GString *text = g_string_new(NULL);
+    ptx_print_instr(text, ir, f, pi);
+    g_string_append_printf(out, "'%s'", text->str);
+    g_string_free(text, TRUE);
+}
+
+static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GError **err)
+{
+    const ptx_func *f = ef->ir;
+    slot_ctx c = {0};
+    c.d.mod = m;
+    c.d.fn = ef;
+    c.d.ir = m->ir;
+    c.d.irf = f;
+    c.d.slot = slot_of;
+    c.d.why = g_string_new(NULL);
+    c.reg_slot = g_new0(uint32_t, f->regs->len + 1);
+    uint32_t n = 0;
+    for (guint i = 0; i < f->regs->len; i++) {
+        const ptx_reg *r = &g_array_index(f->regs, ptx_reg, i);
+        c.reg_slot[i] = n;
+        n += r->vec > 1 ? r->vec : 1;
+    }
+    c.nregs = n;
+    c.consts = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    c.const_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    ef->nregs = n;
+    ef->param_regs = g_new(uint32_t, ef->nparams + 1);
+    ef->ret_regs = g_new(uint32_t, ef->nrets + 1);
+    for (uint32_t i = 0; i < ef->nparams; i++) {
+        const ptx_var *v = ptx_module_var(m->ir, g_array_index(f->params, int32_t, i));
+        ef->param_regs[i] = v->reg >= 0 ? c.reg_slot[v->reg] : EX_NONE;
+    }
+    for (uint32_t i = 0; i < ef->nrets; i++) {
+        const ptx_var *v = ptx_module_var(m->ir, g_array_index(f->rets, int32_t, i));
+        ef->ret_regs[i] = v->reg >= 0 ? c.reg_slot[v->reg] : EX_NONE;
+    }
+
+    ef->cfg = ptx_cfg_build(m->ir, f, err);
+    bool ok = ef->cfg != NULL;
+    ef->ninstrs = f->instrs->len;
+    ef->code = g_new0(ex_instr, ef->ninstrs + 1);
+    ef->calls = g_array_new(FALSE, TRUE, sizeof(ex_call));
+    for (uint32_t i = 0; ok && i < ef->ninstrs; i++) {
+        const ptx_instr *pi = ptx_func_instr(f, i);
+        ex_instr *in = &ef->code[i];
+        in->d = in->a = in->b = in->c = in->e = in->d2 = EX_NONE;
+        in->vr[0] = in->vr[1] = in->vr[2] = in->vr[3] = EX_NONE;
+        in->target = in->reconv = EX_NONE;
+        in->src = i;
+        in->op = pi->op;
+        in->type = pi->ntypes ? pi->types[0] : PTX_T_NONE;
+        in->type2 = pi->ntypes > 1 ? pi->types[1] : PTX_T_NONE;
+        in->vec = pi->vec;
+        in->rnd = pi->rnd;
+        in->guard = pi->guard >= 0 ? c.reg_slot[pi->guard] : EX_NONE;
+        in->guard_neg = pi->guard_neg;
+        if (ef->cfg->reconv[i] != PTX_CFG_NONE)
+            in->reconv = ef->cfg->reconv[i];
+        c.d.pi = pi;
+        g_string_truncate(c.d.why, 0);
+        if (!decode_one(&c.d, in)) {
+            GString *msg = g_string_new(NULL);
+            describe_instr(msg, m->ir, f, pi);
+            g_string_append_printf(msg, " is not supported yet%s%s",
+                                   c.d.why->len ? ": " : "", c.d.why->str);
+            g_ptr_array_add(unsupported, g_string_free(msg, FALSE));
+            in->fn = NULL;
+        }
+    }
+    ef->nconst = c.consts->len;
+    ef->const_vals = (uint64_t *)g_array_free(c.consts, FALSE);
+    g_hash_table_destroy(c.const_index);
+    g_string_free(c.d.why, TRUE);
+    g_free(c.reg_slot);
+    return ok;
+}
+
+/* ----------------------------------------------------------------- layout */
+
+static void layout_func_frame(ex_module *m, ex_func *ef, int32_t index)
+{
+    const ptx_func *f = ef->ir;
+    uint32_t frame = 0, kparam = 0;
+    ef->nparams = f->params->len;
+    ef->nrets = f->rets->len;
+    ef->param_offsets = g_new0(uint32_t, ef->nparams + 1);
+    ef->param_sizes = g_new0(uint32_t, ef->nparams + 1);
+    ef->ret_offsets = g_new0(uint32_t, ef->nrets + 1);
+    ef->ret_sizes = g_new0(uint32_t, ef->nrets + 1);
+    for (uint32_t i = 0; i < ef->nparams; i++) {
+        int32_t vi = g_array_index(f->params, int32_t, i);
+        const ptx_var *v = ptx_module_var(m->ir, vi);
+        uint32_t sz = (uint32_t)var_size(v), al = var_align(v);
+        if (f->is_entry) {
+            kparam = align_up(kparam, al);
+            ef->param_offsets[i] = kparam;
+            kparam += sz;
+        } else {
+            frame = align_up(frame, al);
+            ef->param_offsets[i] = frame;
+            frame += sz;
+        }
+        ef->param_sizes[i] = sz;
+        m->var_addr[vi] = ef->param_offsets[i];
+    }
+    for (uint32_t i = 0; i < ef->nrets; i++) {
+        int32_t vi = g_array_index(f->rets, int32_t, i);
+        const ptx_var *v = ptx_module_var(m->ir, vi);
+        uint32_t sz = (uint32_t)var_size(v);
+        frame = align_up(frame, var_align(v));
+        ef->ret_offsets[i] = frame;
+        ef->ret_sizes[i] = sz;
+        m->var_addr[vi] = frame;
+        frame += sz;
+    }
+    /* body .local and .param variables live in the frame too */
+    for (guint vi = 0; vi < m->ir->vars->len; vi++) {
+        const ptx_var *v = ptx_module_var(m->ir, (int32_t)vi);
+        if (v->func != index || !var_is_frame(v) || v->reg >= 0)
+            continue;
+        bool is_sig = false;
+        for (uint32_t i = 0; i < ef->nparams && !is_sig; i++)
+            is_sig = g_array_index(f->params, int32_t, i) == (int32_t)vi;
+        for (uint32_t i = 0; i < ef->nrets && !is_sig; i++)
+            is_sig = g_array_index(f->rets, int32_t, i) == (int32_t)vi;
+        if (is_sig)
+            continue;
+        frame = align_up(frame, var_align(v));
+        m->var_addr[vi] = frame;
+        frame += (uint32_t)var_size(v);
+    }
+    ef->frame_size = align_up(frame, 16);
+    ef->kparam_size = kparam;
+}
+
+static bool layout_module_vars(ex_module *m, GError **err)
+{
+    const ptx_module *ir = m->ir;
+    uint32_t shared = 0;
+    GArray *dyn = g_array_new(FALSE, FALSE, sizeof(int32_t));
+    for (guint vi = 0; vi < ir->vars->len; vi++) {
+        const ptx_var *v = ptx_module_var(ir, (int32_t)vi);
+        if (var_is_frame(v) || v->reg >= 0)
+            continue;
+        uint64_t size = var_size(v);
+        switch (v->space) {
+        case PTX_SPACE_GLOBAL: case PTX_SPACE_CONST:
+            if (size == 0 && (v->linkage & PTX_LINK_EXTERN))
+                continue; /* declared elsewhere; an access will fault */
+            m->var_addr[vi] = mem_alloc_bytes(m->mem, size, true);
+            if (!m->var_addr[vi]) {
+                g_set_error(err, g_quark_from_static_string("ptxemu"), 1,
+                            "%s:%u:%u: error: cannot allocate %llu bytes for '%s'",
+                            ir->source_name, v->loc.line, v->loc.col,
+                            (unsigned long long)size, v->name);
+                g_array_free(dyn, TRUE);
+                return false;
+            }
+            break;
+        case PTX_SPACE_SHARED:
+            if (size == 0) { /* .extern .shared x[]: dynamic shared memory */
+                int32_t i = (int32_t)vi;
+                g_array_append_val(dyn, i);
+                continue;
+            }
+            shared = align_up(shared, var_align(v));
+            m->var_addr[vi] = shared;
+            shared += (uint32_t)size;
+            break;
+        default:
+            break;
+        }
+    }
+    shared = align_up(shared, 16);
+    for (guint i = 0; i < dyn->len; i++)
+        m->var_addr[g_array_index(dyn, int32_t, i)] = shared;
+    g_array_free(dyn, TRUE);
+    m->shared_static = shared;
+    /* initializers, once every address is known */
+    for (guint vi = 0; vi < ir->vars->len; vi++) {
+        const ptx_var *v = ptx_module_var(ir, (int32_t)vi);
+        if (!v->init || (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST) ||
+            !m->var_addr[vi])
+            continue;
+        mem_alloc *a = mem_find(m->mem, m->var_addr[vi], 1);
+        if (!apply_init(m, v, a->data, a->size, err))
+            return false;
+    }
+    return true;
+}
+
+ex_module *ex_module_load_ex(const ptx_module *ir, dev_memory *mem,
+                             GPtrArray *unsupported, GError **err)
+{
+    ex_module *m = g_new0(ex_module, 1);
+    m->ir = ir;
+    m->mem = mem;
+    m->nfuncs = ir->funcs->len;
+    m->funcs = g_new0(ex_func, m->nfuncs + 1);
+    m->var_addr = g_new0(uint64_t, ir->vars->len + 1);
+    m->kernels = g_hash_table_new(g_str_hash, g_str_equal);
+    if (!layout_module_vars(m, err)) {
+        ex_module_free(m);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        ex_func *ef = &m->funcs[i];
+        ef->ir = ptx_module_func(ir, i);
+        ef->ir_index = (int32_t)i;
+        ef->name = ef->ir->name;
+        ef->is_entry = ef->ir->is_entry;
+        ef->has_body = ef->ir->has_body;
+        layout_func_frame(m, ef, (int32_t)i);
+        ef->shared_static = m->shared_static;
+    }
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        ex_func *ef = &m->funcs[i];
+        if (!ef->has_body)
+            continue;
+        if (!decode_func(m, ef, unsupported, err)) {
+            ex_module_free(m);
+            return NULL;
+        }
+        uint32_t slots = ef->nregs + ef->nconst;
+        if (slots > m->nslots_max)
+            m->nslots_max = slots;
+        if (ef->is_entry)
+            g_hash_table_insert(m->kernels, (gpointer)ef->name, ef);
+    }
+    return m;
+}
+
+void ex_module_free(ex_module *m)
+{
+    if (!m)
+        return;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        ex_func *ef = &m->funcs[i];
+        if (ef->calls) {
+            for (guint k = 0; k < ef->calls->len; k++) {
+                ex_call *c = &g_array_index(ef->calls, ex_call, k);
+                g_free(c->arg_offsets);
+                g_free(c->arg_sizes);
+                g_free(c->ret_offsets);
+                g_free(c->ret_sizes);
+            }
+            g_array_free(ef->calls, TRUE);
+        }
+        g_free(ef->code);
+        g_free(ef->const_vals);
+        g_free(ef->param_offsets);
+        g_free(ef->param_sizes);
+        g_free(ef->ret_offsets);
+        g_free(ef->ret_sizes);
+        g_free(ef->param_regs);
+        g_free(ef->ret_regs);
+        ptx_cfg_free(ef->cfg);
+    }
+    g_free(m->funcs);
+    g_free(m->var_addr);
+    g_hash_table_destroy(m->kernels);
+    g_free(m);
+}

@@ -1,0 +1,80 @@
+/* runtime/memory.c — the global-memory allocator and address lookup. */
+#include "runtime/memory.h"
+
+#include <string.h>
+
+void mem_init(dev_memory *m)
+{
+    m->allocs = g_array_new(FALSE, TRUE, sizeof(mem_alloc));
+    m->next = MEM_GLOBAL_BASE;
+    m->total = 0;
+}
+
+void mem_destroy(dev_memory *m)
+{
+    if (!m->allocs)
+        return;
+    for (guint i = 0; i < m->allocs->len; i++)
+        g_free(g_array_index(m->allocs, mem_alloc, i).data);
+    g_array_free(m->allocs, TRUE);
+    m->allocs = NULL;
+}
+
+uint64_t mem_alloc_bytes(dev_memory *m, uint64_t size, bool is_symbol)
+{
+    if (size == 0)
+        size = 1;
+    if (size > (1ull << 40))
+        return 0;
+    uint8_t *data = g_try_malloc0(size);
+    if (!data)
+        return 0;
+    /* addresses only grow, so the array stays sorted; a 256-byte gap after
+     * each allocation makes small overruns fault instead of aliasing */
+    mem_alloc a = {m->next, size, data, is_symbol};
+    m->next = (m->next + size + 256 + 255) & ~255ull;
+    g_array_append_val(m->allocs, a);
+    m->total += size;
+    return a.base;
+}
+
+static gint find_index(dev_memory *m, uint64_t addr)
+{
+    guint lo = 0, hi = m->allocs->len;
+    while (lo < hi) {
+        guint mid = (lo + hi) / 2;
+        mem_alloc *a = &g_array_index(m->allocs, mem_alloc, mid);
+        if (addr < a->base)
+            hi = mid;
+        else if (addr - a->base >= a->size)
+            lo = mid + 1;
+        else
+            return (gint)mid;
+    }
+    return -1;
+}
+
+mem_alloc *mem_find(dev_memory *m, uint64_t addr, uint64_t len)
+{
+    gint i = find_index(m, addr);
+    if (i < 0)
+        return NULL;
+    mem_alloc *a = &g_array_index(m->allocs, mem_alloc, i);
+    if (a->size - (addr - a->base) < len)
+        return NULL;
+    return a;
+}
+
+bool mem_free(dev_memory *m, uint64_t base)
+{
+    gint i = find_index(m, base);
+    if (i < 0)
+        return false;
+    mem_alloc *a = &g_array_index(m->allocs, mem_alloc, i);
+    if (a->base != base || a->is_symbol)
+        return false;
+    m->total -= a->size;
+    g_free(a->data);
+    g_array_remove_index(m->allocs, (guint)i);
+    return true;
+}

@@ -1,0 +1,33 @@
+/* runtime/warp.h — warp internals shared by the executor's families:
+ * frames, calls and the reconvergence stack. */
+#ifndef PTXEMU_RUNTIME_WARP_H
+#define PTXEMU_RUNTIME_WARP_H
+
+#include "runtime/exec.h"
+
+void ex_warp_enter(ex_warp *w, const ex_func *f);
+/* Pushes a zeroed per-thread frame of `size` bytes; sets w->fp. */
+bool ex_frame_push(ex_warp *w, uint32_t size);
+/* Pops empty or reconverged entries and finished calls. */
+void ex_simt_settle(ex_warp *w);
+/* Lanes leave the kernel (exit): removed from every entry. */
+void ex_simt_remove_lanes(ex_warp *w, uint32_t lanes);
+/* Lanes leave the current function (ret or falling off its end). */
+void ex_do_return(ex_warp *w, uint32_t lanes);
+/* All lanes of the innermost call have returned: back to the caller. */
+void ex_call_return(ex_warp *w);
+/* Lanes exited: updates barriers that no longer wait for them. */
+void ex_lanes_exited(ex_warp *w, uint32_t lanes);
+
+static inline ex_simt *ex_simt_top(ex_warp *w)
+{
+    return &g_array_index(w->simt, ex_simt, w->simt->len - 1);
+}
+
+/* Records that memory changed: resets the launch's livelock clock. */
+static inline void ex_mark_progress(ex_warp *w)
+{
+    w->launch->last_progress = w->launch->clock;
+}
+
+#endif
