@@ -2,7 +2,7 @@
  * loader, device memory and the functional launch driver. */
 #include "runtime/ptxemu.h"
 #include "frontend/parser.h"
-#include "runtime/exec.h"
+#include "runtime/api_internal.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -173,6 +173,11 @@ ptxemu_status ptxemu_module_load_file(ptxemu_ctx *ctx, const char *path, ptxemu_
         return s;
     }
     return load_ir(ctx, ir, out);
+}
+
+ex_module *ptxemu_module_ex(ptxemu_module *mod)
+{
+    return mod ? mod->ex : NULL;
 }
 
 void ptxemu_module_unload(ptxemu_module *mod)

@@ -129,13 +129,8 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
     if (callee == EX_NONE) {
         unsigned l0 = (unsigned)__builtin_ctz(mask);
         uint64_t v = w->r[c->target_slot][l0];
-        bool same = true;
-        EX_LANES(mask, l, same &= w->r[c->target_slot][l] == v;);
-        if (!same) {
-            ex_fault(w, (int)l0, "not supported yet: lanes of one warp calling different "
-                                 "functions through one indirect call");
-            return;
-        }
+        uint32_t same = 0;
+        EX_LANES(mask, l, if (w->r[c->target_slot][l] == v) same |= 1u << l;);
         uint64_t idx = (v - EX_FUNC_ADDR_BASE) / 16;
         if (v < EX_FUNC_ADDR_BASE || (v - EX_FUNC_ADDR_BASE) % 16 ||
             idx >= w->launch->mod->nfuncs || !w->launch->mod->funcs[idx].has_body) {
@@ -144,6 +139,15 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
             return;
         }
         callee = (uint32_t)idx;
+        if (same != mask) {
+            /* lanes calling other functions run this call again afterwards:
+             * one group per target, one after another */
+            uint32_t again = top->mask & ~same, depth = top->call_depth;
+            top->pc = pc + 1;
+            simt_push(w, pc, pc + 1, again, depth);
+            top = ex_simt_top(w);
+            mask = same;
+        }
     }
     const ex_func *f = &w->launch->mod->funcs[callee];
     uint32_t caller_fp = w->fp, saved_top = w->stack_top;
@@ -183,7 +187,8 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
     ex_callframe cf = {(uint32_t)(w->fn - w->launch->mod->funcs), pc + 1, caller_fp, callee_fp,
                        c, w->simt->len, mask, saved_top, caller_roff};
     g_array_append_val(w->calls, cf);
-    top->pc = pc + 1;
+    if (top->pc == pc)
+        top->pc = pc + 1;
     uint32_t depth = top->call_depth + 1;
     w->r = callee_r;
     ex_warp_enter(w, f);

@@ -194,8 +194,35 @@ const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i)
     return ptx_instr_opnd(d->irf, d->pi, i);
 }
 
+/* Why a whole class of instructions cannot run yet (planned later work). */
+static const char *known_gap(ptx_opcode op)
+{
+    switch (op) {
+    case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_TXQ: case PTX_OP_SULD: case PTX_OP_SUST:
+    case PTX_OP_SURED: case PTX_OP_SUQ: case PTX_OP_ISTYPEP:
+        return "texture and surface instructions are planned for a later issue";
+    case PTX_OP_WMMA: case PTX_OP_MMA: case PTX_OP_WGMMA: case PTX_OP_LDMATRIX:
+    case PTX_OP_STMATRIX: case PTX_OP_MOVMATRIX: case PTX_OP_TCGEN05:
+        return "warp-level matrix instructions are planned for a later issue";
+    case PTX_OP_CP: case PTX_OP_MBARRIER: case PTX_OP_TENSORMAP: case PTX_OP_MULTIMEM:
+        return "asynchronous copies, mbarriers and tensor maps are planned for a later issue";
+    case PTX_OP_GRIDDEPCONTROL: case PTX_OP_CLUSTERLAUNCHCONTROL: case PTX_OP_MAPA:
+    case PTX_OP_GETCTARANK: case PTX_OP_SETMAXNREG:
+        return "cluster and launch-control instructions are planned for a later issue";
+    case PTX_OP_ALLOCA: case PTX_OP_STACKSAVE: case PTX_OP_STACKRESTORE:
+        return "dynamic stack allocation is planned for a later issue";
+    default:
+        return NULL;
+    }
+}
+
 static bool decode_one(ex_decoder *d, ex_instr *in)
 {
+    const char *gap = known_gap((ptx_opcode)d->pi->op);
+    if (gap) {
+        g_string_assign(d->why, gap);
+        return false;
+    }
     static bool (*const families[])(ex_decoder *, ex_instr *) = {
         ex_decode_control, ex_decode_memory, ex_decode_int, ex_decode_float,
         ex_decode_convert, ex_decode_compare, ex_decode_atomic, ex_decode_warp,

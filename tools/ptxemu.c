@@ -8,6 +8,10 @@ static const ptxemu_cmd commands[] = {
     {"parse", "check that PTX files parse; print their kernels and functions", cmd_parse},
     {"dump", "re-emit a PTX file from its parsed form", cmd_dump},
     {"cfg", "basic blocks, dominators, reconvergence points and loops", cmd_cfg},
+    {"phases", "phase annotations and setp-spin candidates", cmd_phases},
+    {"check", "list the instructions of PTX files that cannot run yet", cmd_check},
+    {"run", "launch one kernel functionally", cmd_run},
+    {"bench", "run the project's benchmarks against their CPU references", cmd_bench},
 };
 
 static void usage(FILE *f)

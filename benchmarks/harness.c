@@ -1,0 +1,70 @@
+/* benchmarks/harness.c — runs one benchmark: context, committed PTX, the
+ * driver's run() with timing, and a one-line PASS/FAIL report. */
+#include "benchmarks/harness.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Where the committed PTX lives: $PTXEMU_SOURCE_DIR or the source tree the
+ * program was built from. */
+char *bench_ptx_path(const bench_def *b)
+{
+    const char *root = g_getenv("PTXEMU_SOURCE_DIR");
+    return g_build_filename(root ? root : PTXEMU_SOURCE_ROOT, "benchmarks", b->ptx, NULL);
+}
+
+bool bench_parse_size(const char *s, bench_size *out)
+{
+    if (!strcmp(s, "tiny"))
+        *out = BENCH_TINY;
+    else if (!strcmp(s, "small"))
+        *out = BENCH_SMALL;
+    else if (!strcmp(s, "paper"))
+        *out = BENCH_PAPER;
+    else
+        return false;
+    return true;
+}
+
+int bench_run_one(const bench_def *b, bench_size size, uint64_t seed, bool break_ref,
+                  bool quiet)
+{
+    ptxemu_ctx *ctx;
+    ptxemu_ctx_create(&ctx, NULL);
+    char *path = bench_ptx_path(b);
+    ptxemu_module *mod;
+    int rc;
+    if (ptxemu_module_load_file(ctx, path, &mod) != PTXEMU_OK) {
+        printf("%-28s ERROR  %s\n", b->name, ptxemu_last_error(ctx));
+        rc = 1;
+    } else {
+        bench_env env = {0};
+        env.ctx = ctx;
+        env.mod = mod;
+        env.size = size;
+        env.seed = seed;
+        env.break_reference = break_ref;
+        double t0 = bench_now();
+        bench_outcome o = b->run(&env);
+        double secs = bench_now() - t0;
+        ptxemu_counters c;
+        ptxemu_get_counters(ctx, &c);
+        const char *word = o == BENCH_PASS ? "PASS" : o == BENCH_FAIL ? "FAIL" : "ERROR";
+        printf("%-28s %-5s  %3llu launches  %12llu warp-instrs  %14llu thread-instrs  "
+               "%8.3f s  (CPU reference %.3f s)\n", b->name, word,
+               (unsigned long long)c.launches, (unsigned long long)c.warp_instructions,
+               (unsigned long long)c.thread_instructions, secs, env.ref_seconds);
+        if (o != BENCH_PASS)
+            printf("    %s\n", env.msg);
+        else if (!quiet && secs > 0)
+            printf("    %.1f M thread-instructions/s\n",
+                   (double)c.thread_instructions / secs / 1e6);
+        rc = o == BENCH_PASS ? 0 : 1;
+    }
+    fflush(stdout);
+    g_free(path);
+    ptxemu_ctx_destroy(ctx);
+    return rc;
+}
+

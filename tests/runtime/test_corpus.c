@@ -1,0 +1,348 @@
+/* tests/runtime/test_corpus.c — the nvcc-generated kernels of the parser
+ * corpus run through the C API and match C reference computations
+ * (the .cu files in tests/corpus/cuda hold the sources these references mirror). */
+#include "runtime/ptxemu.h"
+#include "tests/support/test_util.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct fixture {
+    ptxemu_ctx *ctx;
+    ptxemu_module *mod;
+} fixture;
+
+static void load(fixture *f, const char *rel)
+{
+    assert_int_equal(ptxemu_ctx_create(&f->ctx, NULL), PTXEMU_OK);
+    char *path = test_source_path(rel);
+    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
+    if (s != PTXEMU_OK)
+        print_error("%s\n", ptxemu_last_error(f->ctx));
+    assert_int_equal(s, PTXEMU_OK);
+    g_free(path);
+}
+
+static ptxemu_dptr upload(fixture *f, const void *host, size_t bytes)
+{
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
+    if (host)
+        assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
+    else
+        assert_int_equal(ptxemu_memset(f->ctx, d, 0, bytes), PTXEMU_OK);
+    return d;
+}
+
+static void launch(fixture *f, const char *k, ptxemu_dim3 g, ptxemu_dim3 b, void **args)
+{
+    ptxemu_status s = ptxemu_launch(f->mod, k, g, b, 0, args);
+    if (s != PTXEMU_OK)
+        print_error("%s\n", ptxemu_last_error(f->ctx));
+    assert_int_equal(s, PTXEMU_OK);
+}
+
+static void download(fixture *f, void *host, ptxemu_dptr d, size_t bytes)
+{
+    assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, host, d, bytes), PTXEMU_OK);
+}
+
+static uint32_t rng(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+/* ------------------------------------------------------------ vector_add */
+
+static void test_vector_add(void **state)
+{
+    (void)state;
+    fixture f;
+    load(&f, "tests/corpus/nvcc/vector_add.sm_75.ptx");
+    enum { N = 1000 };
+    float a[N], b[N], c[N];
+    uint32_t s = 1;
+    for (int i = 0; i < N; i++) {
+        a[i] = (float)rng(&s) / 65536.0f;
+        b[i] = (float)rng(&s) / 4096.0f;
+    }
+    ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
+                dc = upload(&f, NULL, sizeof c);
+    int n = N;
+    void *args[] = {&da, &db, &dc, &n};
+    launch(&f, "vector_add", (ptxemu_dim3){4, 1, 1}, (ptxemu_dim3){256, 1, 1}, args);
+    download(&f, c, dc, sizeof c);
+    for (int i = 0; i < N; i++)
+        assert_true(c[i] == a[i] + b[i]);
+    ptxemu_ctx_destroy(f.ctx);
+}
+
+/* ------------------------------------------------------------- reduction */
+
+static void test_reduction(void **state)
+{
+    (void)state;
+    fixture f;
+    load(&f, "tests/corpus/nvcc/reduction.sm_75.ptx");
+    enum { N = 5000 };
+    int in[N];
+    long long want = 0;
+    uint32_t s = 7;
+    for (int i = 0; i < N; i++) {
+        in[i] = (int)(rng(&s) % 2001) - 1000;
+        want += in[i];
+    }
+    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof(int));
+    int n = N;
+    void *args[] = {&din, &dout, &n};
+    launch(&f, "block_reduce", (ptxemu_dim3){(N + 255) / 256, 1, 1}, (ptxemu_dim3){256, 1, 1},
+           args);
+    int got;
+    download(&f, &got, dout, sizeof got);
+    assert_int_equal(got, (int)want);
+    ptxemu_ctx_destroy(f.ctx);
+}
+
+/* ----------------------------------------------------------- device calls */
+
+static int ref_mix(int a, int b) { return a * 31 + (b ^ 0x5a); }
+static int ref_fib(int n) { return n < 2 ? n : ref_fib(n - 1) + ref_fib(n - 2); }
+
+static void test_device_calls(void **state)
+{
+    (void)state;
+    fixture f;
+    load(&f, "tests/corpus/nvcc/device_calls.sm_75.ptx");
+    enum { N = 300 };
+    int in[N], out[N];
+    uint32_t s = 3;
+    for (int i = 0; i < N; i++)
+        in[i] = (int)(rng(&s) % 100000) - 50000;
+    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+    int n = N;
+    void *args[] = {&din, &dout, &n};
+    launch(&f, "calls_kernel", (ptxemu_dim3){3, 1, 1}, (ptxemu_dim3){128, 1, 1}, args);
+    download(&f, out, dout, sizeof out);
+    for (int i = 0; i < N; i++) {
+        int x = in[i];
+        int r = ref_mix(x, i) + ref_fib((x & 7) + 1);
+        int want = i % 3 == 0 ? r + x : i % 3 == 1 ? r - x : (r > x ? r : x);
+        if (out[i] != want)
+            print_error("lane %d: got %d want %d\n", i, out[i], want);
+        assert_int_equal(out[i], want);
+    }
+    ptxemu_ctx_destroy(f.ctx);
+}
+
+/* ---------------------------------------------------------------- spinlock */
+
+static void test_spinlock_8192_threads_16_locks(void **state)
+{
+    (void)state;
+    fixture f;
+    load(&f, "tests/corpus/nvcc/spinlock.sm_75.ptx");
+    enum { LOCKS = 16, THREADS = 8192 };
+    ptxemu_dptr locks = upload(&f, NULL, LOCKS * sizeof(int));
+    ptxemu_dptr counters = upload(&f, NULL, LOCKS * sizeof(int));
+    int nlocks = LOCKS;
+    void *args[] = {&locks, &counters, &nlocks};
+    launch(&f, "spinlock_count", (ptxemu_dim3){THREADS / 256, 1, 1}, (ptxemu_dim3){256, 1, 1},
+           args);
+    int c[LOCKS], l[LOCKS];
+    download(&f, c, counters, sizeof c);
+    download(&f, l, locks, sizeof l);
+    for (int i = 0; i < LOCKS; i++) {
+        assert_int_equal(c[i], THREADS / LOCKS);
+        assert_int_equal(l[i], 0);
+    }
+    ptxemu_ctx_destroy(f.ctx);
+}
+
+/* --------------------------------------------------------------- f16 / f64 */
+
+/* binary16 rounding toward zero of a float (exact construction) */
+static _Float16 f2h_rz(float x)
+{
+    _Float16 h = (_Float16)x;
+    if (fabsf((float)h) > fabsf(x)) {
+        uint16_t b;
+        memcpy(&b, &h, 2);
+        b--; /* one ulp toward zero: magnitudes are monotonic in the bits */
+        memcpy(&h, &b, 2);
+    }
+    return h;
+}
+
+static void test_half_ops(void **state)
+{
+    (void)state;
+    fixture f;
+    load(&f, "tests/corpus/nvcc/half_double.sm_80.ptx");
+    enum { N = 256 };
+    float in[N], out[N];
+    uint32_t s = 11;
+    for (int i = 0; i < N; i++)
+        in[i] = ((float)(rng(&s) % 80000) - 40000.0f) / 4096.0f;
+    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+    int n = N;
+    void *args[] = {&din, &dout, &n};
+    launch(&f, "half_ops", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){128, 1, 1}, args);
+    download(&f, out, dout, sizeof out);
+    for (int i = 0; i < N; i++) {
+        _Float16 a = (_Float16)in[i];
+        _Float16 b = f2h_rz(0.5f * in[i]);
+        _Float16 sum = (_Float16)((float)a + (float)b);
+        _Float16 p = (_Float16)((float)a * (float)b);
+        /* one rounding: the product of two halves is exact in double */
+        _Float16 fm = (_Float16)((double)sum * (double)p + (double)(i & 15));
+        _Float16 wl = (_Float16)1.25f, wh = (_Float16)-2.0f;
+        _Float16 xl = (_Float16)((float)a + (float)wl), xh = (_Float16)((float)fm + (float)wh);
+        xl = (_Float16)((float)xl * (float)wl);
+        xh = (_Float16)((float)xh * (float)wh);
+        float want = (float)fm + (float)xl;
+        want = want + (float)xh;
+        want = want + (float)(int)(float)sum;
+        if (out[i] != want)
+            print_error("lane %d: in %a got %a want %a\n", i, (double)in[i], (double)out[i],
+                        (double)want);
+        assert_true(out[i] == want);
+    }
+    ptxemu_ctx_destroy(f.ctx);
+}
+
+static void test_double_ops(void **state)
+{
+    (void)state;
+    fixture f;
+    load(&f, "tests/corpus/nvcc/half_double.sm_80.ptx");
+    enum { N = 200 };
+    double in[N], out[N];
+    uint32_t s = 5;
+    for (int i = 0; i < N; i++)
+        in[i] = ((double)rng(&s) - 8388608.0) / 1024.0;
+    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+    int n = N;
+    void *args[] = {&din, &dout, &n};
+    launch(&f, "double_ops", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){128, 1, 1}, args);
+    download(&f, out, dout, sizeof out);
+    for (int i = 0; i < N; i++) {
+        double a = in[i], b = (double)i + 1.0;
+        double fm = fma(a, b, 0.25);
+        double q = fm / b;
+        double r = sqrt(fabs(q) + 1.0);
+        double want = r + (double)(float)q + (double)(long long)a;
+        assert_true(out[i] == want);
+    }
+    ptxemu_ctx_destroy(f.ctx);
+}
+
+/* ------------------------------------------------------------------ printf */
+
+static void test_printf_golden(void **state)
+{
+    (void)state;
+    char *tmp = g_build_filename(g_get_tmp_dir(), "ptxemu-printf-XXXXXX", NULL);
+    int fd = g_mkstemp(tmp);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w+");
+    ptxemu_options opts = {0};
+    opts.printf_stream = out;
+    fixture f;
+    assert_int_equal(ptxemu_ctx_create(&f.ctx, &opts), PTXEMU_OK);
+    char *path = test_source_path("tests/corpus/nvcc/printf.sm_75.ptx");
+    assert_int_equal(ptxemu_module_load_file(f.ctx, path, &f.mod), PTXEMU_OK);
+    g_free(path);
+    int base = 100;
+    void *args[] = {&base};
+    launch(&f, "print_kernel", (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){32, 1, 1}, args);
+    fflush(out);
+    gsize len;
+    char *golden = test_read_file("tests/corpus/golden/printf.sm_75.out", &len);
+    char *got = NULL;
+    gsize glen = 0;
+    assert_true(g_file_get_contents(tmp, &got, &glen, NULL));
+    assert_string_equal(got, golden);
+    fclose(out);
+    unlink(tmp);
+    g_free(tmp);
+    g_free(got);
+    g_free(golden);
+    ptxemu_ctx_destroy(f.ctx);
+}
+
+/* ----------------------------------------------------------------- stencil */
+
+static void test_stencil_with_barriers(void **state)
+{
+    (void)state;
+    fixture f;
+    load(&f, "tests/corpus/nvcc/stencil2d.sm_75.ptx");
+    enum { W = 50, H = 37 };
+    static float in[W * H], out[W * H];
+    uint32_t s = 9;
+    for (int i = 0; i < W * H; i++)
+        in[i] = (float)(rng(&s) % 1000) / 8.0f;
+    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+    int w = W, h = H;
+    void *args[] = {&din, &dout, &w, &h};
+    launch(&f, "stencil5", (ptxemu_dim3){(W + 15) / 16, (H + 15) / 16, 1},
+           (ptxemu_dim3){16, 16, 1}, args);
+    download(&f, out, dout, sizeof out);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+#define IN(xx, yy) in[(yy) * W + (xx)]
+            /* every tile cell holds a clamped load, halo cells too */
+            int l = x > 0 ? x - 1 : 0, r = x + 1 < W ? x + 1 : W - 1;
+            int u = y > 0 ? y - 1 : 0, d = y + 1 < H ? y + 1 : H - 1;
+            float sum = ((IN(l, y) + IN(r, y)) + IN(x, u)) + IN(x, d);
+            float want = fmaf(IN(x, y), 0.5f, sum * 0.125f);
+#undef IN
+            if (out[y * W + x] != want)
+                print_error("(%d,%d): got %a want %a\n", x, y, (double)out[y * W + x],
+                            (double)want);
+            assert_true(out[y * W + x] == want);
+        }
+    ptxemu_ctx_destroy(f.ctx);
+}
+
+/* ------------------------------------------------------- producer/consumer */
+
+static void test_ldg_volatile_producer_consumer(void **state)
+{
+    (void)state;
+    fixture f;
+    load(&f, "tests/corpus/nvcc/ldg_volatile.sm_75.ptx");
+    int in[2] = {21, 5}, out[2] = {0, 0};
+    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out),
+                dflag = upload(&f, NULL, sizeof(int));
+    void *args[] = {&din, &dout, &dflag};
+    launch(&f, "prod_cons", (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){64, 1, 1}, args);
+    download(&f, out, dout, sizeof out);
+    assert_int_equal(out[0], 47);
+    assert_int_equal(out[1], 1);
+    ptxemu_ctx_destroy(f.ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vector_add),
+        cmocka_unit_test(test_reduction),
+        cmocka_unit_test(test_device_calls),
+        cmocka_unit_test(test_spinlock_8192_threads_16_locks),
+        cmocka_unit_test(test_half_ops),
+        cmocka_unit_test(test_double_ops),
+        cmocka_unit_test(test_printf_golden),
+        cmocka_unit_test(test_stencil_with_barriers),
+        cmocka_unit_test(test_ldg_volatile_producer_consumer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
