@@ -139,7 +139,8 @@ int builder_directive(ptx_builder *b, PTX_YYSTYPE *val, PTX_YYLTYPE *loc,
     unsigned n = (unsigned)len - 1;
     for (size_t i = 0; i < G_N_ELEMENTS(directive_table); i++) {
         const char *d = directive_table[i].name;
-        if (strncmp(d, s, n) == 0 && d[n] == '\0') {
+        /* first letter first: this runs for every directive token */
+        if (d[0] == s[0] && strncmp(d, s, n) == 0 && d[n] == '\0') {
             if (directive_table[i].token == DIR_PERF) {
                 val->str.s = text;
                 val->str.len = (unsigned)len;
@@ -154,7 +155,11 @@ int builder_directive(ptx_builder *b, PTX_YYSTYPE *val, PTX_YYLTYPE *loc,
         val->i = (int)t;
         return DIR_TYPE;
     }
-    builder_error(b, loc, "unknown directive '%.*s'", len, text);
+    /* a well-formed .section is one lexer token; this one lacks NAME { */
+    if (n == 7 && memcmp(s, "section", 7) == 0)
+        builder_error(b, loc, "malformed .section: expected '.section NAME {'");
+    else
+        builder_error(b, loc, "unknown directive '%.*s'", len, text);
     return LEXERROR;
 }
 
@@ -536,10 +541,10 @@ static int32_t declare_reg(ptx_builder *b, const char *name, const PTX_YYLTYPE *
         return -1;
     }
     g_array_append_val(f->regdecls, d);
-    for (uint32_t i = 0; i < d.count; i++) {
-        ptx_reg r = {di, i, d.type, d.vec};
-        g_array_append_val(f->regs, r);
-    }
+    /* one resize for the whole %r<N> range */
+    g_array_set_size(f->regs, d.first_reg + d.count);
+    for (uint32_t i = 0; i < d.count; i++)
+        g_array_index(f->regs, ptx_reg, d.first_reg + i) = (ptx_reg){di, i, d.type, d.vec};
     if (stmt)
         add_stmt(b, PTX_STMT_REG, di);
     return (int32_t)d.first_reg;
@@ -803,14 +808,23 @@ void builder_func_end(ptx_builder *b, bool has_body, const PTX_YYLTYPE *loc)
 {
     ptx_func *f = b->fn;
     if (has_body) {
-        /* every label used must be defined */
-        for (guint i = 0; i < b->m->syms->len; i++) {
-            ptx_symbol *s = ptx_module_sym(b->m, (int32_t)i);
-            if (s->func == b->fn_index && s->kind == PTX_SYM_LABEL && s->index < 0) {
-                PTX_YYLTYPE l = {(int)s->loc.line, (int)s->loc.col, 0, 0};
-                builder_error(b, &l, "undefined label or symbol '%s'", s->name);
-                break;
-            }
+        /* every label used must be defined; the function's own label table
+         * is searched, not every symbol of the module (that was quadratic),
+         * and the first one used is reported */
+        int32_t undef = -1;
+        GHashTableIter it;
+        gpointer v;
+        g_hash_table_iter_init(&it, b->labels);
+        while (g_hash_table_iter_next(&it, NULL, &v)) {
+            int32_t id = GPOINTER_TO_INT(v) - 1;
+            const ptx_symbol *s = ptx_module_sym(b->m, id);
+            if (s->kind == PTX_SYM_LABEL && s->index < 0 && (undef < 0 || id < undef))
+                undef = id;
+        }
+        if (undef >= 0) {
+            const ptx_symbol *s = ptx_module_sym(b->m, undef);
+            PTX_YYLTYPE l = {(int)s->loc.line, (int)s->loc.col, 0, 0};
+            builder_error(b, &l, "undefined label or symbol '%s'", s->name);
         }
         ptx_symbol *fs = ptx_module_sym(b->m, f->sym);
         ptx_func *prev = ptx_module_func(b->m, (guint)fs->index);
@@ -1206,8 +1220,9 @@ ptx_operand builder_list_end(ptx_builder *b, uint32_t start, ptx_operand_kind ki
     o.kind = (uint8_t)kind;
     o.id = (int32_t)b->final->len;
     o.id2 = (int32_t)(b->stack->len - start);
-    g_array_append_vals(b->final, &g_array_index(b->stack, ptx_operand, start),
-                        b->stack->len - start);
+    if (b->stack->len > start) /* "()" may come before any push: no NULL + 0 */
+        g_array_append_vals(b->final, &g_array_index(b->stack, ptx_operand, start),
+                            b->stack->len - start);
     g_array_set_size(b->stack, start);
     return o;
 }

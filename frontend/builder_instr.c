@@ -240,9 +240,11 @@ static bool check_operand(ptx_builder *b, const ptx_opinfo *info, unsigned i,
         ok = o->kind == PTX_OPND_SYM;
         if (ok) {
             const ptx_symbol *s = ptx_module_sym(b->m, o->id);
-            ok = s->kind == PTX_SYM_LABEL || s->kind == PTX_SYM_BRANCHTARGETS;
+            /* bra takes a label, brx.idx a .branchtargets list */
+            ok = info == ptx_opcode_info(PTX_OP_BRX) ? s->kind == PTX_SYM_BRANCHTARGETS
+                                                     : s->kind == PTX_SYM_LABEL;
         }
-        need = "a label";
+        need = info == ptx_opcode_info(PTX_OP_BRX) ? "a .branchtargets list" : "a label";
         break;
     default:
         break;
@@ -290,7 +292,8 @@ void builder_instr_end(ptx_builder *b, const PTX_YYLTYPE *loc)
     const ptx_opdecode *d = b->cur_op;
     const ptx_opinfo *info = ptx_opcode_info((ptx_opcode)d->op);
     unsigned ntop = b->stack->len - b->instr_start;
-    ptx_operand *ops = &g_array_index(b->stack, ptx_operand, b->instr_start);
+    /* no operands: the stack may never have been allocated (NULL + 0 is UB) */
+    ptx_operand *ops = ntop ? &g_array_index(b->stack, ptx_operand, b->instr_start) : NULL;
 
     unsigned mn = ptx_shape_min_operands(info->shape);
     unsigned mx = ptx_shape_max_operands(info->shape);
@@ -331,8 +334,10 @@ void builder_instr_end(ptx_builder *b, const PTX_YYLTYPE *loc)
     uint32_t base = f->operands->len;
     in.first_opnd = base;
     in.nopnds = (uint16_t)ntop;
-    g_array_append_vals(f->operands, ops, ntop);
-    g_array_append_vals(f->operands, b->final->data, b->final->len);
+    if (ntop)
+        g_array_append_vals(f->operands, ops, ntop);
+    if (b->final->len)
+        g_array_append_vals(f->operands, b->final->data, b->final->len);
     for (uint32_t i = base; i < f->operands->len; i++) {
         ptx_operand *o = ptx_func_opnd(f, i);
         if (o->kind == PTX_OPND_VEC || o->kind == PTX_OPND_LIST ||

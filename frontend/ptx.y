@@ -137,7 +137,7 @@ init_list: init_val | init_list ',' init_val
     | init_list ',' IDENT '=' INTLIT { builder_init_kv_int(b, $3, $5); }
     ;
 init_scalar: INTLIT                { builder_init_item(b, PTX_INIT_INT, (int64_t)$1); }
-    | '-' INTLIT                   { builder_init_item(b, PTX_INIT_INT, -(int64_t)$2); }
+    | '-' INTLIT                   { builder_init_item(b, PTX_INIT_INT, (int64_t)(0 - $2)); }
     | F32LIT                       { builder_init_item(b, PTX_INIT_F32, (int64_t)$1); }
     | F64LIT                       { builder_init_item(b, PTX_INIT_F64, (int64_t)$1); }
     | FLOATLIT                     { ptx_operand o = builder_float_text($1, false);
@@ -275,7 +275,7 @@ elem_list: operand                 { builder_push(b, &$1); }
     | elem_list ',' operand        { builder_push(b, &$3); }
     ;
 imm: INTLIT                        { $$ = builder_imm($1); }
-    | '-' INTLIT                   { $$ = builder_imm((uint64_t)-(int64_t)$2); }
+    | '-' INTLIT                   { $$ = builder_imm(0 - $2); /* mod 2^64: -INT64_MIN is UB */ }
     | F32LIT                       { $$ = builder_fimm(PTX_OPND_FIMM32, $1); }
     | F64LIT                       { $$ = builder_fimm(PTX_OPND_FIMM64, $1); }
     | FLOATLIT                     { $$ = builder_float_text($1, false); }
@@ -286,8 +286,8 @@ addr_base: REGNAME                 { $$ = builder_reg(b, $1, &@1); CHECK(); }
     ;
 addr: addr_base                    { $$ = builder_addr(b, &$1, 0, &@1); CHECK(); }
     | addr_base '+' INTLIT         { $$ = builder_addr(b, &$1, (int64_t)$3, &@1); CHECK(); }
-    | addr_base '+' '-' INTLIT     { $$ = builder_addr(b, &$1, -(int64_t)$4, &@1); CHECK(); }
-    | addr_base '-' INTLIT         { $$ = builder_addr(b, &$1, -(int64_t)$3, &@1); CHECK(); }
+    | addr_base '+' '-' INTLIT     { $$ = builder_addr(b, &$1, (int64_t)(0 - $4), &@1); CHECK(); }
+    | addr_base '-' INTLIT         { $$ = builder_addr(b, &$1, (int64_t)(0 - $3), &@1); CHECK(); }
     | INTLIT                       { ptx_operand z = builder_imm($1);
                                      $$ = builder_addr(b, &z, 0, &@1); CHECK(); }
     ;

@@ -152,7 +152,7 @@ static void for_each_edge(spin_ctx *c, int32_t u, unsigned *leaves, edge_fn fn,
         if (mem) {
             if (leaves) {
                 *leaves |= mem;
-                unsigned bit = mem == PTX_SPIN_OPND_LOAD ? 2 : 3;
+                unsigned bit = (unsigned)__builtin_ctz(mem);
                 if (c->first_origin[bit] == PTX_SPIN_NONE)
                     c->first_origin[bit] = i;
             }
@@ -209,7 +209,7 @@ static void reach(spin_ctx *c, int32_t from, reach_state *st)
 }
 
 typedef struct arith_edges {
-    GArray *from, *to;
+    GArray *to;
 } arith_edges;
 
 static void note_arith(spin_ctx *c, int32_t s, bool arith, void *data)
@@ -221,10 +221,14 @@ static void note_arith(spin_ctx *c, int32_t s, bool arith, void *data)
     g_array_append_val(ae->to, s);
 }
 
+static int address_fixed(spin_ctx *c, const ptx_instr *in);
+
 /* Where the value of register r comes from inside the loop (PTX_SPIN_OPND_*)
  * plus OPND_PROGRESS when it depends on a register that an arithmetic
- * step derives from its own previous value, or on a clock. */
-static unsigned classify_reg(spin_ctx *c, int32_t r)
+ * step derives from its own previous value, on a clock, or (check_addr) on
+ * a load or atomic whose address moves from one iteration to the next (a
+ * walk through memory, not a poll of one location). */
+static unsigned classify_reg(spin_ctx *c, int32_t r, bool check_addr)
 {
     reach_state st = {g_array_new(FALSE, FALSE, sizeof(int32_t)),
                       g_array_new(FALSE, FALSE, sizeof(int32_t)), 0, true};
@@ -237,7 +241,7 @@ static unsigned classify_reg(spin_ctx *c, int32_t r)
      * arithmetic) where v reaches u again. */
     for (guint k = 0; k < nodes->len && !(flags & OPND_PROGRESS); k++) {
         int32_t u = g_array_index(nodes, int32_t, k);
-        arith_edges ae = {NULL, g_array_new(FALSE, FALSE, sizeof(int32_t))};
+        arith_edges ae = {g_array_new(FALSE, FALSE, sizeof(int32_t))};
         for_each_edge(c, u, NULL, note_arith, &ae);
         for (guint j = 0; j < ae.to->len && !(flags & OPND_PROGRESS); j++) {
             int32_t v = g_array_index(ae.to, int32_t, j);
@@ -254,6 +258,15 @@ static unsigned classify_reg(spin_ctx *c, int32_t r)
         }
         g_array_free(ae.to, TRUE);
     }
+    for (guint k = 0; check_addr && k < nodes->len && !(flags & OPND_PROGRESS); k++) {
+        const GArray *d = c->defs[g_array_index(nodes, int32_t, k)];
+        for (guint j = 0; d && j < d->len; j++) {
+            uint32_t i = u32_at(d, j);
+            if (instr_in_loop(c, i) && memory_origin(instr(c, i)) &&
+                address_fixed(c, instr(c, i)) == 0)
+                flags |= OPND_PROGRESS;
+        }
+    }
     g_array_free(nodes, TRUE);
     g_array_free(st.stack, TRUE);
     g_array_free(st.seen, TRUE);
@@ -268,7 +281,7 @@ static unsigned classify_operand(spin_ctx *c, const ptx_operand *o)
     for (guint k = 0; k < regs->len; k++) {
         int32_t r = g_array_index(regs, int32_t, k);
         if (r >= 0 && (uint32_t)r < c->nregs)
-            fl |= classify_reg(c, r);
+            fl |= classify_reg(c, r, true);
     }
     g_array_free(regs, TRUE);
     return fl;
@@ -350,21 +363,21 @@ static bool is_generic(ptx_space s)
     return s == PTX_SPACE_NONE || s == PTX_SPACE_GENERIC;
 }
 
-/* Loop-invariant address: its base register repeats every iteration. */
-static bool address_invariant(spin_ctx *c, const ptx_instr *in)
+/* 1 when the address of `in` is the same every iteration (its base
+ * register is not written in the loop, or only from invariant values and
+ * constants), 0 when it moves, -1 when `in` has no address operand. */
+static int address_fixed(spin_ctx *c, const ptx_instr *in)
 {
     for (unsigned i = 0; i < in->nopnds; i++) {
         const ptx_operand *o = ptx_instr_opnd(c->f, in, i);
         if (o->kind != PTX_OPND_ADDR)
             continue;
-        if (o->id < 0)
-            return true;
-        if (!has_defs_in_loop(c, o->id))
-            return true;
-        unsigned fl = classify_reg(c, o->id);
+        if (o->id < 0 || !has_defs_in_loop(c, o->id))
+            return 1;
+        unsigned fl = classify_reg(c, o->id, false);
         return !(fl & (OPND_PROGRESS | PTX_SPIN_OPND_LOAD | PTX_SPIN_OPND_ATOMIC));
     }
-    return false;
+    return -1;
 }
 
 static void note_mem(ptx_spin_loop *sl, unsigned bit, uint32_t i)
@@ -415,7 +428,7 @@ static void loop_evidence(spin_ctx *c, ptx_spin_loop *sl)
                        (is_generic(s) && (w_global || w_shared));
         if (aliased)
             note_mem(sl, PTX_SPIN_MEM_SHARED_RW, i);
-        if (address_invariant(c, in))
+        if (address_fixed(c, in) == 1)
             note_mem(sl, PTX_SPIN_MEM_POLL, i);
     }
     g_array_free(loads, TRUE);
@@ -812,6 +825,8 @@ ptx_spin_info *ptx_spin_analyze(const ptx_module *m, const ptx_cfg *cfg)
     }
 
     uint32_t first_origin[PTX_SPIN_OPND_KINDS];
+    for (unsigned b = 0; b < PTX_SPIN_OPND_KINDS; b++)
+        first_origin[b] = PTX_SPIN_NONE;
     spin_ctx c = {.m = m, .cfg = cfg, .f = f, .nregs = f->regs->len,
                   .first_origin = first_origin};
     c.defs = g_new0(GArray *, c.nregs ? c.nregs : 1);

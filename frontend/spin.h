@@ -20,12 +20,13 @@
  *    condition depends on, or it predicates / selp-selects such a write.
  *    This is the "done flag" shape of the seed's Listing 2 (PC-184).
  * 4. Operands that can repeat: each compared operand is followed through
- *    its definitions inside the loop.  Values from loads, atomics, calls,
- *    constants and loop-invariant registers can repeat; a value that depends
- *    on a register updated from its own previous value by arithmetic
- *    (`add r, r, 1`, or a cycle through several registers with one such
- *    step), or on %clock/%globaltimer, progresses every iteration, and the
- *    setp is rejected (counted loop).
+ *    its definitions inside the loop.  Values from loads and atomics of a
+ *    fixed address, calls, constants and loop-invariant registers can
+ *    repeat.  A value that depends on a register updated from its own
+ *    previous value by arithmetic (`add r, r, 1`, or a cycle through several
+ *    registers with one such step), on %clock/%globaltimer, or on a load
+ *    whose address moves each iteration (a list walk rather than a poll)
+ *    progresses, and the setp is rejected (counted loop).
  *
  * Each setp is reported once, for the innermost loop that qualifies. */
 #ifndef PTXEMU_FRONTEND_SPIN_H

@@ -318,11 +318,12 @@ static void json_function(GString *o, const ptx_module *m, const fn_result *r)
 
 static void json_latency(GString *o, const ptx_latency_table *lat)
 {
-    g_string_append(o, "  \"latency_table\": {\"source\": \"built-in (GPGPU-Sim 3.x GTX480/Fermi)\"");
+    g_string_append(o, "  \"latency_table\": {\"source\": \"built-in (GPGPU-Sim 3.x GTX480/Fermi)\", "
+                       "\"cycles\": {");
     for (unsigned c = 0; c < PTX_LAT_COUNT; c++)
-        g_string_append_printf(o, ", \"%s\": %u", ptx_latency_class_name((ptx_lat_class)c),
-                               lat->cycles[c]);
-    g_string_append(o, "},\n");
+        g_string_append_printf(o, "%s\"%s\": %u", c ? ", " : "",
+                               ptx_latency_class_name((ptx_lat_class)c), lat->cycles[c]);
+    g_string_append(o, "}},\n");
 }
 
 /* ------------------------------------------------------------- command */
@@ -400,7 +401,9 @@ int cmd_phases(int argc, char **argv)
 
     fn_result *rs = (fn_result *)(void *)results->data;
     GString *out = g_string_new(NULL);
-    if (json) {
+    if (kernel && !results->len) {
+        /* nothing to show: the error above says why */
+    } else if (json) {
         g_string_append(out, "{\n  \"format\": \"ptxemu-phases\",\n  \"version\": 1,\n  \"file\": ");
         json_str(out, argv[1]);
         g_string_append(out, ",\n");

@@ -609,31 +609,29 @@ static void test_call_and_guarded_ret(void **state)
     unload(&fx);
 }
 
+/* A branch naming the wrong kind of target never reaches the CFG: the
+ * parser rejects it with the operand's location. */
 static void expect_error(const char *body, const char *needle)
 {
     char *text = kernel("bad", body);
     GError *err = NULL;
     ptx_module *m = ptx_parse_string(text, strlen(text), "bad.ptx", &err);
     g_free(text);
-    if (!m)
-        fail_msg("parse failed: %s", err->message);
-    ptx_cfg *cfg = ptx_cfg_build(m, ptx_module_func(m, 0), &err);
-    assert_null(cfg);
+    assert_null(m);
     assert_non_null(err);
-    assert_true(g_error_matches(err, PTX_CFG_ERROR, PTX_CFG_ERROR_TARGET));
     if (!strstr(err->message, needle))
         fail_msg("message '%s' lacks '%s'", err->message, needle);
     g_error_free(err);
-    ptx_module_free(m);
 }
 
 static void test_errors(void **state)
 {
     (void)state;
-    /* brx.idx needs a .branchtargets list, bra a plain label (the parser lets
-     * either kind of name through for both) */
-    expect_error("\tmov.u32 %r1, 0;\nL:\n\tbrx.idx %r1, L;\n", "bad.ptx:10:2: error: brx");
-    expect_error("\tts: .branchtargets L;\n\tbra ts;\nL:\n\tret;\n", "bad.ptx:9:2: error: bra");
+    /* brx.idx needs a .branchtargets list, bra a plain label */
+    expect_error("\tmov.u32 %r1, 0;\nL:\n\tbrx.idx %r1, L;\n",
+                 "bad.ptx:10:2: error: the second operand of 'brx' must be a .branchtargets list");
+    expect_error("\tts: .branchtargets L;\n\tbra ts;\nL:\n\tret;\n",
+                 "bad.ptx:9:2: error: the first operand of 'bra' must be a label");
 }
 
 /* -------------------------------------------------------- nvcc corpus */

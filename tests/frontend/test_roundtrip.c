@@ -223,6 +223,11 @@ static void test_inline(void **state)
            "ld.global.u64 %r1, [16];\nld.global.u64 %r1, [0];\n"
            "mov.b64 %r1, 0d7FF8000000000001;\nmov.b64 %r1, 1.5;\nmov.b64 %r1, -0.0;\n"
            "ret;\n}\n");
+    /* found by the fuzzer: negating 9223372036854775808 overflowed int64_t */
+    rt(HDR ".global .s64 m[2] = {-9223372036854775808, -18446744073709551615};\n"
+           ".entry k() {\n.reg .u64 %r<3>;\nmov.u64 %r1, -18446744073709551615;\n"
+           "ld.global.u64 %r1, [%r2+-9223372036854775808];\n"
+           "ld.global.u64 %r1, [%r2-9223372036854775808];\nret;\n}\n");
     rt(HDR ".global .s32 g[4] = {-2147483648, -1, 0, 2147483647};\n"
            ".global .f64 d[2] = {0d8000000000000000, 1e300};\n"
            ".global .u64 p = generic(g)+4;\n");
