@@ -81,6 +81,16 @@ struct ex_instr {
     const void *ext;            /* family data owned by the ex_func (call info) */
 };
 
+/* Compiler-side annotations of one instruction, read by the schedulers
+ * (phase-aware warp scheduling, spin backoff) without re-analysis. */
+typedef struct ex_annot {
+    uint32_t phase;             /* phase id within the function */
+    uint32_t phase_distance;    /* cycles to the end of its phase */
+    uint32_t next_phase_length; /* cycles of the phase that follows, 0 if none */
+    uint8_t long_latency;       /* thesis §3.3.1 footnote 1 */
+    uint8_t spin_candidate;     /* a setp-spin candidate (spin seed §2) */
+} ex_annot;
+
 /* A parameter-space or local-space variable that lives in a thread's frame. */
 typedef struct ex_frame_var {
     uint32_t offset;
@@ -126,6 +136,8 @@ struct ex_func {
     GArray *calls;              /* ex_call; a call instruction's imm indexes it */
     GPtrArray *tables;          /* uint32_t arrays owned here (brx.idx targets) */
     ptx_cfg *cfg;
+    ex_annot *annot;            /* per instruction */
+    uint32_t nphases;
 };
 
 struct ex_module {

@@ -126,6 +126,7 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
         return;
     }
     uint32_t callee = c->callee;
+    bool split = false;
     if (callee == EX_NONE) {
         unsigned l0 = (unsigned)__builtin_ctz(mask);
         uint64_t v = w->r[c->target_slot][l0];
@@ -145,7 +146,7 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
             uint32_t again = top->mask & ~same, depth = top->call_depth;
             top->pc = pc + 1;
             simt_push(w, pc, pc + 1, again, depth);
-            top = ex_simt_top(w);
+            split = true;
             mask = same;
         }
     }
@@ -187,7 +188,8 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
     ex_callframe cf = {(uint32_t)(w->fn - w->launch->mod->funcs), pc + 1, caller_fp, callee_fp,
                        c, w->simt->len, mask, saved_top, caller_roff};
     g_array_append_val(w->calls, cf);
-    if (top->pc == pc)
+    top = ex_simt_top(w);
+    if (!split)
         top->pc = pc + 1;
     uint32_t depth = top->call_depth + 1;
     w->r = callee_r;

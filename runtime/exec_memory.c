@@ -176,8 +176,9 @@ static void h_cvta(ex_warp *w, const ex_instr *in, uint32_t mask)
     bool to_generic = in->op2 == CVTA_TO_GENERIC;
     EX_LANES(mask, l, {
         uint64_t v = w->r[in->a][l];
-        /* a null pointer stays null either way */
-        if (base && v)
+        /* shared/local offset 0 is a real variable, so it always converts;
+         * a generic null stays null when converted to a window offset */
+        if (base && (to_generic || v))
             v = to_generic ? v + base : v - base;
         w->r[in->d][l] = v & dm;
     });

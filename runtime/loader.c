@@ -2,7 +2,9 @@
  * layout of variables (global allocations, shared offsets, per-thread frame
  * offsets), register slots, constant slots, and one handler per instruction. */
 #include "runtime/exec.h"
+#include "frontend/phase.h"
 #include "frontend/print.h"
+#include "frontend/spin.h"
 
 #include <math.h>
 #include <string.h>
@@ -247,6 +249,30 @@ static void describe_instr(GString *out, const ptx_module *ir, const ptx_func *f
     g_string_free(text, TRUE);
 }
 
+/* Phases and spin candidates travel with the decoded code (default latency
+ * table until the timing model brings a GPU configuration). */
+static void annotate(ex_module *m, ex_func *ef)
+{
+    uint32_t n = ef->ir->instrs->len;
+    ef->annot = g_new0(ex_annot, n + 1);
+    ptx_phase_info *ph = ptx_phase_analyze(ef->cfg, NULL);
+    ptx_spin_info *sp = ptx_spin_analyze(m->ir, ef->cfg);
+    for (uint32_t i = 0; i < n; i++) {
+        ex_annot *a = &ef->annot[i];
+        if (ph) {
+            a->phase = ph->phase_of[i];
+            a->phase_distance = ph->distance[i];
+            a->next_phase_length = ph->next_length[i];
+            a->long_latency = ph->is_long[i];
+        }
+        if (sp)
+            a->spin_candidate = sp->is_candidate[i];
+    }
+    ef->nphases = ph ? ph->nphases : 0;
+    ptx_phase_info_free(ph);
+    ptx_spin_info_free(sp);
+}
+
 static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GError **err)
 {
     const ptx_func *f = ef->ir;
@@ -281,6 +307,8 @@ static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GErro
 
     ef->cfg = ptx_cfg_build(m->ir, f, err);
     bool ok = ef->cfg != NULL;
+    if (ok)
+        annotate(m, ef);
     ef->ninstrs = f->instrs->len;
     ef->code = g_new0(ex_instr, ef->ninstrs + 1);
     ef->calls = g_array_new(FALSE, TRUE, sizeof(ex_call));
@@ -491,6 +519,9 @@ void ex_module_free(ex_module *m)
             g_array_free(ef->calls, TRUE);
         }
         g_free(ef->code);
+        g_free(ef->annot);
+        if (ef->tables)
+            g_ptr_array_free(ef->tables, TRUE);
         g_free(ef->const_vals);
         g_free(ef->param_offsets);
         g_free(ef->param_sizes);

@@ -91,7 +91,7 @@ static void test_trap(void **state)
     assert_int_equal(launch_bad("trap.ptx", "trapper", 32, 0, &msg), PTXEMU_ERR_LAUNCH_FAILED);
     assert_contains(msg, "trap instruction executed");
     assert_contains(msg, "thread (5,0,0)");
-    assert_contains(msg, "trap.ptx:14:");
+    assert_contains(msg, "trap.ptx:12:");
     g_free(msg);
 }
 

@@ -3,6 +3,9 @@
  * with divergent lanes, recursion, brx.idx, barriers with reductions, and
  * inactive lanes keeping their values.  Expected values are computed by hand
  * (or by the plain C loop each kernel describes). */
+#include "frontend/phase.h"
+#include "frontend/spin.h"
+#include "runtime/api_internal.h"
 #include "tests/support/test_util.h"
 
 #include <setjmp.h>
@@ -321,6 +324,43 @@ static void test_special_registers(void **state)
         assert_int_equal(out[t], ((t / 32) << 16) | ((t % 32) << 8) | (t % 32));
 }
 
+/* The decoded kernel carries the phase and spin annotations of the
+ * analyses, instruction by instruction (issue: schedulers read them without
+ * re-analysis). */
+static void test_annotations_travel_to_decoded_kernel(void **state)
+{
+    (void)state;
+    ptxemu_ctx *ctx;
+    ptxemu_module *mod;
+    ptxemu_ctx_create(&ctx, NULL);
+    char *path = test_source_path("tests/corpus/nvcc/spinlock.sm_75.ptx");
+    ptxemu_status s = ptxemu_module_load_file(ctx, path, &mod);
+    g_free(path);
+    if (s != PTXEMU_OK)
+        print_error("%s\n", ptxemu_last_error(ctx));
+    assert_int_equal(s, PTXEMU_OK);
+    ex_module *ex = ptxemu_module_ex(mod);
+    const ex_func *k = g_hash_table_lookup(ex->kernels, "spinlock_count");
+    assert_non_null(k);
+    ptx_phase_info *ph = ptx_phase_analyze(k->cfg, NULL);
+    ptx_spin_info *sp = ptx_spin_analyze(ex->ir, k->cfg);
+    unsigned candidates = 0;
+    for (uint32_t i = 0; i < k->ninstrs; i++) {
+        assert_int_equal(k->annot[i].phase, ph->phase_of[i]);
+        assert_int_equal(k->annot[i].phase_distance, ph->distance[i]);
+        assert_int_equal(k->annot[i].next_phase_length, ph->next_length[i]);
+        assert_int_equal(k->annot[i].long_latency, ph->is_long[i]);
+        assert_int_equal(k->annot[i].spin_candidate, sp->is_candidate[i]);
+        candidates += k->annot[i].spin_candidate;
+    }
+    /* the CAS-result setp of the lock loop, and only it */
+    assert_int_equal(candidates, 1);
+    assert_int_equal(k->nphases, ph->nphases);
+    ptx_phase_info_free(ph);
+    ptx_spin_info_free(sp);
+    ptxemu_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_barrier_reductions),
         cmocka_unit_test(test_shared_memory_across_warps),
         cmocka_unit_test(test_special_registers),
+        cmocka_unit_test(test_annotations_travel_to_decoded_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
