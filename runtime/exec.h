@@ -172,6 +172,17 @@ typedef struct ex_callframe {
     uint32_t caller_roff;       /* caller's register window offset */
 } ex_callframe;
 
+/* What one issued instruction touched in memory, per lane (filled only while
+ * a timing model asks for it: ex_warp_step with a record). */
+typedef struct ex_access {
+    uint32_t mask;              /* lanes that accessed memory */
+    uint8_t space;              /* ex_space after generic resolution */
+    uint8_t write;              /* 1 store, 0 load; atomics record both */
+    uint8_t atomic;
+    uint16_t size;              /* bytes per lane */
+    uint64_t addr[WARP_SIZE];   /* resolved address (global, shared or local offset) */
+} ex_access;
+
 typedef enum ex_warp_state {
     WARP_RUNNING, WARP_AT_BARRIER, WARP_DONE, WARP_FAULT,
 } ex_warp_state;
@@ -205,6 +216,7 @@ struct ex_warp {
     uint64_t instrs;            /* warp instructions executed */
     uint64_t thread_instrs;
     mem_alloc *hint;            /* last global allocation touched */
+    ex_access *rec;             /* non-NULL: record memory accesses (timing) */
     ex_cta *cta;
     ex_launch *launch;
 };
@@ -255,12 +267,23 @@ void ex_module_free(ex_module *m);
 
 /* ---- launch (runtime/launch.c): functional driver ---- */
 bool ex_launch_run(ex_launch *L, GError **err);
+/* CTA lifetime, for drivers that place CTAs themselves (the timing model):
+ * starts CTA `linear` (ids, shared memory, warps) and frees it again. */
+void ex_cta_begin(ex_launch *L, ex_cta *c, uint32_t linear);
+void ex_cta_end(ex_cta *c);
+/* Adds the CTA's instruction counts to the launch once it is done. */
+void ex_cta_account(ex_launch *L, const ex_cta *c);
 
 /* ---- warp execution (runtime/warp.c) ---- */
 void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id);
 void ex_warp_destroy(ex_warp *w);
 /* Runs up to `budget` instructions; stops early at a barrier, exit or fault. */
 void ex_warp_run(ex_warp *w, uint64_t budget);
+/* The instruction the warp issues next, or NULL when it cannot run. */
+const ex_instr *ex_warp_next(const ex_warp *w);
+/* Executes exactly one instruction; with `rec`, records its memory accesses
+ * (rec->mask == 0 when it touched none). */
+void ex_warp_step(ex_warp *w, ex_access *rec);
 /* Reports a fault at the warp's current instruction for `lane` (-1: warp). */
 void ex_fault(ex_warp *w, int lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* Generic or state-space address -> host pointer for `lane`; NULL + fault. */

@@ -16,6 +16,38 @@ typedef struct cta_slot {
     uint32_t shared_cap;
 } cta_slot;
 
+static void cta_start(ex_launch *L, cta_slot *s, uint32_t linear);
+
+void ex_cta_begin(ex_launch *L, ex_cta *c, uint32_t linear)
+{
+    cta_slot s = {0};
+    s.cta = *c;
+    s.warp_cap = 0;
+    s.shared_cap = 0;
+    s.cta.warps = NULL;
+    s.cta.shared = NULL;
+    cta_start(L, &s, linear);
+    *c = s.cta;
+}
+
+void ex_cta_end(ex_cta *c)
+{
+    for (uint32_t k = 0; k < c->nwarps; k++)
+        ex_warp_destroy(&c->warps[k]);
+    g_free(c->warps);
+    g_free(c->shared);
+    c->warps = NULL;
+    c->shared = NULL;
+}
+
+void ex_cta_account(ex_launch *L, const ex_cta *c)
+{
+    for (uint32_t k = 0; k < c->nwarps; k++) {
+        L->warp_instrs += c->warps[k].instrs;
+        L->thread_instrs += c->warps[k].thread_instrs;
+    }
+}
+
 static void cta_start(ex_launch *L, cta_slot *s, uint32_t linear)
 {
     ex_cta *c = &s->cta;
@@ -102,10 +134,7 @@ bool ex_launch_run(ex_launch *L, GError **err)
                 any_running |= c->warps[k].state == WARP_RUNNING;
             }
             if (all_done) {
-                for (uint32_t k = 0; k < c->nwarps; k++) {
-                    L->warp_instrs += c->warps[k].instrs;
-                    L->thread_instrs += c->warps[k].thread_instrs;
-                }
+                ex_cta_account(L, c);
                 s->busy = false;
                 done++;
             } else if (!any_running) {
@@ -116,10 +145,7 @@ bool ex_launch_run(ex_launch *L, GError **err)
     }
     for (uint32_t i = 0; i < nslots; i++) {
         if (slots[i].busy) /* a failed launch: count what ran */
-            for (uint32_t k = 0; k < slots[i].cta.nwarps; k++) {
-                L->warp_instrs += slots[i].cta.warps[k].instrs;
-                L->thread_instrs += slots[i].cta.warps[k].thread_instrs;
-            }
+            ex_cta_account(L, &slots[i].cta);
         for (uint32_t k = 0; k < slots[i].warp_cap; k++)
             ex_warp_destroy(&slots[i].cta.warps[k]);
         g_free(slots[i].cta.warps);

@@ -201,9 +201,23 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
     default:
         break;
     }
-    if (!p)
+    if (!p) {
         ex_fault(w, lane, "out-of-bounds %u-byte %s %s at address 0x%llx", size,
                  space_word(orig), write ? "store" : "load", (unsigned long long)addr);
+    } else if (G_UNLIKELY(w->rec != NULL) && lane >= 0) {
+        ex_access *r = w->rec;
+        if (r->mask & (1u << lane)) {
+            /* a second touch by the same lane: read-modify-write (atomics) */
+            r->atomic = 1;
+            r->write |= write;
+        } else {
+            r->mask |= 1u << lane;
+            r->space = (uint8_t)space;
+            r->size = (uint16_t)size;
+            r->write |= write;
+            r->addr[lane] = addr;
+        }
+    }
     return p;
 }
 
@@ -288,6 +302,27 @@ static void report_livelock(ex_warp *w, uint32_t pc)
                     "that cannot finish under stack-based reconvergence, or a kernel that "
                     "never ends)%s", (unsigned long long)w->launch->livelock_limit, where->str);
     g_string_free(where, TRUE);
+}
+
+const ex_instr *ex_warp_next(const ex_warp *w)
+{
+    if (w->state != WARP_RUNNING || w->simt->len == 0)
+        return NULL;
+    uint32_t pc = g_array_index(w->simt, ex_simt, w->simt->len - 1).pc;
+    return pc < w->fn->ninstrs ? &w->code[pc] : NULL;
+}
+
+void ex_warp_step(ex_warp *w, ex_access *rec)
+{
+    if (rec) {
+        rec->mask = 0;
+        rec->write = 0;
+        rec->atomic = 0;
+        rec->size = 0;
+    }
+    w->rec = rec;
+    ex_warp_run(w, 1);
+    w->rec = NULL;
 }
 
 void ex_warp_run(ex_warp *w, uint64_t budget)

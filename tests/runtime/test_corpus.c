@@ -331,6 +331,79 @@ static void test_ldg_volatile_producer_consumer(void **state)
     ptxemu_ctx_destroy(f.ctx);
 }
 
+/* ------------------------------------------------- through `ptxemu run` */
+
+static int run_cli(const char *const *args, char **out, char **err)
+{
+    const char *bin = g_getenv("PTXEMU_BIN");
+    assert_non_null(bin);
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (gpointer)bin);
+    for (const char *const *p = args; *p; p++)
+        g_ptr_array_add(argv, (gpointer)*p);
+    g_ptr_array_add(argv, NULL);
+    gint status = 0;
+    assert_true(g_spawn_sync(NULL, (gchar **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                             out, err, &status, NULL));
+    g_ptr_array_free(argv, TRUE);
+    return g_spawn_check_wait_status(status, NULL) ? 0 : 1;
+}
+
+static void test_cli_vector_add(void **state)
+{
+    (void)state;
+    char *ptx = test_source_path("tests/corpus/nvcc/vector_add.sm_75.ptx");
+    char *dir = g_dir_make_tmp("ptxemu-run-XXXXXX", NULL);
+    char *outf = g_build_filename(dir, "c.bin", NULL);
+    char *dump = g_strdup_printf("2:%s", outf);
+    const char *args[] = {"run", ptx, "--kernel", "vector_add", "--grid", "3", "--block", "128",
+                          "--arg", "iota:f32:300", "--arg", "rand:f32:300:42", "--arg",
+                          "zeros:1200", "--arg", "s32:300", "--dump", dump, NULL};
+    char *out = NULL, *err = NULL;
+    int rc = run_cli(args, &out, &err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "thread instructions:"));
+    gsize len;
+    char *c = NULL;
+    assert_true(g_file_get_contents(outf, &c, &len, NULL));
+    assert_int_equal(len, 1200);
+    /* rand:f32 is documented as uniform [0,1): c[i] - i must lie there */
+    const float *cf = (const float *)c;
+    for (int i = 0; i < 300; i++) {
+        float r = cf[i] - (float)i;
+        assert_true(r >= 0.0f && r < 1.0f);
+    }
+    unlink(outf);
+    rmdir(dir);
+    g_free(c);
+    g_free(out);
+    g_free(err);
+    g_free(dump);
+    g_free(outf);
+    g_free(dir);
+    g_free(ptx);
+}
+
+static void test_cli_printf(void **state)
+{
+    (void)state;
+    char *ptx = test_source_path("tests/corpus/nvcc/printf.sm_75.ptx");
+    const char *args[] = {"run", ptx, "--kernel", "print_kernel", "--grid", "1", "--block", "32",
+                          "--arg", "s32:100", NULL};
+    char *out = NULL, *err = NULL;
+    assert_int_equal(run_cli(args, &out, &err), 0);
+    gsize len;
+    char *golden = test_read_file("tests/corpus/golden/printf.sm_75.out", &len);
+    /* device output comes first, then the counters */
+    assert_memory_equal(out, golden, len);
+    g_free(golden);
+    g_free(out);
+    g_free(err);
+    g_free(ptx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +416,8 @@ int main(void)
         cmocka_unit_test(test_printf_golden),
         cmocka_unit_test(test_stencil_with_barriers),
         cmocka_unit_test(test_ldg_volatile_producer_consumer),
+        cmocka_unit_test(test_cli_vector_add),
+        cmocka_unit_test(test_cli_printf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
