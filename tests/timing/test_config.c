@@ -1,0 +1,725 @@
+/* tests/timing/test_config.c — GPU configuration: every preset loads and
+ * carries its paper's numbers, every kind of bad input gives one message
+ * naming key and value, --set overrides, the key reference (and the copy in
+ * configs/README.md) lists every key, and configs survive a round trip.
+ *
+ * `test_timing_config --write-docs configs/README.md` regenerates the key
+ * reference inside the README. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tests/support/test_util.h"
+#include "timing/config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KB(x) ((uint64_t)(x) * 1024)
+#define BEGIN_MARK "<!-- BEGIN KEY REFERENCE"
+#define END_MARK "<!-- END KEY REFERENCE -->"
+
+static const char *const preset_names[] = {"c2050", "gtx480", "icc60", "k20c",
+                                           "k20x", "m2090", "onac32"};
+
+/* ------------------------------------------------------------ helpers */
+
+static gpu_config load_preset(const char *name)
+{
+    gpu_config c;
+    GError *err = NULL;
+    if (!gpu_config_load_preset(name, &c, &err))
+        fail_msg("preset %s: %s", name, err->message);
+    return c;
+}
+
+/* Loads INI text that must fail with `code`; returns the message. */
+static char *load_fails(const char *text, gpu_config_error code)
+{
+    gpu_config c;
+    GError *err = NULL;
+    if (gpu_config_load_data(text, strlen(text), "test.ini", &c, &err))
+        fail_msg("loaded but should fail: %s", text);
+    assert_true(err->domain == GPU_CONFIG_ERROR);
+    if (err->code != (gint)code)
+        fail_msg("code %d, wanted %d: %s", err->code, code, err->message);
+    char *m = g_strdup(err->message);
+    g_error_free(err);
+    return m;
+}
+
+/* The message is one line and contains every needle. */
+static void assert_message(const char *msg, const char *const *needles)
+{
+    assert_null(strchr(msg, '\n'));
+    for (unsigned i = 0; needles[i]; i++)
+        if (!strstr(msg, needles[i]))
+            fail_msg("message lacks '%s': %s", needles[i], msg);
+}
+#define MSG_HAS(msg, ...)                                                    \
+    assert_message((msg), (const char *const[]){__VA_ARGS__, NULL})
+
+static double gflops_sp(const gpu_config *c)
+{
+    return (double)c->units.sp * c->gpu.num_sms * 2.0 * c->clock.core / 1000.0;
+}
+
+/* ------------------------------------------------------------ table */
+
+static void test_table_sane(void **state)
+{
+    (void)state;
+    size_t n;
+    const gpu_config_key *k = gpu_config_keys(&n);
+    assert_true(n > 100);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = i + 1; j < n; j++)
+            if (!strcmp(k[i].group, k[j].group) && !strcmp(k[i].name, k[j].name))
+                fail_msg("duplicate key %s.%s", k[i].group, k[j].name);
+        assert_non_null(k[i].doc);
+        assert_true(k[i].doc[0] != '\0');
+        assert_null(strchr(k[i].doc, '|')); /* would break the Markdown */
+        switch (k[i].kind) {
+        case GPU_KIND_U32: case GPU_KIND_SIZE: case GPU_KIND_DBL:
+            if (!(k[i].min <= k[i].def && k[i].def <= k[i].max))
+                fail_msg("%s.%s default outside its range", k[i].group, k[i].name);
+            break;
+        case GPU_KIND_ENUM: case GPU_KIND_LIST:
+            assert_non_null(k[i].names);
+            break;
+        default:
+            break;
+        }
+        assert_ptr_equal(gpu_config_find_key(k[i].group, k[i].name), &k[i]);
+    }
+}
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    gpu_config a, b;
+    gpu_config_defaults(&a);
+    gpu_config_defaults(&b);
+    assert_memory_equal(&a, &b, sizeof a);
+    GError *err = NULL;
+    assert_true(gpu_config_validate(&a, NULL, &err));
+    assert_string_equal(a.gpu.name, "generic-fermi");
+    assert_int_equal(a.gpu.warp_size, 32);
+    assert_int_equal(a.warp.fetch_group, 6);
+    assert_int_equal(a.icc.merge_table, 48);
+    assert_int_equal(a.icc.coalesced_cache, 24);
+    assert_int_equal(a.kernel.kdu_entries, 32);
+    assert_int_equal(a.cta.filters.count, 0);
+    /* Latency keys start from isa/latency.h's table. */
+    assert_memory_equal(&a.latency, ptx_latency_default(), sizeof a.latency);
+    assert_int_equal(a.initiation.cycles[PTX_LAT_FP_ADD], 1);
+    assert_int_equal(a.initiation.cycles[PTX_LAT_DP_DIV], 8);
+}
+
+/* ------------------------------------------------------------ presets */
+
+static void test_presets_listed(void **state)
+{
+    (void)state;
+    GError *err = NULL;
+    char **names = gpu_config_list_presets(&err);
+    assert_non_null(names);
+    assert_int_equal(g_strv_length(names), G_N_ELEMENTS(preset_names));
+    for (unsigned i = 0; i < G_N_ELEMENTS(preset_names); i++) {
+        assert_string_equal(names[i], preset_names[i]);
+        gpu_config c = load_preset(names[i]);
+        assert_true(gpu_config_validate(&c, names[i], &err));
+    }
+    g_strfreev(names);
+}
+
+static void test_preset_c2050(void **state)
+{
+    (void)state;
+    gpu_config c = load_preset("c2050");       /* CLASO Table 1 */
+    assert_int_equal(c.gpu.num_sms, 14);
+    assert_int_equal(c.gpu.warp_size, 32);
+    assert_int_equal(c.units.sp / c.core.warp_schedulers, 16); /* SIMD width */
+    assert_int_equal(c.core.max_threads, 1024);
+    assert_int_equal(c.core.registers, 32768);
+    assert_int_equal(c.core.shared_mem, KB(48));
+    assert_int_equal(c.const_cache.size, KB(8));
+    assert_int_equal(c.const_cache.line, 64);
+    assert_int_equal(c.const_cache.assoc, 2);
+    assert_int_equal(c.tex_cache.size, KB(12));
+    assert_int_equal(c.tex_cache.line, 128);
+    assert_int_equal(c.tex_cache.assoc, 24);
+    assert_int_equal(c.dram.partitions, 6);
+    assert_int_equal(c.l1d.size, KB(16));
+    assert_int_equal(c.l1d.line, 128);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(c.l1d.replacement, GPU_REPL_LRU);
+    assert_int_equal(c.l2.partition_size, KB(128));
+    assert_int_equal(c.l2.line, 128);
+    assert_int_equal(c.l2.assoc, 16);
+    assert_int_equal(c.clock.core, 1150);
+    assert_int_equal(c.clock.icnt, 1150);
+    assert_int_equal(c.clock.dram, 750);
+    assert_int_equal(c.dram.queue_size, 16);
+    assert_int_equal(c.dram.scheduler, GPU_DRAM_FR_FCFS);
+    assert_int_equal(c.dram.tCL, 12);
+    assert_int_equal(c.dram.tRP, 12);
+    assert_int_equal(c.dram.tRC, 40);
+    assert_int_equal(c.dram.tRAS, 28);
+    assert_int_equal(c.dram.tRCD, 12);
+    assert_int_equal(c.dram.tRRD, 6);
+    assert_int_equal(c.dram.partitions * c.dram.bus_width, 384);
+    assert_int_equal(c.warp.policy, GPU_WARP_LRR);
+}
+
+static void test_preset_m2090(void **state)
+{
+    (void)state;
+    gpu_config c = load_preset("m2090");       /* thesis Tables 3.1, 4.1, 5.1 */
+    assert_int_equal(c.gpu.num_sms, 16);
+    assert_int_equal(c.units.sp * c.gpu.num_sms, 512);
+    assert_int_equal(c.units.dp * c.gpu.num_sms, 256);
+    assert_int_equal(c.clock.core, 1300);
+    assert_int_equal(c.clock.dram, 1850);
+    assert_int_equal(c.core.max_ctas, 8);
+    assert_int_equal(gpu_config_max_warps(&c), 48);
+    assert_int_equal(c.core.max_threads, 1536);
+    assert_int_equal(c.core.registers * 4, KB(128));
+    assert_int_equal(c.units.sp, 32);
+    assert_int_equal(c.units.sfu, 4);
+    assert_int_equal(c.units.ldst, 16);
+    assert_int_equal(c.core.warp_schedulers, 2);
+    assert_int_equal(c.core.issue_width, 1);
+    assert_int_equal(c.core.dispatch_interval, 2);
+    assert_int_equal(c.warp.fetch_group, 6);
+    assert_true(fabs(gflops_sp(&c) - 1330) < 2);
+    assert_true(fabs(gpu_config_dram_gbps(&c) - 177) < 1);
+}
+
+static void test_preset_k20x(void **state)
+{
+    (void)state;
+    gpu_config c = load_preset("k20x");        /* thesis Table 4.1 */
+    assert_int_equal(c.units.sp * c.gpu.num_sms, 2688);
+    assert_int_equal(c.units.dp * c.gpu.num_sms, 896);
+    assert_int_equal(c.gpu.num_sms, 14);
+    assert_int_equal(c.core.registers * 4, KB(256));
+    assert_int_equal(c.core.max_threads, 2048);
+    assert_int_equal(c.core.max_ctas, 16);
+    assert_int_equal(c.clock.dram, 2600);
+    assert_true(fabs(gflops_sp(&c) - 3935) < 1);
+    assert_true(fabs(gpu_config_dram_gbps(&c) - 250) < 1);
+    assert_int_equal(gpu_config_l2_total(&c), KB(1536));
+}
+
+static void test_preset_onac32(void **state)
+{
+    (void)state;
+    gpu_config c = load_preset("onac32");      /* thesis Table 4.3 */
+    assert_int_equal(c.gpu.num_sms, 32);
+    assert_int_equal(c.core.warp_schedulers, 2);
+    assert_int_equal(c.warp.policy, GPU_WARP_GTO);
+    assert_int_equal(c.units.sp, 32);
+    assert_int_equal(c.units.sfu, 4);
+    assert_int_equal(c.units.ldst, 16);
+    assert_int_equal(gpu_config_max_warps(&c), 48);
+    assert_int_equal(c.core.max_ctas, 8);
+    assert_int_equal(c.core.registers, 32768);
+    assert_int_equal(c.core.shared_mem, KB(48));
+    assert_int_equal(c.clock.core, 1300);
+    assert_int_equal(c.clock.icnt, 1300);
+    assert_int_equal(c.clock.dram, 1848);
+    assert_int_equal(c.dram.partitions, 12);
+    assert_int_equal(c.dram.bus_width, 32);
+    assert_int_equal(c.dram.banks, 6);
+    assert_true(fabs(gflops_sp(&c) - 2662.4) < 0.01);
+    assert_true(fabs(gpu_config_dram_gbps(&c) - 177.4) < 0.1);
+}
+
+static void test_preset_gtx480(void **state)
+{
+    (void)state;
+    gpu_config c = load_preset("gtx480");      /* spin seed sections 3-4 */
+    assert_int_equal(c.gpu.num_sms, 15);
+    assert_int_equal(c.core.warp_schedulers, 2);
+    assert_int_equal(gpu_config_max_warps(&c) / c.core.warp_schedulers, 24);
+    assert_int_equal(c.spin.history_window, 5);
+    assert_int_equal(c.spin.ddos_threshold, 2);
+    assert_int_equal(gpu_config_l2_total(&c), KB(768));
+}
+
+static void test_preset_k20c(void **state)
+{
+    (void)state;
+    gpu_config c = load_preset("k20c");        /* LaPerm Table I */
+    assert_int_equal(c.gpu.num_sms, 13);
+    assert_int_equal(c.clock.core, 706);
+    assert_int_equal(c.clock.dram, 2600);
+    assert_int_equal(c.core.max_threads, 2048);
+    assert_int_equal(c.core.max_ctas, 16);
+    assert_int_equal(c.core.registers, 65536);
+    assert_int_equal(c.core.shared_mem, KB(32));
+    assert_int_equal(c.l1d.size, KB(32));
+    assert_int_equal(gpu_config_l2_total(&c), KB(1536));
+    assert_int_equal(c.l1d.line, 128);
+    assert_int_equal(c.l2.line, 128);
+    assert_int_equal(c.kernel.kdu_entries, 32);
+    assert_int_equal(c.warp.policy, GPU_WARP_GTO);
+    assert_int_equal(c.cta.laperm_queue, 128);
+}
+
+static void test_preset_icc60(void **state)
+{
+    (void)state;
+    gpu_config c = load_preset("icc60");       /* ICC Table 2, section 7 */
+    assert_int_equal(c.gpu.num_sms, 60);
+    assert_int_equal(gpu_config_num_clusters(&c), 12);
+    assert_int_equal(c.gpu.sms_per_cluster, 5);
+    assert_int_equal(c.dram.partitions, 8);
+    assert_int_equal(c.clock.core, 1400);
+    assert_int_equal(c.clock.dram, 1400);
+    assert_int_equal(c.core.warp_schedulers, 2);
+    assert_int_equal(c.warp.policy, GPU_WARP_GTO);
+    assert_int_equal(c.l1d.size, KB(48));
+    assert_int_equal(c.l1d.line, 128);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(c.l1d.mshrs, 32);
+    assert_int_equal(c.core.shared_mem, KB(64));
+    assert_int_equal(c.l2.partition_size, KB(512));
+    assert_int_equal(c.l2.line, 128);
+    assert_int_equal(c.l2.assoc, 8);
+    assert_int_equal(c.l2.mshrs, 32);
+    assert_int_equal(c.noc.channel_width, 64);
+    /* 8 ports x 64 B x 1.4 GHz = Table 2's 716.8 GB/s NoC bandwidth. */
+    assert_true(fabs(c.dram.partitions * c.noc.channel_width * c.clock.icnt / 1000.0 -
+                     716.8) < 0.01);
+    assert_true(fabs(gpu_config_dram_gbps(&c) - 720) < 5);
+    assert_int_equal(c.dram.tCL, 12);
+    assert_int_equal(c.dram.tRP, 12);
+    assert_int_equal(c.dram.tRC, 40);
+    assert_int_equal(c.dram.tRAS, 28);
+    assert_int_equal(c.dram.tRCD, 12);
+    assert_int_equal(c.dram.tRRD, 6);
+    assert_int_equal(c.dram.tCCD, 2);
+    assert_int_equal(c.dram.tWR, 12);
+    assert_int_equal(c.icc.merge_table, 48);
+    assert_int_equal(c.icc.coalesced_cache, 24);
+    assert_int_equal(c.icc.latency, 1);
+    assert_int_equal(c.cta.policy, GPU_CTA_DISTRIBUTED);
+}
+
+static void test_unknown_preset(void **state)
+{
+    (void)state;
+    gpu_config c;
+    GError *err = NULL;
+    assert_false(gpu_config_load_preset("c2051", &c, &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_NO_PRESET);
+    MSG_HAS(err->message, "c2051", "c2050", "icc60");
+    g_clear_error(&err);
+    assert_false(gpu_config_load_preset("/nonexistent/x.ini", &c, &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_FILE);
+    MSG_HAS(err->message, "/nonexistent/x.ini");
+    g_error_free(err);
+}
+
+/* ------------------------------------------------------------ errors */
+
+static void test_unknown_key(void **state)
+{
+    (void)state;
+    char *m = load_fails("[l1d]\nsise = 16K\n", GPU_CONFIG_ERROR_UNKNOWN_KEY);
+    MSG_HAS(m, "test.ini", "l1d", "sise", "16K", "did you mean l1d.size?");
+    g_free(m);
+    /* Case slips and keys of another group are suggested too. */
+    m = load_fails("[dram]\ntcl = 12\n", GPU_CONFIG_ERROR_UNKNOWN_KEY);
+    MSG_HAS(m, "tcl", "dram.tCL");
+    g_free(m);
+    m = load_fails("[core]\nmshrs = 12\n", GPU_CONFIG_ERROR_UNKNOWN_KEY);
+    MSG_HAS(m, "core.mshrs", "did you mean l1d.mshrs?");
+    g_free(m);
+}
+
+static void test_unknown_group(void **state)
+{
+    (void)state;
+    char *m = load_fails("[gpu]\nnum_sms = 4\n[l1]\nsize = 16K\n",
+                         GPU_CONFIG_ERROR_UNKNOWN_GROUP);
+    MSG_HAS(m, "test.ini", "[l1]", "size", "16K", "did you mean [l1d]?");
+    g_free(m);
+    m = load_fails("[bogus_stuff]\n", GPU_CONFIG_ERROR_UNKNOWN_GROUP);
+    MSG_HAS(m, "[bogus_stuff]");
+    g_free(m);
+    m = load_fails("[zzzzzzzzzzzz]\nx = 1\n", GPU_CONFIG_ERROR_UNKNOWN_GROUP);
+    MSG_HAS(m, "zzzzzzzzzzzz.x", "valid groups are gpu, clock", "stats");
+    g_free(m);
+}
+
+static void test_bad_values(void **state)
+{
+    (void)state;
+    char *m = load_fails("[l1d]\nassoc = four\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "test.ini", "l1d.assoc", "'four'", "not a whole number", "1 to 64");
+    g_free(m);
+    m = load_fails("[l1d]\nassoc = 4.5\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "l1d.assoc", "4.5");
+    g_free(m);
+    m = load_fails("[l1d]\nsize = 16Q\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "l1d.size", "16Q", "not a size", "1KB to 1MB");
+    g_free(m);
+    m = load_fails("[energy]\nl2_access = lots\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "energy.l2_access", "lots", "not a number");
+    g_free(m);
+    m = load_fails("[l1d]\nenabled = maybe\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "l1d.enabled", "maybe", "true, false");
+    g_free(m);
+    m = load_fails("[gpu]\nname = 0123456789012345678901234567890123456789"
+                   "012345678901234567890123456789\n",
+                   GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "gpu.name", "too long");
+    g_free(m);
+    m = load_fails("not an ini file\n", GPU_CONFIG_ERROR_FILE);
+    MSG_HAS(m, "test.ini");
+    g_free(m);
+}
+
+static void test_out_of_range(void **state)
+{
+    (void)state;
+    char *m = load_fails("[gpu]\nnum_sms = 5000\n", GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    MSG_HAS(m, "gpu.num_sms", "5000", "out of range", "1 to 1024");
+    g_free(m);
+    m = load_fails("[gpu]\nnum_sms = -3\n", GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    MSG_HAS(m, "gpu.num_sms", "-3");
+    g_free(m);
+    m = load_fails("[gpu]\nnum_sms = 99999999999999999999999\n",
+                   GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    MSG_HAS(m, "gpu.num_sms");
+    g_free(m);
+    m = load_fails("[l1d]\nline = 100\n", GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    MSG_HAS(m, "l1d.line", "100", "a power of two from 32 to 1024");
+    g_free(m);
+    m = load_fails("[core]\nshared_mem = 2M\n", GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    MSG_HAS(m, "core.shared_mem", "2M", "0 to 1MB");
+    g_free(m);
+    m = load_fails("[cta]\nonac_threshold = 1.5\n", GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    MSG_HAS(m, "cta.onac_threshold", "1.5", "0.5 to 1");
+    g_free(m);
+}
+
+static void test_bad_enum(void **state)
+{
+    (void)state;
+    char *m = load_fails("[warp]\npolicy = fifo\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "warp.policy", "fifo",
+            "valid values are lrr, gto, tl-rr, tl-gto, pa, pa-tl, owl");
+    g_free(m);
+    m = load_fails("[cta]\nfilters = claso, bogus\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "cta.filters", "'bogus' is not a valid choice", "perf-sat");
+    g_free(m);
+    m = load_fails("[cta]\nfilters = claso,claso\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "cta.filters", "listed twice");
+    g_free(m);
+}
+
+static void test_inconsistent(void **state)
+{
+    (void)state;
+    char *m = load_fails("[gpu]\nnum_sms = 14\nsms_per_cluster = 5\n",
+                         GPU_CONFIG_ERROR_INCONSISTENT);
+    MSG_HAS(m, "test.ini", "gpu.num_sms = 14", "gpu.sms_per_cluster = 5");
+    g_free(m);
+    m = load_fails("[l1d]\nsize = 48K\nassoc = 5\n", GPU_CONFIG_ERROR_INCONSISTENT);
+    MSG_HAS(m, "l1d.size = 48KB", "l1d.assoc", "l1d.line");
+    g_free(m);
+    m = load_fails("[l2]\npartition_size = 100000\n", GPU_CONFIG_ERROR_INCONSISTENT);
+    MSG_HAS(m, "l2.partition_size = 100000", "l2.assoc x l2.line = 16 x 128");
+    g_free(m);
+    m = load_fails("[l2]\nslices_per_partition = 3\n", GPU_CONFIG_ERROR_INCONSISTENT);
+    MSG_HAS(m, "l2.partition_size = 128KB",
+            "l2.slices_per_partition x l2.assoc x l2.line = 3 x 16 x 128");
+    g_free(m);
+    m = load_fails("[spin]\nhistory_window = 3\n", GPU_CONFIG_ERROR_INCONSISTENT);
+    MSG_HAS(m, "spin.repeat_threshold = 5", "spin.history_window = 3");
+    g_free(m);
+    m = load_fails("[dram]\ntRAS = 50\n", GPU_CONFIG_ERROR_INCONSISTENT);
+    MSG_HAS(m, "dram.tRAS = 50", "dram.tRC = 40");
+    g_free(m);
+}
+
+static void test_file_errors_name_the_file(void **state)
+{
+    (void)state;
+    char *dir = g_dir_make_tmp("ptxemu-cfg-XXXXXX", NULL);
+    char *path = g_build_filename(dir, "bad.ini", NULL);
+    assert_true(g_file_set_contents(path, "[l2]\nassoc = 0\n", -1, NULL));
+    gpu_config c, before;
+    gpu_config_defaults(&c);
+    c.gpu.num_sms = 3;
+    memcpy(&before, &c, sizeof c);
+    GError *err = NULL;
+    assert_false(gpu_config_load_file(path, &c, &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    MSG_HAS(err->message, path, "l2.assoc", "'0'", "1 to 64");
+    assert_memory_equal(&c, &before, sizeof c); /* untouched on failure */
+    g_clear_error(&err);
+    /* merge_file starts from *cfg, load_file from the defaults. */
+    assert_true(g_file_set_contents(path, "[l2]\nassoc = 8\n", -1, NULL));
+    assert_true(gpu_config_merge_file(path, &c, &err));
+    assert_int_equal(c.gpu.num_sms, 3);
+    assert_int_equal(c.l2.assoc, 8);
+    assert_true(gpu_config_load_file(path, &c, &err));
+    assert_int_equal(c.gpu.num_sms, 15);
+    g_remove(path);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
+}
+
+/* ------------------------------------------------------------ --set */
+
+static void test_set(void **state)
+{
+    (void)state;
+    gpu_config c = load_preset("icc60");
+    GError *err = NULL;
+    assert_true(gpu_config_set(&c, "l1d.size=32K", &err));
+    assert_int_equal(c.l1d.size, KB(32));
+    assert_true(gpu_config_set(&c, " warp.policy = pa-tl ", &err));
+    assert_int_equal(c.warp.policy, GPU_WARP_PA_TL);
+    assert_true(gpu_config_set(&c, "cta.filters=perf-sat,claso", &err));
+    assert_int_equal(c.cta.filters.count, 2);
+    assert_int_equal(c.cta.filters.items[0], GPU_FILTER_PERF_SAT);
+    assert_int_equal(c.cta.filters.items[1], GPU_FILTER_CLASO);
+    assert_true(gpu_config_has_filter(&c, GPU_FILTER_CLASO));
+    assert_false(gpu_config_has_filter(&c, GPU_FILTER_ONAC));
+    assert_true(gpu_config_set(&c, "cta.filters=none", &err));
+    assert_int_equal(c.cta.filters.count, 0);
+    assert_true(gpu_config_set(&c, "latency.fp_add=7", &err));
+    assert_int_equal(c.latency.cycles[PTX_LAT_FP_ADD], 7);
+    assert_true(gpu_config_set(&c, "energy.static_core=1.25", &err));
+    assert_true(c.energy.static_core == 1.25);
+    assert_true(gpu_config_set(&c, "gpu.name=my gpu", &err));
+    assert_string_equal(c.gpu.name, "my gpu");
+
+    gpu_config before;
+    memcpy(&before, &c, sizeof c);
+    assert_false(gpu_config_set(&c, "l1d.size=abc", &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(err->message, "--set", "l1d.size", "'abc'");
+    g_clear_error(&err);
+    assert_false(gpu_config_set(&c, "l1d.assoc=65", &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    MSG_HAS(err->message, "--set", "l1d.assoc", "'65'", "1 to 64");
+    g_clear_error(&err);
+    assert_false(gpu_config_set(&c, "l1d.asoc=4", &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_UNKNOWN_KEY);
+    MSG_HAS(err->message, "l1d.asoc", "did you mean l1d.assoc?");
+    g_clear_error(&err);
+    assert_false(gpu_config_set(&c, "l1.size=4K", &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_UNKNOWN_GROUP);
+    MSG_HAS(err->message, "[l1]", "did you mean [l1d]?");
+    g_clear_error(&err);
+    assert_false(gpu_config_set(&c, "kernel.device_launch=both", &err));
+    MSG_HAS(err->message, "kernel.device_launch", "'both'", "cdp, dtbl");
+    g_clear_error(&err);
+    assert_false(gpu_config_set(&c, "size=16K", &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_SYNTAX);
+    g_clear_error(&err);
+    assert_false(gpu_config_set(&c, "l1d.size", &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_SYNTAX);
+    MSG_HAS(err->message, "l1d.size", "group.key=value");
+    g_clear_error(&err);
+    assert_memory_equal(&c, &before, sizeof c);
+}
+
+static void test_apply_overrides(void **state)
+{
+    (void)state;
+    gpu_config c = load_preset("icc60"), before;
+    GError *err = NULL;
+    /* 48 SMs in clusters of 4: 48 is no multiple of icc60's 5 SMs per
+     * cluster, so the first override alone would be invalid. */
+    const char *const ok[] = {"gpu.num_sms=48", "gpu.sms_per_cluster=4", NULL};
+    assert_true(gpu_config_apply_overrides(&c, ok, &err));
+    assert_int_equal(gpu_config_num_clusters(&c), 12);
+    /* Cross-key rules are checked once all overrides are in; a failure
+     * leaves the config untouched. */
+    memcpy(&before, &c, sizeof c);
+    const char *const bad[] = {"l1d.line=64", "gpu.sms_per_cluster=5", NULL};
+    assert_false(gpu_config_apply_overrides(&c, bad, &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_INCONSISTENT);
+    MSG_HAS(err->message, "--set", "gpu.num_sms = 48", "gpu.sms_per_cluster = 5");
+    g_clear_error(&err);
+    const char *const bad_value[] = {"l1d.line=64", "l1d.line=65", NULL};
+    assert_false(gpu_config_apply_overrides(&c, bad_value, &err));
+    assert_int_equal(err->code, GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    g_clear_error(&err);
+    assert_memory_equal(&c, &before, sizeof c);
+}
+
+/* ------------------------------------------------------------ docs */
+
+static void test_docs_list_every_key(void **state)
+{
+    (void)state;
+    char *docs = gpu_config_docs_markdown();
+    size_t n;
+    const gpu_config_key *k = gpu_config_keys(&n);
+    for (size_t i = 0; i < n; i++) {
+        char *row = g_strdup_printf("| `%s.%s` |", k[i].group, k[i].name);
+        if (!strstr(docs, row))
+            fail_msg("docs lack %s", row);
+        g_free(row);
+        char *head = g_strdup_printf("### [%s]\n\n", k[i].group);
+        const char *h = strstr(docs, head);
+        assert_non_null(h);
+        assert_true(h[strlen(head)] != '\n'); /* every group is described */
+        g_free(head);
+    }
+    /* One table row per key, nothing else starts with "| `". */
+    unsigned rows = 0;
+    for (const char *p = docs; (p = strstr(p, "\n| `")); p++)
+        rows++;
+    assert_int_equal(rows, n);
+    /* The printer writes the same text. */
+    FILE *f = tmpfile();
+    gpu_config_print_docs(f);
+    long len = ftell(f);
+    assert_int_equal(len, (long)strlen(docs));
+    fclose(f);
+    g_free(docs);
+}
+
+/* The README's key reference is exactly what the table generates. */
+static void test_readme_matches_table(void **state)
+{
+    (void)state;
+    char *readme = test_read_file("configs/README.md", NULL);
+    const char *b = strstr(readme, BEGIN_MARK);
+    const char *e = strstr(readme, END_MARK);
+    assert_non_null(b);
+    assert_non_null(e);
+    b = strchr(b, '\n') + 1;
+    char *section = g_strndup(b, (size_t)(e - b));
+    char *docs = gpu_config_docs_markdown();
+    if (strcmp(section, docs) != 0)
+        fail_msg("configs/README.md is out of date: run "
+                 "test_timing_config --write-docs configs/README.md");
+    g_free(docs);
+    g_free(section);
+    g_free(readme);
+}
+
+/* ------------------------------------------------------------ round trip */
+
+static void round_trip(const gpu_config *c, bool comments)
+{
+    gsize len;
+    char *data = gpu_config_to_data(c, comments, &len);
+    gpu_config back;
+    GError *err = NULL;
+    if (!gpu_config_load_data(data, len, "dump", &back, &err))
+        fail_msg("dump does not load: %s", err->message);
+    assert_true(gpu_config_equal(c, &back));
+    assert_memory_equal(c, &back, sizeof back);
+    g_free(data);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    gpu_config c;
+    gpu_config_defaults(&c);
+    round_trip(&c, false);
+    round_trip(&c, true);
+    for (unsigned i = 0; i < G_N_ELEMENTS(preset_names); i++) {
+        c = load_preset(preset_names[i]);
+        round_trip(&c, true);
+    }
+    /* Awkward values of every kind. */
+    gpu_config_defaults(&c);
+    GError *err = NULL;
+    const char *const sets[] = {
+        "gpu.name=a name; with # and \\ and = signs", "energy.alu_inst=0.1",
+        "energy.dram_access=0.30000000000000004", "core.shared_mem=1000",
+        "l2.partition_size=3M", "cta.filters=onac,claso,dyncta",
+        "l1d.enabled=false", "dram.scheduler=fcfs", "initiation.sfu=3", NULL};
+    assert_true(gpu_config_apply_overrides(&c, sets, &err));
+    round_trip(&c, true);
+    round_trip(&c, false);
+    char *v = gpu_config_get_string(&c, "l2.partition_size");
+    assert_string_equal(v, "3MB");
+    g_free(v);
+    v = gpu_config_get_string(&c, "cta.filters");
+    assert_string_equal(v, "onac,claso,dyncta");
+    g_free(v);
+    assert_null(gpu_config_get_string(&c, "l2.nope"));
+    /* Another config differs somewhere. */
+    gpu_config d;
+    gpu_config_defaults(&d);
+    assert_false(gpu_config_equal(&c, &d));
+}
+
+/* ------------------------------------------------------------ main */
+
+/* Replaces the key reference between the markers of `path`. */
+static int write_docs(const char *path)
+{
+    char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL)) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return 1;
+    }
+    char *b = strstr(text, BEGIN_MARK);
+    char *e = b ? strstr(b, END_MARK) : NULL;
+    if (!e) {
+        fprintf(stderr, "%s has no %s ... %s section\n", path, BEGIN_MARK, END_MARK);
+        return 1;
+    }
+    b = strchr(b, '\n') + 1;
+    char *docs = gpu_config_docs_markdown();
+    char *out = g_strdup_printf("%.*s%s%s", (int)(b - text), text, docs, e);
+    int rc = g_file_set_contents(path, out, -1, NULL) ? 0 : 1;
+    g_free(out);
+    g_free(docs);
+    g_free(text);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--write-docs") == 0)
+        return write_docs(argv[2]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_sane),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_presets_listed),
+        cmocka_unit_test(test_preset_c2050),
+        cmocka_unit_test(test_preset_m2090),
+        cmocka_unit_test(test_preset_k20x),
+        cmocka_unit_test(test_preset_onac32),
+        cmocka_unit_test(test_preset_gtx480),
+        cmocka_unit_test(test_preset_k20c),
+        cmocka_unit_test(test_preset_icc60),
+        cmocka_unit_test(test_unknown_preset),
+        cmocka_unit_test(test_unknown_key),
+        cmocka_unit_test(test_unknown_group),
+        cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_out_of_range),
+        cmocka_unit_test(test_bad_enum),
+        cmocka_unit_test(test_inconsistent),
+        cmocka_unit_test(test_file_errors_name_the_file),
+        cmocka_unit_test(test_set),
+        cmocka_unit_test(test_apply_overrides),
+        cmocka_unit_test(test_docs_list_every_key),
+        cmocka_unit_test(test_readme_matches_table),
+        cmocka_unit_test(test_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

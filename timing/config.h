@@ -1,0 +1,570 @@
+/* timing/config.h — the GPU configuration of the timing model.
+ *
+ * Every key lives in ONE table (the GPU_CFG_<group> X-macros below): group,
+ * key, kind, default, valid range, unit and a one-line meaning.  The same
+ * table generates the struct fields, drives the INI parser and its range
+ * checks, writes configs back out, and prints the key reference that
+ * configs/README.md embeds, so the four cannot drift apart.
+ *
+ * Files are GKeyFile INI: `[group]` headers and `key = value` lines;
+ * comments go on their own lines (`#` or `;`).  A file only lists what
+ * differs from the defaults; presets live in configs/<name>.ini. */
+#ifndef PTXEMU_TIMING_CONFIG_H
+#define PTXEMU_TIMING_CONFIG_H
+
+#include "isa/latency.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GPU_CONFIG_STR_LEN 64  /* text keys hold at most 63 bytes */
+#define GPU_CONFIG_LIST_MAX 7  /* entries of a list key (cta.filters) */
+
+/* ------------------------------------------------------------ choices */
+/* X(ENUM, "name in the INI file").  Values are stored as int32_t so the
+ * struct stays plain data; compare them with the constants below. */
+
+#define GPU_WARP_POLICIES(X)                                                 \
+    X(LRR, "lrr") X(GTO, "gto") X(TL_RR, "tl-rr") X(TL_GTO, "tl-gto")        \
+    X(PA, "pa") X(PA_TL, "pa-tl") X(OWL, "owl")
+#define GPU_SPIN_POLICIES(X) X(NONE, "none") X(GREEDY, "greedy") X(DDOS, "ddos")
+/* CTA placement policies (admission filters are a separate list). */
+#define GPU_CTA_POLICIES(X)                                                  \
+    X(RR, "rr") X(TWO_LEVEL_RR, "2lrr") X(GLOBAL_RR, "grr")                  \
+    X(GREEDY_CLUSTER, "greedy-cluster") X(DISTRIBUTED, "distributed")        \
+    X(DISTRIBUTED_BLOCK, "distributed-block") X(BCS, "bcs")                  \
+    X(LAPERM_TBPRI, "laperm-tbpri") X(LAPERM_SMXBIND, "laperm-smxbind")      \
+    X(LAPERM_ADAPTIVE, "laperm-adaptive")
+#define GPU_CTA_FILTERS(X)                                                   \
+    X(CLASO, "claso") X(DYNCTA, "dyncta") X(PERF_SAT, "perf-sat")            \
+    X(ONAC, "onac") X(SEQ_DET, "seq-det")
+#define GPU_KERNEL_POLICIES(X)                                               \
+    X(LEFTOVER, "leftover") X(SPATIAL, "spatial") X(INTERLEAVED, "interleaved")
+#define GPU_DEVICE_LAUNCHES(X) X(CDP, "cdp") X(DTBL, "dtbl")
+#define GPU_WRITE_POLICIES(X)                                                \
+    X(EVICT, "write-evict") X(THROUGH, "write-through") X(BACK, "write-back")
+#define GPU_REPLACEMENTS(X) X(LRU, "lru") X(FIFO, "fifo")
+#define GPU_DRAM_SCHEDULERS(X) X(FR_FCFS, "fr-fcfs") X(FCFS, "fcfs")
+#define GPU_ICC_MODES(X) X(OFF, "off") X(ICC, "icc") X(ICC_CC, "icc-cc")
+
+#define GPU_ENUM_ITEM(prefix, e) prefix##e,
+typedef enum gpu_warp_policy {
+#define X(e, s) GPU_ENUM_ITEM(GPU_WARP_, e)
+    GPU_WARP_POLICIES(X)
+#undef X
+} gpu_warp_policy;
+typedef enum gpu_spin_policy {
+#define X(e, s) GPU_ENUM_ITEM(GPU_SPIN_, e)
+    GPU_SPIN_POLICIES(X)
+#undef X
+} gpu_spin_policy;
+typedef enum gpu_cta_policy {
+#define X(e, s) GPU_ENUM_ITEM(GPU_CTA_, e)
+    GPU_CTA_POLICIES(X)
+#undef X
+} gpu_cta_policy;
+typedef enum gpu_cta_filter {
+#define X(e, s) GPU_ENUM_ITEM(GPU_FILTER_, e)
+    GPU_CTA_FILTERS(X)
+#undef X
+} gpu_cta_filter;
+typedef enum gpu_kernel_policy {
+#define X(e, s) GPU_ENUM_ITEM(GPU_KERNEL_, e)
+    GPU_KERNEL_POLICIES(X)
+#undef X
+} gpu_kernel_policy;
+typedef enum gpu_device_launch {
+#define X(e, s) GPU_ENUM_ITEM(GPU_LAUNCH_, e)
+    GPU_DEVICE_LAUNCHES(X)
+#undef X
+} gpu_device_launch;
+typedef enum gpu_write_policy {
+#define X(e, s) GPU_ENUM_ITEM(GPU_WRITE_, e)
+    GPU_WRITE_POLICIES(X)
+#undef X
+} gpu_write_policy;
+typedef enum gpu_replacement {
+#define X(e, s) GPU_ENUM_ITEM(GPU_REPL_, e)
+    GPU_REPLACEMENTS(X)
+#undef X
+} gpu_replacement;
+typedef enum gpu_dram_scheduler {
+#define X(e, s) GPU_ENUM_ITEM(GPU_DRAM_, e)
+    GPU_DRAM_SCHEDULERS(X)
+#undef X
+} gpu_dram_scheduler;
+typedef enum gpu_icc_mode {
+#define X(e, s) GPU_ENUM_ITEM(GPU_ICC_, e)
+    GPU_ICC_MODES(X)
+#undef X
+} gpu_icc_mode;
+
+/* NULL-terminated name arrays, indexed by the enums above. */
+extern const char *const gpu_warp_policy_names[];
+extern const char *const gpu_spin_policy_names[];
+extern const char *const gpu_cta_policy_names[];
+extern const char *const gpu_cta_filter_names[];
+extern const char *const gpu_kernel_policy_names[];
+extern const char *const gpu_device_launch_names[];
+extern const char *const gpu_write_policy_names[];
+extern const char *const gpu_replacement_names[];
+extern const char *const gpu_dram_scheduler_names[];
+extern const char *const gpu_icc_mode_names[];
+
+/* An ordered list of choices (cta.filters: admission filters run in the
+ * order written). */
+typedef struct gpu_name_list {
+    uint8_t count;
+    uint8_t items[GPU_CONFIG_LIST_MAX];
+} gpu_name_list;
+
+/* ------------------------------------------------------------ the table */
+/* X(group, key, KIND, default, min, max, flags, unit, names, meaning)
+ * KIND: U32 (uint32_t), SIZE (uint64_t bytes; INI accepts K/M/G suffixes,
+ * 1K = 1024), DBL (double), BOOL, ENUM (int32_t, `names` lists the
+ * choices), LIST (gpu_name_list of `names`), STR (char[64]).
+ * flags: GPU_KEY_POW2 = value must be a power of two.
+ * Defaults describe a generic Fermi GPU (thesis Table 3.1 class). */
+#define GPU_KEY_POW2 1u
+
+#define GPU_CFG_gpu(X)                                                       \
+    X(gpu, name, STR, "generic-fermi", 0, 0, 0, "", NULL,                    \
+      "Name of the modelled GPU (shown in reports)")                         \
+    X(gpu, num_sms, U32, 15, 1, 1024, 0, "SMs", NULL,                        \
+      "Streaming multiprocessors (cores) on the chip; a multiple of "        \
+      "gpu.sms_per_cluster")                                                 \
+    X(gpu, sms_per_cluster, U32, 1, 1, 64, 0, "SMs", NULL,                   \
+      "SMs per cluster; a cluster shares one NoC injection port and one "    \
+      "ICC unit (clusters = num_sms / sms_per_cluster)")                     \
+    X(gpu, warp_size, U32, 32, 32, 32, 0, "threads", NULL,                   \
+      "Threads per warp (fixed: PTX semantics assume 32)")
+
+#define GPU_CFG_clock(X)                                                     \
+    X(clock, core, U32, 1300, 1, 10000, 0, "MHz", NULL,                      \
+      "SM (shader) clock")                                                   \
+    X(clock, icnt, U32, 1300, 1, 10000, 0, "MHz", NULL,                      \
+      "Interconnect (NoC) clock")                                            \
+    X(clock, l2, U32, 1300, 1, 10000, 0, "MHz", NULL, "L2 cache clock")      \
+    X(clock, dram, U32, 1850, 1, 10000, 0, "MHz", NULL,                      \
+      "DRAM clock as the papers quote it; data moves dram.data_rate times "  \
+      "per clock")
+
+#define GPU_CFG_core(X)                                                      \
+    X(core, max_threads, U32, 1536, 32, 4096, 0, "threads", NULL,            \
+      "Resident threads per SM; max warps = max_threads / warp_size")        \
+    X(core, max_ctas, U32, 8, 1, 64, 0, "CTAs", NULL,                        \
+      "Resident CTAs (thread blocks) per SM")                                \
+    X(core, registers, U32, 32768, 1024, 1048576, 0, "registers", NULL,      \
+      "32-bit registers per SM")                                             \
+    X(core, shared_mem, SIZE, 48 * 1024, 0, 1024 * 1024, 0, "bytes", NULL,   \
+      "Shared memory per SM")                                                \
+    X(core, shared_banks, U32, 32, 1, 64, GPU_KEY_POW2, "banks", NULL,       \
+      "Shared-memory banks, 4 bytes wide; lanes hitting one bank serialise") \
+    X(core, shared_latency, U32, 24, 1, 1000, 0, "core cycles", NULL,        \
+      "Shared-memory access latency without bank conflicts")                 \
+    X(core, warp_schedulers, U32, 2, 1, 8, 0, "schedulers", NULL,            \
+      "Warp schedulers per SM; warps are split among them")                  \
+    X(core, issue_width, U32, 1, 1, 4, 0, "instructions", NULL,              \
+      "Warp instructions one scheduler may issue per issue slot (2 = dual "  \
+      "issue)")                                                              \
+    X(core, dispatch_interval, U32, 1, 1, 16, 0, "core cycles", NULL,        \
+      "Cycles between two issue slots of one scheduler")                     \
+    X(core, ibuffer_entries, U32, 2, 1, 16, 0, "instructions", NULL,         \
+      "Decoded instructions buffered per warp by the fetch stage")
+
+#define GPU_CFG_units(X)                                                     \
+    X(units, sp, U32, 32, 1, 1024, 0, "lanes", NULL,                         \
+      "Single-precision float and integer ALU lanes per SM, split among "    \
+      "the schedulers")                                                      \
+    X(units, sfu, U32, 4, 1, 1024, 0, "lanes", NULL,                         \
+      "Special-function lanes per SM (sqrt, rcp, sin, ex2...)")              \
+    X(units, dp, U32, 16, 1, 1024, 0, "lanes", NULL,                         \
+      "Double-precision lanes per SM")                                       \
+    X(units, ldst, U32, 16, 1, 1024, 0, "lanes", NULL,                       \
+      "Load/store lanes per SM (address generation for memory ops)")
+
+/* [latency] and [initiation] have one key per isa/latency.h class (the
+ * PTX_LATENCY_CLASSES names); their rows are generated from that list. */
+
+#define GPU_CFG_l1d(X)                                                       \
+    X(l1d, enabled, BOOL, true, 0, 0, 0, "", NULL,                           \
+      "Cache global loads in L1 (false: every global access goes to L2)")    \
+    X(l1d, size, SIZE, 16 * 1024, 1024, 1024 * 1024, 0, "bytes", NULL,       \
+      "L1 data cache capacity per SM")                                       \
+    X(l1d, assoc, U32, 4, 1, 64, 0, "ways", NULL, "L1 associativity")        \
+    X(l1d, line, U32, 128, 32, 1024, GPU_KEY_POW2, "bytes", NULL,            \
+      "L1 line size")                                                        \
+    X(l1d, mshrs, U32, 32, 1, 1024, 0, "entries", NULL,                      \
+      "Miss-status holding registers (distinct lines outstanding)")          \
+    X(l1d, mshr_merge, U32, 8, 1, 64, 0, "requests", NULL,                   \
+      "Requests one MSHR entry can merge")                                   \
+    X(l1d, hit_latency, U32, 20, 1, 1000, 0, "core cycles", NULL,            \
+      "L1 hit latency")                                                      \
+    X(l1d, write_policy, ENUM, GPU_WRITE_EVICT, 0, 0, 0, "",                 \
+      gpu_write_policy_names,                                                \
+      "What a global store does to L1 (write-evict: invalidate the line "    \
+      "and write to L2)")                                                    \
+    X(l1d, write_allocate, BOOL, false, 0, 0, 0, "", NULL,                   \
+      "A store miss allocates a line")                                       \
+    X(l1d, replacement, ENUM, GPU_REPL_LRU, 0, 0, 0, "",                     \
+      gpu_replacement_names, "Replacement policy")
+
+#define GPU_CFG_l2(X)                                                        \
+    X(l2, partition_size, SIZE, 128 * 1024, 1024, 64 * 1024 * 1024, 0,       \
+      "bytes", NULL,                                                         \
+      "L2 capacity per memory partition, split evenly among its slices")     \
+    X(l2, slices_per_partition, U32, 1, 1, 8, 0, "slices", NULL,             \
+      "L2 slices (banks with their own port) per memory partition")          \
+    X(l2, assoc, U32, 16, 1, 64, 0, "ways", NULL, "L2 associativity")        \
+    X(l2, line, U32, 128, 32, 1024, GPU_KEY_POW2, "bytes", NULL,             \
+      "L2 line size")                                                        \
+    X(l2, mshrs, U32, 32, 1, 1024, 0, "entries", NULL,                       \
+      "MSHR entries per slice")                                              \
+    X(l2, mshr_merge, U32, 8, 1, 64, 0, "requests", NULL,                    \
+      "Requests one MSHR entry can merge")                                   \
+    X(l2, hit_latency, U32, 100, 1, 10000, 0, "L2 cycles", NULL,             \
+      "L2 hit latency")                                                      \
+    X(l2, write_policy, ENUM, GPU_WRITE_BACK, 0, 0, 0, "",                   \
+      gpu_write_policy_names, "L2 write policy")                             \
+    X(l2, write_allocate, BOOL, true, 0, 0, 0, "", NULL,                     \
+      "A store miss allocates a line")                                       \
+    X(l2, replacement, ENUM, GPU_REPL_LRU, 0, 0, 0, "",                      \
+      gpu_replacement_names, "Replacement policy")
+
+#define GPU_CFG_const_cache(X)                                               \
+    X(const_cache, size, SIZE, 8 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,  \
+      "Constant cache capacity per SM")                                      \
+    X(const_cache, assoc, U32, 2, 1, 64, 0, "ways", NULL,                    \
+      "Constant cache associativity")                                        \
+    X(const_cache, line, U32, 64, 16, 1024, GPU_KEY_POW2, "bytes", NULL,     \
+      "Constant cache line size")                                            \
+    X(const_cache, hit_latency, U32, 4, 1, 1000, 0, "core cycles", NULL,     \
+      "Constant cache hit latency (a broadcast to all lanes reading one "    \
+      "address)")
+
+#define GPU_CFG_tex_cache(X)                                                 \
+    X(tex_cache, size, SIZE, 12 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,   \
+      "Texture cache capacity per SM")                                       \
+    X(tex_cache, assoc, U32, 24, 1, 64, 0, "ways", NULL,                     \
+      "Texture cache associativity")                                         \
+    X(tex_cache, line, U32, 128, 16, 1024, GPU_KEY_POW2, "bytes", NULL,      \
+      "Texture cache line size")                                             \
+    X(tex_cache, hit_latency, U32, 20, 1, 1000, 0, "core cycles", NULL,      \
+      "Texture cache hit latency")
+
+#define GPU_CFG_noc(X)                                                       \
+    X(noc, channel_width, U32, 32, 4, 1024, GPU_KEY_POW2, "bytes", NULL,     \
+      "Flit size: bytes one crossbar channel moves per NoC cycle")           \
+    X(noc, queue_depth, U32, 8, 1, 1024, 0, "flits", NULL,                   \
+      "Buffer depth of each injection and ejection port")                    \
+    X(noc, latency, U32, 4, 1, 1000, 0, "NoC cycles", NULL,                  \
+      "Cycles a flit takes through the crossbar without contention")
+
+#define GPU_CFG_dram(X)                                                      \
+    X(dram, partitions, U32, 6, 1, 64, 0, "partitions", NULL,                \
+      "Memory partitions (controllers); each owns one L2 partition and one " \
+      "DRAM channel")                                                        \
+    X(dram, bus_width, U32, 64, 8, 1024, 0, "bits", NULL,                    \
+      "DRAM data bus width of one partition")                                \
+    X(dram, data_rate, U32, 2, 1, 16, 0, "transfers/clock", NULL,            \
+      "Data transfers per DRAM clock per pin (2 = double data rate at "      \
+      "clock.dram)")                                                         \
+    X(dram, banks, U32, 16, 1, 64, 0, "banks", NULL,                         \
+      "DRAM banks per partition")                                            \
+    X(dram, burst_length, U32, 8, 1, 64, 0, "transfers", NULL,               \
+      "Transfers of one column access")                                      \
+    X(dram, row_buffer, SIZE, 2048, 256, 64 * 1024, GPU_KEY_POW2, "bytes",   \
+      NULL, "Row-buffer (page) size per bank")                               \
+    X(dram, queue_size, U32, 16, 1, 1024, 0, "requests", NULL,               \
+      "Request queue of the memory scheduler, per partition")                \
+    X(dram, scheduler, ENUM, GPU_DRAM_FR_FCFS, 0, 0, 0, "",                  \
+      gpu_dram_scheduler_names,                                              \
+      "Memory scheduler (fr-fcfs: row hits first, then oldest)")             \
+    X(dram, interleave, SIZE, 256, 32, 1024 * 1024, GPU_KEY_POW2, "bytes",   \
+      NULL, "Address interleaving granularity across partitions")            \
+    X(dram, tCL, U32, 12, 1, 1000, 0, "DRAM cycles", NULL,                   \
+      "CAS latency: column command to data")                                 \
+    X(dram, tRP, U32, 12, 1, 1000, 0, "DRAM cycles", NULL,                   \
+      "Precharge to activate, same bank")                                    \
+    X(dram, tRC, U32, 40, 1, 1000, 0, "DRAM cycles", NULL,                   \
+      "Activate to activate, same bank (at least tRAS)")                     \
+    X(dram, tRAS, U32, 28, 1, 1000, 0, "DRAM cycles", NULL,                  \
+      "Activate to precharge, same bank")                                    \
+    X(dram, tRCD, U32, 12, 1, 1000, 0, "DRAM cycles", NULL,                  \
+      "Activate to column command, same bank")                               \
+    X(dram, tRRD, U32, 6, 1, 1000, 0, "DRAM cycles", NULL,                   \
+      "Activate to activate, different banks")                               \
+    X(dram, tCCD, U32, 2, 1, 1000, 0, "DRAM cycles", NULL,                   \
+      "Column command to column command")                                    \
+    X(dram, tWR, U32, 12, 1, 1000, 0, "DRAM cycles", NULL,                   \
+      "Write recovery: end of write data to precharge")
+
+#define GPU_CFG_icc(X)                                                       \
+    X(icc, mode, ENUM, GPU_ICC_OFF, 0, 0, 0, "", gpu_icc_mode_names,         \
+      "Intra-cluster coalescing: off, icc (merge table), icc-cc (merge "     \
+      "table + coalesced cache)")                                            \
+    X(icc, merge_table, U32, 48, 1, 1024, 0, "entries", NULL,                \
+      "Merge-table entries per cluster (fully associative)")                 \
+    X(icc, coalesced_cache, U32, 24, 1, 1024, 0, "lines", NULL,              \
+      "Coalesced-cache lines per cluster (fully associative, L2 line size)") \
+    X(icc, latency, U32, 1, 0, 100, 0, "core cycles", NULL,                  \
+      "Access latency of the merge table and the coalesced cache")
+
+/* Energy: placeholders of the right order of magnitude (no seed gives
+ * coefficients); what matters for ONAC and ICC is relative energy. */
+#define GPU_CFG_energy(X)                                                    \
+    X(energy, static_core, DBL, 2.0, 0, 1000, 0, "W", NULL,                  \
+      "Static power of one active (not power-gated) SM")                     \
+    X(energy, static_uncore, DBL, 20.0, 0, 10000, 0, "W", NULL,              \
+      "Static power of everything outside the SMs")                          \
+    X(energy, alu_inst, DBL, 0.2, 0, 1e6, 0, "nJ", NULL,                     \
+      "Per warp instruction on the SP/INT ALUs")                             \
+    X(energy, sfu_inst, DBL, 0.5, 0, 1e6, 0, "nJ", NULL,                     \
+      "Per warp instruction on the SFUs")                                    \
+    X(energy, dp_inst, DBL, 0.4, 0, 1e6, 0, "nJ", NULL,                      \
+      "Per warp instruction on the DP units")                                \
+    X(energy, mem_inst, DBL, 0.1, 0, 1e6, 0, "nJ", NULL,                     \
+      "Per warp memory instruction (address generation, coalescing)")        \
+    X(energy, l1_access, DBL, 0.3, 0, 1e6, 0, "nJ", NULL,                    \
+      "Per L1 data cache access")                                            \
+    X(energy, shared_access, DBL, 0.2, 0, 1e6, 0, "nJ", NULL,                \
+      "Per shared-memory access (each serialised bank pass)")                \
+    X(energy, const_access, DBL, 0.1, 0, 1e6, 0, "nJ", NULL,                 \
+      "Per constant cache access")                                           \
+    X(energy, l2_access, DBL, 1.0, 0, 1e6, 0, "nJ", NULL,                    \
+      "Per L2 access")                                                       \
+    X(energy, noc_flit, DBL, 0.3, 0, 1e6, 0, "nJ", NULL,                     \
+      "Per flit crossing the NoC")                                           \
+    X(energy, dram_access, DBL, 5.0, 0, 1e6, 0, "nJ", NULL,                  \
+      "Per DRAM column access (one burst)")                                  \
+    X(energy, dram_activate, DBL, 3.0, 0, 1e6, 0, "nJ", NULL,                \
+      "Per DRAM row activation")                                             \
+    X(energy, icc_access, DBL, 0.05, 0, 1e6, 0, "nJ", NULL,                  \
+      "Per merge-table or coalesced-cache lookup")
+
+#define GPU_CFG_warp(X)                                                      \
+    X(warp, policy, ENUM, GPU_WARP_LRR, 0, 0, 0, "",                         \
+      gpu_warp_policy_names, "Warp scheduling (ordering) policy")            \
+    X(warp, fetch_group, U32, 6, 1, 64, 0, "warps", NULL,                    \
+      "Ready-queue (fetch-group) size of tl-rr, tl-gto and pa-tl")           \
+    X(warp, pa_distance_cap, U32, 512, 1, 1048576, 0, "cycles", NULL,        \
+      "Phase distances saturate here, like the opcode-extension field of "   \
+      "thesis 3.4")
+
+#define GPU_CFG_spin(X)                                                      \
+    X(spin, policy, ENUM, GPU_SPIN_NONE, 0, 0, 0, "",                        \
+      gpu_spin_policy_names, "Spin detection and warp backoff")              \
+    X(spin, backoff, U32, 1000, 1, 100000000, 0, "core cycles", NULL,        \
+      "Cycles a warp found spinning is backed off")                          \
+    X(spin, history_window, U32, 5, 1, 64, 0, "tuples", NULL,                \
+      "greedy: operand tuples kept per setp PC per thread")                  \
+    X(spin, history_pcs, U32, 4, 1, 64, 0, "PCs", NULL,                      \
+      "greedy: setp PCs (history-table rows) tracked per thread")            \
+    X(spin, repeat_threshold, U32, 5, 1, 64, 0, "tuples", NULL,              \
+      "greedy: identical tuples in the window that mark a thread spinning "  \
+      "(at most history_window)")                                            \
+    X(spin, ddos_threshold, U32, 2, 1, 64, 0, "confidence", NULL,            \
+      "ddos: confidence at which a backward branch is spin-inducing")        \
+    X(spin, ddos_entries, U32, 16, 1, 1024, 0, "entries", NULL,              \
+      "ddos: prediction-table entries per SM")
+
+#define GPU_CFG_cta(X)                                                       \
+    X(cta, policy, ENUM, GPU_CTA_RR, 0, 0, 0, "", gpu_cta_policy_names,      \
+      "CTA placement policy")                                                \
+    X(cta, filters, LIST, 0, 0, 0, 0, "", gpu_cta_filter_names,              \
+      "Admission filters run in this order after placement (comma list; "    \
+      "empty or none = no filter)")                                          \
+    X(cta, block_size, U32, 2, 1, 64, 0, "CTAs", NULL,                       \
+      "Consecutive CTAs kept together on one SM by distributed-block and "   \
+      "bcs")                                                                 \
+    X(cta, claso_active_levels, U32, 1, 1, 64, 0, "levels", NULL,            \
+      "CLASO active levels p_A (layers of global credits)")                  \
+    X(cta, claso_loose_levels, U32, 0, 0, 64, 0, "credits", NULL,            \
+      "CLASO loose levels p_L (extra local credits per core)")               \
+    X(cta, perfsat_toggle_limit, U32, 3, 1, 64, 0, "toggles", NULL,          \
+      "Perf-Sat: weak-state toggles before the CTA count is fixed")          \
+    X(cta, dyncta_period, U32, 2048, 1, 100000000, 0, "core cycles", NULL,   \
+      "DYNCTA sampling period")                                              \
+    X(cta, dyncta_idle, U32, 16, 0, 100000000, 0, "core cycles", NULL,       \
+      "DYNCTA: idle cycles per period above which a core gets more CTAs")    \
+    X(cta, dyncta_mem_low, U32, 128, 0, 100000000, 0, "core cycles", NULL,   \
+      "DYNCTA: memory-wait cycles per period below which CTAs are added")    \
+    X(cta, dyncta_mem_high, U32, 384, 0, 100000000, 0, "core cycles", NULL,  \
+      "DYNCTA: memory-wait cycles per period above which CTAs are removed")  \
+    X(cta, onac_threshold, DBL, 0.98, 0.5, 1.0, 0, "fraction", NULL,         \
+      "ONAC and Seq-Det: IPC an active-core count must reach, as a "         \
+      "fraction of the all-cores IPC")                                       \
+    X(cta, onac_sample_waves, U32, 4, 1, 64, 0, "CTA waves", NULL,           \
+      "ONAC and Seq-Det: CTA waves per IPC sample")                          \
+    X(cta, laperm_queue, U32, 128, 1, 4096, 0, "entries", NULL,              \
+      "LaPerm: on-chip priority-queue entries per SM")                       \
+    X(cta, laperm_shared_queue, U32, 32, 1, 4096, 0, "entries", NULL,        \
+      "LaPerm: entries of the priority-0 queue shared by all SMs")
+
+#define GPU_CFG_kernel(X)                                                    \
+    X(kernel, policy, ENUM, GPU_KERNEL_LEFTOVER, 0, 0, 0, "",                \
+      gpu_kernel_policy_names, "Concurrent-kernel scheduling policy")        \
+    X(kernel, kdu_entries, U32, 32, 1, 1024, 0, "kernels", NULL,             \
+      "Concurrent kernel limit (kernel distributor entries)")                \
+    X(kernel, priority_levels, U32, 8, 1, 64, 0, "levels", NULL,             \
+      "Priority queues of the kernel management unit")                       \
+    X(kernel, device_launch, ENUM, GPU_LAUNCH_CDP, 0, 0, 0, "",              \
+      gpu_device_launch_names,                                               \
+      "Device-side launch model: cdp (child kernels) or dtbl (TB groups "    \
+      "joined to running kernels)")                                          \
+    X(kernel, cdp_latency, U32, 10000, 0, 100000000, 0, "core cycles", NULL, \
+      "Launch latency of a device-launched kernel (cdp)")                    \
+    X(kernel, dtbl_latency, U32, 100, 0, 100000000, 0, "core cycles", NULL,  \
+      "Launch latency of a dynamic TB group (dtbl)")
+
+#define GPU_CFG_stats(X)                                                     \
+    X(stats, interval, U32, 1000, 1, 1000000000, 0, "core cycles", NULL,     \
+      "Sampling period of the time-series statistics")                       \
+    X(stats, locality_window, U32, 2000, 1, 100000000, 0, "core cycles",     \
+      NULL, "Window in which a repeated line request counts as redundant")
+
+/* Groups in file and documentation order; [latency] and [initiation]
+ * (generated from isa/latency.h) come between the two lists. */
+#define GPU_CONFIG_GROUPS_A(G) G(gpu) G(clock) G(core) G(units)
+#define GPU_CONFIG_GROUPS_B(G)                                               \
+    G(l1d) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
+    G(energy) G(warp) G(spin) G(cta) G(kernel) G(stats)
+
+/* ------------------------------------------------------------ the struct */
+#define GPU_FIELD_U32(n) uint32_t n;
+#define GPU_FIELD_SIZE(n) uint64_t n;
+#define GPU_FIELD_DBL(n) double n;
+#define GPU_FIELD_BOOL(n) bool n;
+#define GPU_FIELD_ENUM(n) int32_t n;
+#define GPU_FIELD_LIST(n) gpu_name_list n;
+#define GPU_FIELD_STR(n) char n[GPU_CONFIG_STR_LEN];
+#define GPU_CFG_FIELD(g, n, KIND, d, lo, hi, fl, unit, names, doc)           \
+    GPU_FIELD_##KIND(n)
+#define GPU_CFG_GROUP_STRUCT(g) struct gpu_config_##g { GPU_CFG_##g(GPU_CFG_FIELD) } g;
+
+/* cfg->l1d.size, cfg->dram.tCL, cfg->latency.cycles[PTX_LAT_FP_ADD]... */
+typedef struct gpu_config {
+    GPU_CONFIG_GROUPS_A(GPU_CFG_GROUP_STRUCT)
+    ptx_latency_table latency;    /* issue-to-result cycles per class */
+    ptx_latency_table initiation; /* cycles before a unit takes the next one */
+    GPU_CONFIG_GROUPS_B(GPU_CFG_GROUP_STRUCT)
+} gpu_config;
+
+/* ------------------------------------------------------------ key table */
+typedef enum gpu_key_kind {
+    GPU_KIND_U32, GPU_KIND_SIZE, GPU_KIND_DBL, GPU_KIND_BOOL, GPU_KIND_ENUM,
+    GPU_KIND_LIST, GPU_KIND_STR
+} gpu_key_kind;
+
+typedef struct gpu_config_key {
+    const char *group;
+    const char *name;
+    gpu_key_kind kind;
+    size_t offset;             /* of the field in gpu_config */
+    double def;                /* default (numbers, bools, enum index) */
+    const char *sdef;          /* default of STR keys */
+    double min, max;           /* valid range of U32, SIZE and DBL keys */
+    unsigned flags;            /* GPU_KEY_POW2 */
+    const char *unit;
+    const char *const *names;  /* choices of ENUM and LIST keys */
+    const char *doc;
+} gpu_config_key;
+
+/* Every key, in documentation order. */
+const gpu_config_key *gpu_config_keys(size_t *count);
+/* The key "group.name", or NULL. */
+const gpu_config_key *gpu_config_find_key(const char *group, const char *name);
+
+/* ------------------------------------------------------------ errors */
+#define GPU_CONFIG_ERROR (gpu_config_error_quark())
+GQuark gpu_config_error_quark(void);
+typedef enum gpu_config_error {
+    GPU_CONFIG_ERROR_FILE,          /* cannot read, or not INI syntax */
+    GPU_CONFIG_ERROR_NO_PRESET,     /* no such preset */
+    GPU_CONFIG_ERROR_SYNTAX,        /* --set text not group.key=value */
+    GPU_CONFIG_ERROR_UNKNOWN_GROUP,
+    GPU_CONFIG_ERROR_UNKNOWN_KEY,
+    GPU_CONFIG_ERROR_BAD_VALUE,     /* not a number / size / bool / choice */
+    GPU_CONFIG_ERROR_OUT_OF_RANGE,  /* a number outside [min, max] */
+    GPU_CONFIG_ERROR_INCONSISTENT   /* keys valid alone but not together */
+} gpu_config_error;
+
+/* ------------------------------------------------------------ loading */
+/* Every error is one message naming the source (file or "--set"), the
+ * key and the value; on failure *cfg is left unchanged. */
+
+/* Fills *cfg with the defaults of the table (all padding zeroed, so two
+ * configs built the same way compare equal with memcmp too). */
+void gpu_config_defaults(gpu_config *cfg);
+/* Defaults, then the file's keys, then gpu_config_validate. */
+bool gpu_config_load_file(const char *path, gpu_config *cfg, GError **error);
+/* Same, from INI text; `source` names it in messages. */
+bool gpu_config_load_data(const char *data, gsize len, const char *source,
+                          gpu_config *cfg, GError **error);
+/* Applies the file's keys on top of *cfg, then validates. */
+bool gpu_config_merge_file(const char *path, gpu_config *cfg, GError **error);
+/* A preset: configs/<name>.ini from $PTXEMU_SOURCE_DIR/configs, else the
+ * source tree's configs/ fixed at build time.  A name containing '/' or
+ * ending in ".ini" is loaded as a path instead. */
+bool gpu_config_load_preset(const char *name, gpu_config *cfg, GError **error);
+/* Directory searched for presets (free with g_free). */
+char *gpu_config_preset_dir(void);
+/* Sorted preset names found there (free with g_strfreev); NULL and an
+ * error when the directory cannot be read. */
+char **gpu_config_list_presets(GError **error);
+
+/* One "group.key=value" override, range-checked alone (cross-key rules
+ * are checked by gpu_config_validate once every override is in). */
+bool gpu_config_set(gpu_config *cfg, const char *assignment, GError **error);
+/* Every override in order (NULL-terminated), then gpu_config_validate;
+ * all or nothing. */
+bool gpu_config_apply_overrides(gpu_config *cfg, const char *const *assignments,
+                                GError **error);
+/* Cross-key rules (num_sms a multiple of sms_per_cluster, cache geometry,
+ * ...).  `source` prefixes the message (NULL: "config"). */
+bool gpu_config_validate(const gpu_config *cfg, const char *source,
+                         GError **error);
+
+/* ------------------------------------------------------------ writing */
+/* Every key with its current value; with `comments` each key carries its
+ * meaning, unit and range.  Loading the result gives an equal config. */
+GKeyFile *gpu_config_to_keyfile(const gpu_config *cfg, bool comments);
+char *gpu_config_to_data(const gpu_config *cfg, bool comments, gsize *len);
+/* Value of "group.key" as the INI would spell it, or NULL (g_free). */
+char *gpu_config_get_string(const gpu_config *cfg, const char *group_key);
+/* Every key holds the same value. */
+bool gpu_config_equal(const gpu_config *a, const gpu_config *b);
+
+/* The key reference (Markdown: one table per group with key, unit,
+ * default, valid values and meaning); configs/README.md embeds it. */
+char *gpu_config_docs_markdown(void);
+void gpu_config_print_docs(FILE *out);
+
+/* ------------------------------------------------------------ derived */
+static inline uint32_t gpu_config_num_clusters(const gpu_config *c)
+{
+    return c->gpu.num_sms / c->gpu.sms_per_cluster;
+}
+static inline uint32_t gpu_config_max_warps(const gpu_config *c)
+{
+    return c->core.max_threads / c->gpu.warp_size;
+}
+static inline uint64_t gpu_config_l2_total(const gpu_config *c)
+{
+    return c->l2.partition_size * c->dram.partitions;
+}
+/* Peak DRAM bandwidth over all partitions, in GB/s (1e9 bytes). */
+static inline double gpu_config_dram_gbps(const gpu_config *c)
+{
+    return (double)c->dram.partitions * c->dram.bus_width / 8.0 *
+           c->dram.data_rate * c->clock.dram / 1000.0;
+}
+/* Whether cta.filters contains f. */
+bool gpu_config_has_filter(const gpu_config *c, gpu_cta_filter f);
+/* Name of choice v in a NULL-terminated names array ("?" when outside). */
+const char *gpu_config_choice_name(const char *const *names, int32_t v);
+
+#endif
