@@ -38,13 +38,27 @@ static inline uint8_t *atom_ptr(ex_warp *w, const ex_instr *in, unsigned l, uint
                             ".global and .shared memory only)", (unsigned long long)a);
         return NULL;
     }
-    return ex_addr(w, in, (ex_space)in->space, a, size, (int)l, true);
+    uint8_t *p = ex_addr(w, in, (ex_space)in->space, a, size, (int)l, true);
+    if (G_UNLIKELY(w->rec != NULL)) /* a timing model records it: a read-modify-write */
+        w->rec->atomic = 1;
+    return p;
 }
 
 /* .add.f32 flushes subnormals unless the location is in shared memory. */
 static inline bool f32_add_flushes(const ex_instr *in, uint64_t a)
 {
     return in->space == EX_SPACE_GLOBAL || (in->space == EX_SPACE_GENERIC && !in_shared_window(a));
+}
+
+/* add.f32 with .ftz semantics: the host's .rn add is exact unless an input
+ * is subnormal or the result is near the subnormal range; those go to the
+ * soft-float path. */
+static inline uint32_t f32_add_ftz(uint32_t a, uint32_t b)
+{
+    uint32_t r = ptx_f32_add_rn(a, b);
+    if (G_LIKELY(!ptx_f32_issub(a) && !ptx_f32_issub(b) && (r & 0x7f000000u) != 0))
+        return r;
+    return ptx_f32_add(a, b, PTX_RND_RN, PTX_FP_FTZ);
 }
 
 /* One scalar handler: T is the unsigned memory type, EXPR computes the new
@@ -101,8 +115,7 @@ ATOM_SCALAR(h_cas_16, uint16_t, o == b ? CAS_C(uint16_t) : o)
 ATOM_SCALAR(h_exch_16, uint16_t, b)
 
 ATOM_SCALAR(h_add_f32, uint32_t,
-            f32_add_flushes(in, a) ? ptx_f32_add(o, b, PTX_RND_RN, PTX_FP_FTZ)
-                                   : ptx_f32_add_rn(o, b))
+            f32_add_flushes(in, a) ? f32_add_ftz(o, b) : ptx_f32_add_rn(o, b))
 ATOM_SCALAR(h_add_f64, uint64_t, ptx_f64_add_rn(o, b))
 
 /* ------------------------------------------------- element-wise float ops */
@@ -115,7 +128,7 @@ typedef struct atom_elem_op {
 
 static uint32_t e_add_f32(uint32_t o, uint32_t b, bool ftz)
 {
-    return ftz ? ptx_f32_add(o, b, PTX_RND_RN, PTX_FP_FTZ) : ptx_f32_add_rn(o, b);
+    return ftz ? f32_add_ftz(o, b) : ptx_f32_add_rn(o, b);
 }
 #define HALF_OPS(NAME, FN, T)                                                  \
     static uint32_t NAME(uint32_t o, uint32_t b, bool ftz)                     \
@@ -161,10 +174,13 @@ static void h_atom_elem(ex_warp *w, const ex_instr *in, uint32_t mask)
         if (!p)
             return;
         bool ftz = f32_add_flushes(in, a);
+        uint32_t src[4]; /* read before any destination (d may be b) changes */
+        for (unsigned k = 0; k < n; k++)
+            src[k] = (uint32_t)w->r[in->vr[k]][l];
         for (unsigned k = 0; k < n; k++) {
             uint32_t o = 0;
             memcpy(&o, p + k * es, es);
-            uint32_t v = op->fn(o, (uint32_t)w->r[in->vr[k]][l], ftz);
+            uint32_t v = op->fn(o, src[k], ftz);
             if (memcmp(&v, &o, es) != 0) {
                 memcpy(p + k * es, &v, es);
                 changed = true;
@@ -331,7 +347,12 @@ bool ex_decode_atomic(ex_decoder *d, ex_instr *in)
     }
     ptx_type t = (ptx_type)pi->types[0];
     if (ptx_type_size(t) > 8) {
-        g_string_printf(d->why, "%u-bit %s", ptx_type_size(t) * 8, name);
+        g_string_printf(d->why, "%u-bit %s (registers hold at most 64 bits)",
+                        ptx_type_size(t) * 8, name);
+        return false;
+    }
+    if (ptx_instr_has_mod(pi, PTX_MOD_ASYNC)) {
+        g_string_printf(d->why, "%s.async (mbarrier completion)", name);
         return false;
     }
     /* .ftz, .NaN-group and directed rounding are not atom/red modifiers */

@@ -633,7 +633,7 @@ static bool decode_lop3(ex_decoder *d, ex_instr *in, ptx_type t)
         return false;
     }
     const ptx_operand *pair = ex_opnd(d, 0);
-    if (!nopnds(d, 7) || pair->kind != PTX_OPND_PAIR) {
+    if (!nopnds(d, 6) || pair->kind != PTX_OPND_PAIR) {
         g_string_assign(d->why, "lop3 with a boolean operation needs d|p and q");
         return false;
     }
@@ -644,9 +644,9 @@ static bool decode_lop3(ex_decoder *d, ex_instr *in, ptx_type t)
     r.id = pair->id2;
     in->d2 = d->slot(d, &r, PTX_T_PRED);
     if (!src(d, 1, t, &in->a) || !src(d, 2, t, &in->b) || !src(d, 3, t, &in->c) ||
-        !src(d, 6, PTX_T_PRED, &in->e) || in->d2 == EX_NONE)
+        !src(d, 5, PTX_T_PRED, &in->e) || in->d2 == EX_NONE)
         return false;
-    if (ex_opnd(d, 6)->flags & PTX_OPNDF_NOT)
+    if (ex_opnd(d, 5)->flags & PTX_OPNDF_NOT)
         in->flags |= EXF_NOT_C;
     in->op2 = or_ ? 1 : 0;
     in->fn = h_lop3_pred;

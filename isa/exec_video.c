@@ -211,14 +211,11 @@ static bool decode_scalar(ex_decoder *d, ex_instr *in)
         g_string_assign(d->why, "more than one of .add/.min/.max and a destination selector");
         return false;
     }
-    /* a secondary operation or a merge needs c; the plain form has none */
+    /* a secondary operation or a merge needs c; without either, a c operand
+     * is accepted and unused (optMerge with no dsel passes the result) */
     bool needs_c = nsec || m.dsel != PTX_VSEL_NONE;
     if (!video_operands(d, in, needs_c))
         return false;
-    if (!needs_c && d->pi->nopnds == 4) {
-        g_string_assign(d->why, "a c operand without .add/.min/.max or a destination selector");
-        return false;
-    }
     m.asel = vsel_of(ex_opnd(d, 1));
     m.bsel = vsel_of(ex_opnd(d, 2));
     memcpy(in->vr, &m, sizeof m);

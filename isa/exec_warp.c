@@ -13,18 +13,26 @@
 #include "isa/fp.h"
 #include "runtime/warp.h"
 
+#include <string.h>
+
 enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
 enum { MATCH_ANY, MATCH_ALL };
 enum { RX_ADD, RX_MIN_U, RX_MAX_U, RX_MIN_S, RX_MAX_S, RX_AND, RX_OR, RX_XOR, RX_MIN_F,
        RX_MAX_F };
 
+/* EXF_UNI on these instructions: the membermask is an immediate, the same
+ * for every lane, so one check and one group serve the whole warp. */
+
 /* Checks that every lane of `mask` is in its own membermask (slot in->e). */
 static bool members_ok(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     const uint64_t *m = w->r[in->e];
     uint32_t bad = 0;
-    EX_LANES(mask, l, bad |= (uint32_t)(~(m[l] >> l) & 1u) << l;);
+    if (in->flags & EXF_UNI)
+        bad = mask & ~(uint32_t)m[0];
+    else
+        EX_LANES(mask, l, bad |= (uint32_t)(~(m[l] >> l) & 1u) << l;);
     if (G_LIKELY(!bad))
         return true;
     unsigned l = (unsigned)__builtin_ctz(bad);
@@ -34,8 +42,18 @@ static bool members_ok(ex_warp *w, const ex_instr *in, uint32_t mask)
     return false;
 }
 
+/* The lanes every lane synchronises with when that is the same for the
+ * whole warp (non-.sync forms: all lanes taking part; an immediate
+ * membermask: its lanes that take part), else 0: see group_of. */
+static inline uint32_t uniform_group(const ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    if (in->e == EX_NONE)
+        return mask;
+    return (in->flags & EXF_UNI) ? (uint32_t)w->r[in->e][0] & mask : 0;
+}
+
 /* Lanes lane l synchronises with: its membermask among the lanes that take
- * part, or all of them for the non-.sync forms. */
+ * part. */
 static inline uint32_t group_of(const ex_warp *w, const ex_instr *in, uint32_t mask, unsigned l)
 {
     return in->e == EX_NONE ? mask : (uint32_t)w->r[in->e][l] & mask;
@@ -92,6 +110,16 @@ SHFL_HANDLER(h_shfl_idx, SHFL_IDX)
 
 /* ------------------------------------------------------------------- vote */
 
+static inline uint64_t vote_of(unsigned mode, uint32_t ballot, uint32_t g)
+{
+    switch (mode) {
+    case VOTE_ALL: return ballot == g;
+    case VOTE_ANY: return ballot != 0;
+    case VOTE_UNI: return ballot == 0 || ballot == g;
+    default: return ballot;
+    }
+}
+
 static void h_vote(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     if (in->e != EX_NONE && !members_ok(w, in, mask))
@@ -101,16 +129,15 @@ static void h_vote(ex_warp *w, const ex_instr *in, uint32_t mask)
     EX_LANES(mask, l, pbits |= ((uint32_t)(ra[l] != 0) ^ neg) << l;);
     uint64_t *rd = w->r[in->d];
     unsigned mode = in->op2;
+    uint32_t ug = uniform_group(w, in, mask);
+    if (ug) {
+        uint64_t v = vote_of(mode, pbits & ug, ug);
+        EX_LANES(mask, l, rd[l] = v;);
+        return;
+    }
     EX_LANES(mask, l, {
-        uint32_t g = group_of(w, in, mask, l), ballot = pbits & g;
-        uint64_t v;
-        switch (mode) {
-        case VOTE_ALL: v = ballot == g; break;
-        case VOTE_ANY: v = ballot != 0; break;
-        case VOTE_UNI: v = ballot == 0 || ballot == g; break;
-        default: v = ballot; break;
-        }
-        rd[l] = v;
+        uint32_t g = group_of(w, in, mask, l);
+        rd[l] = vote_of(mode, pbits & g, g);
     });
 }
 
@@ -187,12 +214,21 @@ static void h_redux(ex_warp *w, const ex_instr *in, uint32_t mask)
         return;
     const uint64_t *ra = w->r[in->a];
     uint64_t *rd = w->r[in->d];
+    uint32_t ug = uniform_group(w, in, mask);
+    if (ug) {
+        uint64_t v = redux_over(ra, ug, in->op2, (unsigned)in->imm);
+        EX_LANES(mask, l, rd[l] = v;);
+        return;
+    }
+    /* the sources, before d (which may be the same register) changes */
+    uint64_t src[WARP_SIZE];
+    memcpy(src, ra, sizeof src);
     uint32_t last_g = 0, last_v = 0;
     EX_LANES(mask, l, {
         uint32_t g = group_of(w, in, mask, l);
-        if (g != last_g) { /* lanes usually share one membermask */
+        if (g != last_g) { /* neighbouring lanes usually share a membermask */
             last_g = g;
-            last_v = redux_over(ra, g, in->op2, (unsigned)in->imm);
+            last_v = redux_over(src, g, in->op2, (unsigned)in->imm);
         }
         rd[l] = last_v;
     });
@@ -249,6 +285,20 @@ static bool decode_dest(ex_decoder *d, ex_instr *in, ptx_type t, bool allow_pair
     return in->d != EX_NONE;
 }
 
+/* Membermask operand i into in->e; an immediate one is uniform. */
+static bool decode_members(ex_decoder *d, ex_instr *in, unsigned i)
+{
+    const ptx_operand *o = ex_opnd(d, i);
+    in->e = o ? d->slot(d, o, PTX_T_B32) : EX_NONE;
+    if (in->e == EX_NONE) {
+        g_string_assign(d->why, "membermask must be a register or an immediate");
+        return false;
+    }
+    if (o->kind == PTX_OPND_IMM)
+        in->flags |= EXF_UNI;
+    return true;
+}
+
 /* Source operand i (register or immediate) as type t. */
 static bool decode_src(ex_decoder *d, unsigned i, ptx_type t, uint32_t *slot)
 {
@@ -289,7 +339,7 @@ static bool decode_shfl(ex_decoder *d, ex_instr *in)
     }
     bool ok = decode_dest(d, in, PTX_T_B32, true) && decode_src(d, 1, PTX_T_B32, &in->a) &&
               decode_src(d, 2, PTX_T_B32, &in->b) && decode_src(d, 3, PTX_T_B32, &in->c) &&
-              (!sync || decode_src(d, 4, PTX_T_B32, &in->e));
+              (!sync || decode_members(d, in, 4));
     if (!ok) {
         in->fn = NULL;
         if (!d->why->len)
@@ -329,7 +379,7 @@ static bool decode_vote(ex_decoder *d, ex_instr *in)
         return false;
     if (ex_opnd(d, 1)->flags & PTX_OPNDF_NOT)
         in->flags |= EXF_NOT_A;
-    if (sync && !decode_src(d, 2, PTX_T_B32, &in->e))
+    if (sync && !decode_members(d, in, 2))
         return false;
     in->fn = h_vote;
     return true;
@@ -360,7 +410,7 @@ static bool decode_match(ex_decoder *d, ex_instr *in)
             g_string_assign(d->why, "match destination");
         return false;
     }
-    if (!decode_src(d, 1, t, &in->a) || !decode_src(d, 2, PTX_T_B32, &in->e))
+    if (!decode_src(d, 1, t, &in->a) || !decode_members(d, in, 2))
         return false;
     in->fn = h_match;
     return true;
@@ -413,7 +463,7 @@ static bool decode_redux(ex_decoder *d, ex_instr *in)
             g_string_assign(d->why, "redux destination");
         return false;
     }
-    if (!decode_src(d, 1, t, &in->a) || !decode_src(d, 2, PTX_T_B32, &in->e))
+    if (!decode_src(d, 1, t, &in->a) || !decode_members(d, in, 2))
         return false;
     in->fn = h_redux;
     return true;
@@ -442,7 +492,7 @@ bool ex_decode_warp(ex_decoder *d, ex_instr *in)
             g_string_assign(d->why, "elect.sync takes 2 operands");
             return false;
         }
-        if (!decode_dest(d, in, PTX_T_B32, true) || !decode_src(d, 1, PTX_T_B32, &in->e)) {
+        if (!decode_dest(d, in, PTX_T_B32, true) || !decode_members(d, in, 1)) {
             if (!d->why->len)
                 g_string_assign(d->why, "elect.sync operands");
             return false;

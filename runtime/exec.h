@@ -321,6 +321,15 @@ const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i);
 /* Decodes an address operand [reg+off], [sym+off], [imm] into in->a/imm/space. */
 bool ex_decode_address(ex_decoder *d, const ptx_operand *o, ex_instr *in, ptx_space space);
 
+/* Population count without a libgcc call (the build targets baseline x86-64,
+ * where __builtin_popcount is not a single instruction). */
+static inline uint32_t ex_popc(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Runs the statement(s) for every lane in `mask`, with `l` the lane number;
  * a full warp takes a plain counted loop the compiler can vectorise. */
 #define EX_LANES(mask, l, ...)                                                \

@@ -342,7 +342,7 @@ void ex_warp_run(ex_warp *w, uint64_t budget)
         if (in->guard != EX_NONE)
             mask = guard_mask(w, in, mask);
         w->instrs++;
-        w->thread_instrs += (uint64_t)__builtin_popcount(mask);
+        w->thread_instrs += ex_popc(mask);
         if (in->flags & EXF_CONTROL) {
             in->fn(w, in, mask);
             if (w->state != WARP_RUNNING && w->state != WARP_AT_BARRIER)

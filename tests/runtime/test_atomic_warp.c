@@ -828,6 +828,39 @@ static void test_shfl(void **state)
     }
 }
 
+/* Inside a branch only even lanes run; shfl.idx from lane^1 reads an
+ * inactive lane, which the manual leaves unpredictable: ptxemu gives that
+ * lane's current register value (deterministic). */
+static void test_shfl_inactive_source(void **state)
+{
+    (void)state;
+    const char *ptx =
+        HDR ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+            ".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+            "ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\n"
+            "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\n"
+            "add.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+            "ld.global.u32 %r2, [%rd4];\n"
+            "and.b32 %r3, %r1, 1;\nsetp.ne.u32 %p1, %r3, 0;\n"
+            "@%p1 bra $L_end;\n"
+            "mov.u32 %r2, 7;\n"                      /* only even lanes overwrite */
+            "activemask.b32 %r4;\n"
+            "xor.b32 %r5, %r1, 1;\n"
+            "shfl.sync.idx.b32 %r6|%p2, %r2, %r5, 0x1f, %r4;\n"
+            "st.global.u32 [%rd5], %r6;\n"
+            "$L_end:\n"
+            "ret;\n}\n";
+    uint32_t in[64], out[64];
+    for (unsigned t = 0; t < 64; t++) {
+        in[t] = 500 + t;
+        out[t] = 0;
+    }
+    test_buf bufs[] = {{in, sizeof in}, {out, sizeof out}};
+    run_ok(ptx, "k", 1, 64, bufs, 2);
+    for (unsigned t = 0; t < 64; t++)
+        assert_int_equal(out[t], t % 2 ? 0 : in[t + 1]);
+}
+
 /* ------------------------------------------------ vote, activemask, elect */
 
 /* Thread t: pred = in[t] != 0; lanes with br[t] != 0 take a branch and run
@@ -997,6 +1030,8 @@ static void test_redux_int(void **state)
             "add.s64 %%rd6, %%rd1, %%rd4;\nld.global.u32 %%r2, [%%rd6];\n"
             "add.s64 %%rd7, %%rd2, %%rd4;\nld.global.u32 %%r3, [%%rd7];\n"
             "add.s64 %%rd10, %%rd3, %%rd5;\n%s"
+            "redux.sync.add.u32 %%r2, %%r2, %%r3;\n"   /* d is the source */
+            "st.global.u32 [%%rd10+36], %%r2;\n"
             "ret;\n}\n",
         body->str);
     g_string_free(body, TRUE);
@@ -1040,6 +1075,7 @@ static void test_redux_int(void **state)
             assert_int_equal(r[6], a);
             assert_int_equal(r[7], o);
             assert_int_equal(r[8], x);
+            assert_int_equal(r[9], (uint32_t)sum);
         }
     }
     g_free(ptx);
@@ -1179,6 +1215,7 @@ int main(void)
         cmocka_unit_test(test_shared_and_float_totals),
         cmocka_unit_test(test_vector_f32),
         cmocka_unit_test(test_shfl),
+        cmocka_unit_test(test_shfl_inactive_source),
         cmocka_unit_test(test_vote_divergent),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_redux_int),
