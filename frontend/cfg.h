@@ -46,7 +46,9 @@ typedef struct ptx_cfg {
                                 NONE also for blocks that cannot reach the exit */
     uint32_t *reconv;        /* instruction -> reconvergence instruction index of
                                 a branch (first instruction of the branch block's
-                                ipdom), func->instrs->len when that is the exit,
+                                ipdom), func->instrs->len when that is the exit
+                                or when the block cannot reach the exit at all
+                                (an infinite loop: lanes meet only at the end),
                                 NONE for non-branches */
     GArray *loops;           /* ptx_loop, outer loops before inner ones */
 } ptx_cfg;

@@ -1,0 +1,56 @@
+/* timing/memsys.h — the memory hierarchy as the SM cores see it: per-warp
+ * coalescing into transactions, L1 data caches with MSHRs, one NoC injection
+ * port per cluster, a crossbar, L2 slices and DRAM partitions (FR-FCFS),
+ * each in its own clock domain.  Functional values never pass through here:
+ * the executor already did the access; this only decides *when* it ends. */
+#ifndef PTXEMU_TIMING_MEMSYS_H
+#define PTXEMU_TIMING_MEMSYS_H
+
+#include "runtime/exec.h"
+#include "timing/config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct memsys memsys;
+
+/* Called when every transaction of an issued instruction has completed
+ * (loads: data back at the SM; stores: accepted by L1 / written through). */
+typedef void (*memsys_done_fn)(void *user, uint64_t token, uint64_t core_cycle);
+
+typedef struct memsys_stats {
+    uint64_t l1_hits, l1_misses, l1_mshr_merges, l1_reservation_fails;
+    uint64_t l2_hits, l2_misses, l2_mshr_merges;
+    uint64_t noc_read_requests, noc_write_requests;
+    uint64_t dram_reads, dram_writes, dram_row_hits, dram_row_misses;
+    uint64_t transactions;            /* after coalescing */
+    uint64_t warp_accesses;           /* instructions that reached memsys */
+    uint64_t redundant_requests;      /* same line from the same cluster within
+                                         stats.locality_window cycles */
+    uint64_t icc_merges, icc_cache_hits;
+    uint64_t latency_sum, latency_count; /* load latency: AMAT = sum / count */
+    uint64_t latency_overlapped_sum;  /* cycles with >= 1 load outstanding, per SM */
+    uint64_t *served_per_sm;          /* DRAM/L2 requests served per SM (CLASO Figs 4-5) */
+    uint32_t nsms;
+} memsys_stats;
+
+memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user);
+void memsys_destroy(memsys *m);
+
+/* Sends one warp instruction's global/local/const accesses (acc from
+ * ex_warp_step).  Returns false when the SM's L1 cannot take it this cycle
+ * (MSHRs or queues full): the SM retries later and counts a stall. */
+bool memsys_issue(memsys *m, uint32_t sm, uint32_t warp, const ex_access *acc,
+                  uint64_t token, uint64_t core_cycle);
+
+/* Advances every clock domain up to the end of this core cycle; completions
+ * are delivered through the done callback. */
+void memsys_cycle(memsys *m, uint64_t core_cycle);
+
+/* No request in flight anywhere. */
+bool memsys_idle(const memsys *m);
+
+/* Counters so far (served_per_sm points into memsys-owned memory). */
+void memsys_get_stats(const memsys *m, memsys_stats *out);
+
+#endif
