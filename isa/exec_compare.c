@@ -8,14 +8,13 @@
  *    half-precision types) computes the per-lane comparison results as a lane
  *    bitmask and a shared tail combines them with c and writes the
  *    destination(s).
- * The generic comparison classifies each lane pair as less / equal / greater
- * / unordered and tests that class against a 4-bit mask of the operator, so
- * every operator shares one loop per operand type. */
+ * An operator is decoded as the set of relations (less / equal / greater /
+ * unordered) it accepts; the generic integer and float paths switch on that
+ * set once and run a loop specialised for it, the half-precision path tests
+ * each lane's relation against the set. */
 #include "runtime/exec.h"
 #include "isa/fp.h"
 #include "isa/half.h"
-
-#include <string.h>
 
 /* Relation classes; an operator is the set of classes it accepts. */
 enum { R_LT = 1, R_EQ = 2, R_GT = 4, R_UN = 8 };
@@ -115,7 +114,7 @@ static const ex_handler setp_int_fast[4][6] = {
         const uint64_t *A = w->r[in->a], *B = w->r[in->b];                    \
         uint64_t *D = w->r[in->d];                                            \
         EX_LANES(mask, l, {                                                   \
-            T_##TN a = LD_##TN(A[l]), b = LD_##TN(B[l]);      \
+            T_##TN a = LD_##TN(A[l]), b = LD_##TN(B[l]);                      \
             D[l] = F_##OPN(a, b);                                             \
         });                                                                   \
     }
@@ -198,8 +197,37 @@ static inline void cmp_finish(ex_warp *w, const ex_instr *in, uint32_t mask, uin
         EX_LANES(mask, l, D[l] = ((p >> l) & 1u) ? tv : 0;);
 }
 
+/* One lane loop per operator (the switch is outside the loop): LOAD sets
+ * a and b for lane l, and the operator's result goes to bit l. */
+#define BITS_LOOP(LOAD, EXPR)                                                 \
+    do {                                                                      \
+        EX_LANES(mask, l, {                                                   \
+            LOAD;                                                             \
+            t |= (uint32_t)(EXPR) << l;                                       \
+        });                                                                   \
+    } while (0)
+
+#define BITS_SWITCH(LOAD)                                                     \
+    switch (ops) {                                                            \
+    case R_EQ: BITS_LOOP(LOAD, F_eq(a, b)); break;                            \
+    case R_LT | R_GT: BITS_LOOP(LOAD, F_ne(a, b)); break;                     \
+    case R_LT: BITS_LOOP(LOAD, F_lt(a, b)); break;                            \
+    case R_LT | R_EQ: BITS_LOOP(LOAD, F_le(a, b)); break;                     \
+    case R_GT: BITS_LOOP(LOAD, F_gt(a, b)); break;                            \
+    case R_GT | R_EQ: BITS_LOOP(LOAD, F_ge(a, b)); break;                     \
+    case R_EQ | R_UN: BITS_LOOP(LOAD, F_equ(a, b)); break;                    \
+    case R_LT | R_GT | R_UN: BITS_LOOP(LOAD, F_neu(a, b)); break;             \
+    case R_LT | R_UN: BITS_LOOP(LOAD, F_ltu(a, b)); break;                    \
+    case R_LT | R_EQ | R_UN: BITS_LOOP(LOAD, F_leu(a, b)); break;             \
+    case R_GT | R_UN: BITS_LOOP(LOAD, F_gtu(a, b)); break;                    \
+    case R_GT | R_EQ | R_UN: BITS_LOOP(LOAD, F_geu(a, b)); break;             \
+    case R_LT | R_EQ | R_GT: BITS_LOOP(LOAD, F_num(a, b)); break;             \
+    default: BITS_LOOP(LOAD, F_nan(a, b)); break;                             \
+    }
+
 /* Integers: the low `size` bytes, with the sign bit flipped for signed
- * comparisons so that one unsigned comparison orders both. */
+ * comparisons so that one unsigned comparison orders both (integers are
+ * never unordered, so the float spellings of the operators apply). */
 static void h_cmp_int(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     uint64_t m = width_mask(in->size);
@@ -207,28 +235,20 @@ static void h_cmp_int(ex_warp *w, const ex_instr *in, uint32_t mask)
     unsigned ops = OP2_MASK(in->op2);
     const uint64_t *A = w->r[in->a], *B = w->r[in->b];
     uint32_t t = 0;
-    EX_LANES(mask, l, {
-        uint64_t a = (A[l] & m) ^ x, b = (B[l] & m) ^ x;
-        t |= (uint32_t)((rel_of(a < b, a == b, a > b) & ops) != 0) << l;
-    });
+    BITS_SWITCH(uint64_t a = (A[l] & m) ^ x; uint64_t b = (B[l] & m) ^ x)
     cmp_finish(w, in, mask, t, 0, false);
 }
 
 static void h_cmp_f32(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
-    bool ftz = in->flags & EXF_FTZ;
     unsigned ops = OP2_MASK(in->op2);
     const uint64_t *A = w->r[in->a], *B = w->r[in->b];
     uint32_t t = 0;
-    EX_LANES(mask, l, {
-        uint32_t ab = (uint32_t)A[l], bb = (uint32_t)B[l];
-        if (ftz) {
-            ab = ptx_f32_ftz(ab);
-            bb = ptx_f32_ftz(bb);
-        }
-        float a = ptx_f32_from_bits(ab), b = ptx_f32_from_bits(bb);
-        t |= (uint32_t)((rel_of(a < b, a == b, a > b) & ops) != 0) << l;
-    });
+    if (in->flags & EXF_FTZ) {
+        BITS_SWITCH(float a = LD_f32ftz(A[l]); float b = LD_f32ftz(B[l]))
+    } else {
+        BITS_SWITCH(float a = LD_f32(A[l]); float b = LD_f32(B[l]))
+    }
     cmp_finish(w, in, mask, t, 0, false);
 }
 
@@ -237,10 +257,7 @@ static void h_cmp_f64(ex_warp *w, const ex_instr *in, uint32_t mask)
     unsigned ops = OP2_MASK(in->op2);
     const uint64_t *A = w->r[in->a], *B = w->r[in->b];
     uint32_t t = 0;
-    EX_LANES(mask, l, {
-        double a = ptx_f64_from_bits(A[l]), b = ptx_f64_from_bits(B[l]);
-        t |= (uint32_t)((rel_of(a < b, a == b, a > b) & ops) != 0) << l;
-    });
+    BITS_SWITCH(double a = LD_f64(A[l]); double b = LD_f64(B[l]))
     cmp_finish(w, in, mask, t, 0, false);
 }
 

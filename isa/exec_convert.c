@@ -66,6 +66,9 @@ DEF_CVT_I2I(i2i_us, ZEXT, SEXT)
 DEF_CVT_I2I(i2i_su, SEXT, ZEXT)
 DEF_CVT_I2I(i2i_ss, SEXT, SEXT)
 
+/* the commonest integer forms: cvt.u64.u32, cvt.s64.s32, cvt.u32.u64 */
+DEF_CVT(zext32, x & 0xffffffffu)
+DEF_CVT(sext32, sx32((int32_t)(uint32_t)x))
 DEF_CVT(s32_f32_rzi, sx32(ptx_cvt_f32_to_s32_rzi((uint32_t)x)))
 DEF_CVT(s32_f32_rni, sx32(ptx_cvt_f32_to_s32_rni((uint32_t)x)))
 DEF_CVT(u32_f32_rzi, ptx_cvt_f32_to_u32_rzi((uint32_t)x))
@@ -82,6 +85,31 @@ DEF_CVT(f16_f32_rn, ptx_f16_from_f32_rn((uint32_t)x))
 DEF_CVT(f32_f16, ptx_f16_to_f32((uint16_t)x))
 DEF_CVT(bf16_f32_rn, ptx_bf16_from_f32_rn((uint32_t)x))
 DEF_CVT(f32_bf16, ptx_bf16_to_f32((uint16_t)x))
+
+/* Rounding to an integral value in the same type (floorf and friends).
+ * Host trunc/floor/ceil keep the sign of a zero result as the manual
+ * wants; an f32 NaN becomes the canonical NaN, an f64 NaN is quieted. */
+static inline uint64_t rint_f32(uint64_t x, double (*rnd)(double))
+{
+    uint32_t f = (uint32_t)x;
+    if (ptx_f32_isnan(f))
+        return PTX_F32_CANON_NAN;
+    return ptx_f32_bits((float)rnd(ptx_f32_from_bits(f)));
+}
+static inline uint64_t rint_f64(uint64_t x, double (*rnd)(double))
+{
+    if (ptx_f64_isnan(x))
+        return x | UINT64_C(0x0008000000000000);
+    return ptx_f64_bits(rnd(ptx_f64_from_bits(x)));
+}
+DEF_CVT(f32_rzi, rint_f32(x, trunc))
+DEF_CVT(f32_rmi, rint_f32(x, floor))
+DEF_CVT(f32_rpi, rint_f32(x, ceil))
+DEF_CVT(f32_rni, rint_f32(x, ptx_rne_integral))
+DEF_CVT(f64_rzi, rint_f64(x, trunc))
+DEF_CVT(f64_rmi, rint_f64(x, floor))
+DEF_CVT(f64_rpi, rint_f64(x, ceil))
+DEF_CVT(f64_rni, rint_f64(x, ptx_rne_integral))
 
 /* A specialised converter from ptx_cvt_lookup. */
 static void h_cvt_fn(ex_warp *w, const ex_instr *in, uint32_t mask)
@@ -104,6 +132,39 @@ static void h_cvt_generic(ex_warp *w, const ex_instr *in, uint32_t mask)
     EX_LANES(mask, l, {
         uint64_t r = 0;
         ptx_cvt(dt, st, rnd, flags, A[l], &r);
+        D[l] = r & m;
+    });
+}
+
+/* Old PTX (ISA 1.x) converts the thread/CTA index registers directly:
+ * `cvt.u32.u16 %r, %tid.x`.  Only these four are accepted as cvt sources
+ * (vr[0] = ptx_sreg, vr[1] = component 0..2); the value is read as mov
+ * reads it and then converted exactly like a register source. */
+static uint64_t index_sreg(const ex_warp *w, ptx_sreg s, unsigned comp, unsigned lane)
+{
+    const ex_launch *L = w->launch;
+    uint32_t t = ex_thread_linear(w, lane);
+    switch (s) {
+    case PTX_SREG_TID:
+        return comp == 0 ? t % L->block[0]
+             : comp == 1 ? (t / L->block[0]) % L->block[1]
+                         : t / (L->block[0] * L->block[1]);
+    case PTX_SREG_NTID: return L->block[comp];
+    case PTX_SREG_CTAID: return w->cta->ctaid[comp];
+    default: return L->grid[comp]; /* PTX_SREG_NCTAID */
+    }
+}
+
+static void h_cvt_sreg(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    ptx_type dt = (ptx_type)in->type, st = (ptx_type)in->type2;
+    ptx_rnd rnd = (ptx_rnd)in->rnd;
+    unsigned flags = in->op2, comp = in->vr[1];
+    ptx_sreg sr = (ptx_sreg)in->vr[0];
+    uint64_t *D = w->r[in->d], m = (uint64_t)in->imm;
+    EX_LANES(mask, l, {
+        uint64_t r = 0;
+        ptx_cvt(dt, st, rnd, flags, index_sreg(w, sr, comp, l), &r);
         D[l] = r & m;
     });
 }
@@ -214,7 +275,7 @@ static bool is_irnd(ptx_rnd r)
  * can change the answer, so the flag-free fast converters apply. */
 static bool ftz_is_moot(ptx_type dt, ptx_type st, ptx_rnd rnd)
 {
-    if (st == PTX_T_F32 && is_int(dt))
+    if (st == PTX_T_F32 && (is_int(dt) || dt == PTX_T_F32))
         return rnd == PTX_RND_RZI || rnd == PTX_RND_RNI; /* subnormals round to 0 */
     if (dt == PTX_T_F32 && (is_int(st) || st == PTX_T_F16))
         return true; /* results are never subnormal */
@@ -246,6 +307,14 @@ static ex_handler fast_cvt(ptx_type dt, ptx_type st, ptx_rnd rnd)
         {PTX_T_F32, PTX_T_F16, PTX_RND_NONE, h_cvt_f32_f16},
         {PTX_T_BF16, PTX_T_F32, PTX_RND_RN, h_cvt_bf16_f32_rn},
         {PTX_T_F32, PTX_T_BF16, PTX_RND_NONE, h_cvt_f32_bf16},
+        {PTX_T_F32, PTX_T_F32, PTX_RND_RZI, h_cvt_f32_rzi},
+        {PTX_T_F32, PTX_T_F32, PTX_RND_RMI, h_cvt_f32_rmi},
+        {PTX_T_F32, PTX_T_F32, PTX_RND_RPI, h_cvt_f32_rpi},
+        {PTX_T_F32, PTX_T_F32, PTX_RND_RNI, h_cvt_f32_rni},
+        {PTX_T_F64, PTX_T_F64, PTX_RND_RZI, h_cvt_f64_rzi},
+        {PTX_T_F64, PTX_T_F64, PTX_RND_RMI, h_cvt_f64_rmi},
+        {PTX_T_F64, PTX_T_F64, PTX_RND_RPI, h_cvt_f64_rpi},
+        {PTX_T_F64, PTX_T_F64, PTX_RND_RNI, h_cvt_f64_rni},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(table); i++)
         if (table[i].dt == dt && table[i].st == st && table[i].rnd == rnd)
@@ -291,6 +360,29 @@ static bool decode_pack_sat(ex_decoder *d, ex_instr *in, ptx_type ct, ptx_type a
     return true;
 }
 
+static bool decode_sreg_src(ex_decoder *d, ex_instr *in, const ptx_operand *src, ptx_type dt,
+                            ptx_type st, ptx_rnd rnd, unsigned flags)
+{
+    ptx_sreg sr = (ptx_sreg)src->id;
+    uint64_t probe;
+    if (sr != PTX_SREG_TID && sr != PTX_SREG_NTID && sr != PTX_SREG_CTAID &&
+        sr != PTX_SREG_NCTAID) {
+        g_string_printf(d->why, "cvt from %%%s (only %%tid, %%ntid, %%ctaid and %%nctaid)",
+                        ptx_sreg_name(sr));
+        return false;
+    }
+    if (!ptx_cvt(dt, st, rnd, flags, 0, &probe)) {
+        why_cvt(d, dt, st, rnd);
+        return false;
+    }
+    in->vr[0] = (uint32_t)sr;
+    in->vr[1] = src->comp >= 1 && src->comp <= 3 ? src->comp - 1u : 0;
+    in->imm = (int64_t)width_mask(dst_bytes(d, ex_opnd(d, 0), dt));
+    in->op2 = (uint8_t)flags;
+    in->fn = h_cvt_sreg;
+    return true;
+}
+
 bool ex_decode_convert(ex_decoder *d, ex_instr *in)
 {
     const ptx_instr *pi = d->pi;
@@ -332,9 +424,11 @@ bool ex_decode_convert(ex_decoder *d, ex_instr *in)
         g_string_assign(d->why, "cvt form");
         return false;
     }
-    const ptx_operand *dst = ex_opnd(d, 0);
+    const ptx_operand *dst = ex_opnd(d, 0), *src = ex_opnd(d, 1);
     in->d = d->slot(d, dst, dt);
-    in->a = src_slot(d, ex_opnd(d, 1), st);
+    if (src->kind == PTX_OPND_SREG && pi->nopnds == 2 && in->d != EX_NONE)
+        return decode_sreg_src(d, in, src, dt, st, rnd, flags);
+    in->a = src_slot(d, src, st);
     if (in->d == EX_NONE || in->a == EX_NONE) {
         g_string_assign(d->why, "operand is not a register or constant");
         return false;
@@ -370,6 +464,15 @@ bool ex_decode_convert(ex_decoder *d, ex_instr *in)
         flags = 0;
     if (flags == 0 && is_int(dt) && is_int(st)) {
         bool ss = ptx_type_is_signed(st), ds = ptx_type_is_signed(dt);
+        unsigned dn = ptx_type_size(dt), sn = ptx_type_size(st);
+        if (dn == 8 && sn == 4) {
+            in->fn = ss ? h_cvt_sext32 : h_cvt_zext32;
+            return true;
+        }
+        if (dn == 4 && sn >= 4 && in->imm == (int64_t)0xffffffffu) {
+            in->fn = h_cvt_zext32; /* the low 32 bits, in a 32-bit register */
+            return true;
+        }
         in->op2 = (uint8_t)(64u - 8u * ptx_type_size(st));
         in->fn = ss ? (ds ? h_cvt_i2i_ss : h_cvt_i2i_su) : (ds ? h_cvt_i2i_us : h_cvt_i2i_uu);
         return true;

@@ -97,7 +97,7 @@ bool ex_frame_push(ex_warp *w, uint32_t size)
         w->stack_cap = cap;
     }
     /* a fresh frame starts zeroed so reads of unwritten locals are stable */
-    for (unsigned l = 0; l < WARP_SIZE; l++)
+    for (unsigned l = 0; size && l < WARP_SIZE; l++)
         memset(w->stack + (gsize)l * w->stack_cap + base, 0, size);
     w->fp = base;
     w->stack_top = base + size;

@@ -90,12 +90,6 @@ static uint64_t f64b(double d)
     memcpy(&u, &d, 8);
     return u;
 }
-static double bf64(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, 8);
-    return d;
-}
 
 static uint64_t lcg(uint64_t *s)
 {
@@ -160,10 +154,6 @@ static bool flt_ref(const char *op, double a, double b)
     return false;
 }
 
-static double flush(double x)
-{
-    return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
-}
 static float flushf(float x)
 {
     return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
@@ -614,13 +604,11 @@ static uint64_t cvt_int_ref(const cvt_int_case *c, uint64_t x, bool sat)
     return c->dsg ? (uint64_t)sext_bits(r, c->dbits) : r;
 }
 
-static const char *reg_for(unsigned bits, int n)
+/* Name of register n of the width class for `bits` (8-bit values live in
+ * 16-bit registers). */
+static void reg_name(char *buf, unsigned bits, int n)
 {
-    static char buf[4][16];
-    static int slot;
-    char *b = buf[slot++ & 3];
-    snprintf(b, 16, "%%%s%d", bits <= 16 ? "h" : bits == 32 ? "r" : "rd", n);
-    return b;
+    snprintf(buf, 16, "%%%s%d", bits <= 16 ? "h" : bits == 32 ? "r" : "rd", n);
 }
 
 static void test_cvt_int(void **state)
@@ -651,15 +639,15 @@ static void test_cvt_int(void **state)
     GString *body = g_string_new(NULL);
     for (unsigned k = 0; k < N; k++) {
         const cvt_int_case *c = &cases[k];
-        int srcn = c->sbits <= 16 ? 1 : c->sbits == 32 ? 1 : 11;
-        /* an 8-bit source lives in a 16-bit register */
-        unsigned rb = c->dbits < 16 ? 16 : c->dbits;
+        char src[16], d0[16], d1[16];
+        reg_name(src, c->sbits, c->sbits == 64 ? 11 : 1);
+        reg_name(d0, c->dbits, 20);
+        reg_name(d1, c->dbits, 21);
         g_string_append_printf(body,
                                "  cvt.%s.%s %s, %s;\n  st.global.b64 [%%rd10+%u], %s;\n"
                                "  cvt.sat.%s.%s %s, %s;\n  st.global.b64 [%%rd10+%u], %s;\n",
-                               c->dt, c->st, reg_for(rb, 20), reg_for(c->sbits, srcn), k * 8,
-                               reg_for(rb, 20), c->dt, c->st, reg_for(rb, 21),
-                               reg_for(c->sbits, srcn), (N + k) * 8, reg_for(rb, 21));
+                               c->dt, c->st, d0, src, k * 8, d0, c->dt, c->st, d1, src,
+                               (N + k) * 8, d1);
     }
     run_body(body->str, MAXL, A, NULL, NULL, K, out);
     g_string_free(body, TRUE);
@@ -761,14 +749,15 @@ static void test_cvt_f2i(void **state)
         unsigned k = 0;
         for (unsigned d = 0; d < ND; d++)
             for (unsigned m = 0; m < 4; m++) {
-                unsigned rb = dts[d].bits < 16 ? 16 : dts[d].bits;
+                char d0[16], d1[16];
+                const char *st = src64 ? "f64" : "f32", *src = src64 ? "%fd1" : "%f1";
+                reg_name(d0, dts[d].bits, 20);
+                reg_name(d1, dts[d].bits, 21);
                 g_string_append_printf(body,
                                        "  cvt.r%ci.%s.%s %s, %s;\n  st.global.b64 [%%rd10+%u], %s;\n"
                                        "  cvt.r%ci.sat.%s.%s %s, %s;\n  st.global.b64 [%%rd10+%u], %s;\n",
-                                       modes[m], dts[d].dt, src64 ? "f64" : "f32", reg_for(rb, 20),
-                                       src64 ? "%fd1" : "%f1", k * 8, reg_for(rb, 20), modes[m],
-                                       dts[d].dt, src64 ? "f64" : "f32", reg_for(rb, 21),
-                                       src64 ? "%fd1" : "%f1", (k + 1) * 8, reg_for(rb, 21));
+                                       modes[m], dts[d].dt, st, d0, src, k * 8, d0, modes[m],
+                                       dts[d].dt, st, d1, src, (k + 1) * 8, d1);
                 k += 2;
             }
         /* .ftz on an f32 subnormal matters for rmi/rpi */
@@ -795,7 +784,7 @@ static void test_cvt_f2i(void **state)
                     k += 2;
                 }
             /* f32 .ftz flushes the input; f64 inputs are never flushed */
-            double fz = src64 ? x : flush(x);
+            double fz = src64 ? x : (double)flushf((float)x);
             CHECK(out[i * K + k], f2i_ref(fz, 'm', 32, true, src64) & 0xffffffffu,
                   "cvt.rmi.ftz lane %u x=%g", i, x);
             CHECK(out[i * K + k + 1], f2i_ref(fz, 'p', 32, true, src64) & 0xffffffffu,
@@ -979,7 +968,7 @@ static void test_cvt_float_misc(void **state)
     (void)state;
     const float xs[] = {1.0f, 1.5f, -2.5f, 1.0e-40f, -1.0e-40f, 3.4e38f, NAN, 0.75f,
                         1.00048828125f /* 0x3f801000 */, 2.5f, -0.3f};
-    enum { L = sizeof xs / sizeof xs[0], K = 12 };
+    enum { L = sizeof xs / sizeof xs[0], K = 14 };
     uint64_t A[L], B[L], out[L * K];
     for (unsigned i = 0; i < L; i++) {
         A[i] = f32b(xs[i]);
@@ -996,7 +985,9 @@ static void test_cvt_float_misc(void **state)
              "  cvt.rn.relu.f16x2.f32 %r23, %f1, %f2;\n  st.global.b64 [%rd10+64], %r23;\n"
              "  cvt.rz.bf16.f32 %h20, %f1;\n  st.global.b64 [%rd10+72], %h20;\n"
              "  cvt.rn.satfinite.e4m3x2.f32 %h21, %f1, %f2;\n  st.global.b64 [%rd10+80], %h21;\n"
-             "  cvt.rzi.f32.f32 %f24, %f1;\n  st.global.b64 [%rd10+88], %f24;\n",
+             "  cvt.rzi.f32.f32 %f24, %f1;\n  st.global.b64 [%rd10+88], %f24;\n"
+             "  cvt.rn.f16x2.e4m3x2 %r24, %h21;\n  st.global.b64 [%rd10+96], %r24;\n"
+             "  cvt.rn.satfinite.e5m2x2.f16x2 %h25, %r20;\n  st.global.b64 [%rd10+104], %h25;\n",
              L, A, B, NULL, K, out);
     for (unsigned i = 0; i < L; i++) {
         float x = xs[i];
@@ -1031,6 +1022,61 @@ static void test_cvt_float_misc(void **state)
     CHECK(out[0 * K + 10], 0x38c0u, "e4m3x2 (1, -2)");
     CHECK(out[5 * K + 10], 0x7efeu, "e4m3x2 satfinite (3.4e38, -6.8e38->-inf)");
     CHECK(out[6 * K + 10], 0x7f7fu, "e4m3x2 NaN");
+    CHECK(out[0 * K + 12], 0x3c00c000u, "f16x2 from e4m3x2 (1, -2): halves in place");
+    /* e5m2 is the top byte of an f16: 1 -> 0x3c, -2 -> 0xc0, 5 -> 0x45 */
+    CHECK(out[0 * K + 13], 0x3cc0u, "e5m2x2 from f16x2 (1, -2)");
+    CHECK(out[2 * K + 13], 0xc145u, "e5m2x2 from f16x2 (-2.5, 5)");
+}
+
+/* cvt.r*i.f32.f32 / .f64.f64: round to an integral value, sign of a zero
+ * result kept; NaN canonical (f32) or quieted with its payload (f64). */
+static void test_cvt_round_integral(void **state)
+{
+    (void)state;
+    const double xs[] = {2.5, -2.5, 3.5, -0.3, -0.5, 0.5, 1.5, -1.5, 0.0, -0.0, 1e30,
+                         -INFINITY, 8388609.0, 4503599627370497.5, 1.0e-40, -1.0e-40, NAN};
+    enum { L = sizeof xs / sizeof xs[0], K = 10 };
+    static const char modes[] = {'n', 'z', 'm', 'p'};
+    uint64_t A32[L], A64[L], B[L], out[L * K];
+    for (unsigned i = 0; i < L; i++) {
+        A32[i] = f32b((float)xs[i]);
+        A64[i] = f64b(xs[i]);
+        B[i] = A32[i];
+    }
+    /* a signalling f64 NaN with a payload */
+    A64[L - 1] = 0xfff0000000000123ull;
+    GString *body = g_string_new(NULL);
+    for (unsigned m = 0; m < 4; m++)
+        g_string_append_printf(body,
+                               "  cvt.r%ci.f32.f32 %%f20, %%f2;\n  st.global.b64 [%%rd10+%u], %%f20;\n"
+                               "  cvt.r%ci.f64.f64 %%fd20, %%fd1;\n  st.global.u64 [%%rd10+%u], %%fd20;\n",
+                               modes[m], m * 16, modes[m], m * 16 + 8);
+    g_string_append(body, "  cvt.rmi.ftz.f32.f32 %f21, %f2;\n  st.global.b64 [%rd10+64], %f21;\n"
+                          "  cvt.rzi.ftz.f32.f32 %f22, %f2;\n  st.global.b64 [%rd10+72], %f22;\n");
+    run_body(body->str, L, A64, B, NULL, K, out);
+    g_string_free(body, TRUE);
+    for (unsigned i = 0; i < L; i++) {
+        for (unsigned m = 0; m < 4; m++) {
+            float xf = bf32(A32[i]);
+            double xd = xs[i];
+            double rf, rd;
+            switch (modes[m]) {
+            case 'n': rf = rne(xf); rd = rne(xd); break;
+            case 'z': rf = trunc(xf); rd = trunc(xd); break;
+            case 'm': rf = floor(xf); rd = floor(xd); break;
+            default: rf = ceil(xf); rd = ceil(xd); break;
+            }
+            uint64_t wf = isnan(xf) ? 0x7fffffffu : f32b(copysignf((float)rf, xf));
+            uint64_t wd = i == L - 1 ? 0xfff8000000000123ull : f64b(copysign(rd, xd));
+            CHECK(out[i * K + 2 * m], wf, "cvt.r%ci.f32.f32 lane %u x=%g", modes[m], i, xf);
+            CHECK(out[i * K + 2 * m + 1], wd, "cvt.r%ci.f64.f64 lane %u x=%g", modes[m], i, xd);
+        }
+        float xf = bf32(A32[i]), fz = flushf(xf);
+        uint64_t wm = isnan(xf) ? 0x7fffffffu : f32b(copysignf(floorf(fz), fz));
+        uint64_t wz = isnan(xf) ? 0x7fffffffu : f32b(copysignf(truncf(fz), fz));
+        CHECK(out[i * K + 8], wm, "cvt.rmi.ftz.f32.f32 lane %u x=%g", i, xf);
+        CHECK(out[i * K + 9], wz, "cvt.rzi.ftz.f32.f32 lane %u x=%g", i, xf);
+    }
 }
 
 /* cvt.pack.sat.{s16,u16}.s32 and an immediate source. */
@@ -1094,6 +1140,23 @@ static void test_cvt_guard_partial(void **state)
     }
 }
 
+/* Old PTX converts index registers directly: cvt.u32.u16 %r, %tid.x. */
+static void test_cvt_sreg(void **state)
+{
+    (void)state;
+    enum { L = 20, K = 3 };
+    uint64_t A[L] = {0}, out[L * K];
+    run_body("  cvt.u32.u16 %r20, %tid.x;\n  st.global.b64 [%rd10], %r20;\n"
+             "  cvt.rn.f32.u32 %f20, %ntid.x;\n  st.global.b64 [%rd10+8], %f20;\n"
+             "  cvt.u64.u32 %rd20, %ctaid.x;\n  st.global.u64 [%rd10+16], %rd20;\n",
+             L, A, NULL, NULL, K, out);
+    for (unsigned i = 0; i < L; i++) {
+        CHECK(out[i * K], i, "cvt.u32.u16 from %%tid.x lane %u", i);
+        CHECK(out[i * K + 1], f32b((float)L), "cvt.rn.f32.u32 from %%ntid.x lane %u", i);
+        CHECK(out[i * K + 2], 0, "cvt.u64.u32 from %%ctaid.x lane %u", i);
+    }
+}
+
 /* Forms that cannot run are refused at load with a reason. */
 static void test_unsupported(void **state)
 {
@@ -1103,6 +1166,8 @@ static void test_unsupported(void **state)
         "  cvt.f32.s32 %f20, %r1;\n",          /* int -> float needs a rounding */
         "  setp.lo.f32 %p1, %f1, %f2;\n",      /* unsigned compare on floats */
         "  setp.ltu.s32 %p1, %r1, %r2;\n",     /* unordered compare on ints */
+        "  cvt.u32.u32 %r20, %clock;\n",       /* only index registers as sources */
+        "  cvt.rs.f16x2.f32 %r20, %f1, %f2;\n", /* stochastic rounding */
     };
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         GString *ptx = g_string_new(frame_head);
@@ -1134,8 +1199,10 @@ int main(void)
         cmocka_unit_test(test_cvt_i2f),
         cmocka_unit_test(test_cvt_f32_f16),
         cmocka_unit_test(test_cvt_float_misc),
+        cmocka_unit_test(test_cvt_round_integral),
         cmocka_unit_test(test_cvt_pack_sat),
         cmocka_unit_test(test_cvt_guard_partial),
+        cmocka_unit_test(test_cvt_sreg),
         cmocka_unit_test(test_unsupported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
