@@ -363,6 +363,11 @@ static bool decode_fma_mixed(ex_decoder *d, ex_instr *in, unsigned have)
         return fail(d, "fma needs a rounding modifier (.rn .rz .rm .rp)");
     if (bad_mods(d, M_SAT))
         return false;
+    for (unsigned i = 1; i <= 2; i++) {
+        const ptx_operand *o = ex_opnd(d, i);
+        if (o && (o->kind == PTX_OPND_FIMM32 || o->kind == PTX_OPND_FIMM64))
+            return fail(d, "a float literal as a 16-bit operand");
+    }
     if (!get_slots(d, in, 3, PTX_T_F32, ab, PTX_T_F32))
         return false;
     in->op2 = have & M_SAT ? PTX_FP_SAT : 0;

@@ -10,6 +10,8 @@
 #include "isa/opcodes.h"
 #include "runtime/exec.h"
 
+#include <math.h>
+
 /* ------------------------------------------------------------ handlers */
 
 #define DEF_UN(name, T, EXPR)                                                 \
@@ -31,6 +33,7 @@
         const uint64_t *ra = w->r[in->a], *rb = w->r[in->b];                  \
         uint64_t *rd = w->r[in->d];                                           \
         const unsigned fl = in->op2;                                          \
+        (void)fl;                                                             \
         EX_LANES(mask, l, {                                                   \
             T a = (T)ra[l], b = (T)rb[l];                                     \
             rd[l] = (uint64_t)(T)(EXPR);                                      \
@@ -44,6 +47,7 @@
         const uint64_t *rc = w->r[in->c];                                     \
         uint64_t *rd = w->r[in->d];                                           \
         const unsigned fl = in->op2;                                          \
+        (void)fl;                                                             \
         EX_LANES(mask, l, {                                                   \
             T a = (T)ra[l], b = (T)rb[l], c = (T)rc[l];                       \
             rd[l] = (uint64_t)(T)(EXPR);                                      \
@@ -88,6 +92,78 @@ DEF_UN(h_tanh_f16x2, U32, ptx_f16x2_tanh_approx(a))
 DEF_UN(h_tanh_bf16, U16, ptx_bf16_tanh_approx(a))
 DEF_UN(h_tanh_bf16x2, U32, ptx_bf16x2_tanh_approx(a))
 
+/* ---- .rn without flags: the common case, computed in f32/f64 ----
+ * f16/bf16 products are exact in f32.  A sum of two 16-bit values is exact
+ * in f32 unless the smaller one lies below 2^-13 of the larger, far under
+ * half an ulp of the 16-bit result, so rounding the f32 sum once more to
+ * 16 bits still gives the correctly rounded value.  For f16 fma, a*b + c is
+ * exact in f64 whenever the terms can both matter to a finite result (they
+ * span at most 42 bits); rounding that to odd in f32 keeps the last
+ * rounding single.  bf16 fma (a much wider exponent range) stays on the
+ * general path. */
+
+/* Exact f16 -> f32 (the half.h conversion goes through double). */
+static inline float f16f(uint16_t h)
+{
+    uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (__builtin_expect(e == 0, 0)) {
+        float v = (float)m * 0x1p-24f;
+        return s ? -v : v;
+    }
+    if (e == 0x1f)
+        return ptx_f32_from_bits(s | 0x7f800000u | (m << 13));
+    return ptx_f32_from_bits(s | ((e + 112u) << 23) | (m << 13));
+}
+static inline float bf16f(uint16_t h)
+{
+    return ptx_f32_from_bits((uint32_t)h << 16);
+}
+static inline uint16_t to_f16(float x)
+{
+    return ptx_f16_from_f32_rn(ptx_f32_bits(x));
+}
+static inline uint16_t to_bf16(float x)
+{
+    return ptx_bf16_from_f32_rn(ptx_f32_bits(x));
+}
+/* f64 -> f32 rounded to odd (RZ, then the last bit set when inexact). */
+static inline float f32_odd(double s)
+{
+    float f = (float)s;
+    if ((double)f != s && !isinf(f)) {
+        uint32_t b = ptx_f32_bits(f);
+        if (fabs((double)f) > fabs(s))
+            b -= 1; /* rounded away from zero: step back (magnitude > 0) */
+        f = ptx_f32_from_bits(b | 1u);
+    }
+    return f;
+}
+static inline uint16_t f16_fma_rn(uint16_t a, uint16_t b, uint16_t c)
+{
+    double s = (double)f16f(a) * (double)f16f(b) + (double)f16f(c);
+    return to_f16(f32_odd(s));
+}
+
+#define LO16(x) ((uint16_t)(x))
+#define HI16(x) ((uint16_t)((x) >> 16))
+#define PACK2(hi, lo) (((uint32_t)(hi) << 16) | (uint32_t)(lo))
+#define DEF_FAST(op, OPX)                                                     \
+    DEF_BIN(h_##op##_f16_rn, U16, to_f16(f16f(a) OPX f16f(b)))                \
+    DEF_BIN(h_##op##_bf16_rn, U16, to_bf16(bf16f(a) OPX bf16f(b)))            \
+    DEF_BIN(h_##op##_f16x2_rn, U32,                                           \
+            PACK2(to_f16(f16f(HI16(a)) OPX f16f(HI16(b))),                    \
+                  to_f16(f16f(LO16(a)) OPX f16f(LO16(b)))))                   \
+    DEF_BIN(h_##op##_bf16x2_rn, U32,                                          \
+            PACK2(to_bf16(bf16f(HI16(a)) OPX bf16f(HI16(b))),                 \
+                  to_bf16(bf16f(LO16(a)) OPX bf16f(LO16(b)))))
+
+DEF_FAST(add, +)
+DEF_FAST(sub, -)
+DEF_FAST(mul, *)
+DEF_TRI(h_fma_f16_rn, U16, f16_fma_rn(a, b, c))
+DEF_TRI(h_fma_f16x2_rn, U32,
+        PACK2(f16_fma_rn(HI16(a), HI16(b), HI16(c)), f16_fma_rn(LO16(a), LO16(b), LO16(c))))
+
 /* Handlers indexed by type: f16, f16x2, bf16, bf16x2. */
 typedef ex_handler quad[4];
 static const quad q_add = {h_add_f16, h_add_f16x2, h_add_bf16, h_add_bf16x2};
@@ -100,6 +176,11 @@ static const quad q_neg = {h_neg_f16, h_neg_f16x2, h_neg_bf16, h_neg_bf16x2};
 static const quad q_abs = {h_abs_f16, h_abs_f16x2, h_abs_bf16, h_abs_bf16x2};
 static const quad q_ex2 = {h_ex2_f16, h_ex2_f16x2, h_ex2_bf16, h_ex2_bf16x2};
 static const quad q_tanh = {h_tanh_f16, h_tanh_f16x2, h_tanh_bf16, h_tanh_bf16x2};
+/* .rn without flags (NULL: no fast path) */
+static const quad q_add_rn = {h_add_f16_rn, h_add_f16x2_rn, h_add_bf16_rn, h_add_bf16x2_rn};
+static const quad q_sub_rn = {h_sub_f16_rn, h_sub_f16x2_rn, h_sub_bf16_rn, h_sub_bf16x2_rn};
+static const quad q_mul_rn = {h_mul_f16_rn, h_mul_f16x2_rn, h_mul_bf16_rn, h_mul_bf16x2_rn};
+static const quad q_fma_rn = {h_fma_f16_rn, h_fma_f16x2_rn, NULL, NULL};
 
 /* ------------------------------------------------------------ decoding */
 
@@ -235,12 +316,13 @@ bool ex_decode_half(ex_decoder *d, ex_instr *in)
     unsigned have = 0;
     for (unsigned i = 0; i < pi->nmods; i++)
         have |= mod_class(pi->mods[i]);
-    const ex_handler *q = NULL;
+    const ex_handler *q = NULL, *fast = NULL;
     unsigned nsrc = 2, allowed = 0;
     bool rn_only = true; /* accepts no rounding or .rn; else none at all */
     switch (op) {
     case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL:
         q = op == PTX_OP_ADD ? q_add : op == PTX_OP_SUB ? q_sub : q_mul;
+        fast = op == PTX_OP_ADD ? q_add_rn : op == PTX_OP_SUB ? q_sub_rn : q_mul_rn;
         allowed = bf ? 0 : M_FTZ | M_SAT;
         break;
     case PTX_OP_FMA:
@@ -249,6 +331,7 @@ bool ex_decode_half(ex_decoder *d, ex_instr *in)
         if (pi->rnd != PTX_RND_RN)
             return fail(d, "fma needs .rn");
         q = q_fma;
+        fast = q_fma_rn;
         nsrc = 3;
         allowed = bf ? M_RELU : M_FTZ | M_SAT | M_RELU;
         if ((have & M_SAT) && (have & M_RELU))
@@ -310,6 +393,6 @@ bool ex_decode_half(ex_decoder *d, ex_instr *in)
                  (fl & PTX_FP_RELU ? EXF_RELU : 0) | (fl & PTX_FP_NAN ? EXF_NAN : 0) |
                  (have & M_APPROX ? EXF_APPROX : 0);
     in->rnd = PTX_RND_RN;
-    in->fn = q[ti];
+    in->fn = fl == 0 && fast && fast[ti] ? fast[ti] : q[ti];
     return true;
 }

@@ -5,6 +5,7 @@
 #include "frontend/phase.h"
 #include "frontend/print.h"
 #include "frontend/spin.h"
+#include "isa/half.h"
 
 #include <math.h>
 #include <string.h>
@@ -132,6 +133,14 @@ static uint64_t imm_bits(const ptx_operand *o, ptx_type as)
     unsigned sz = ptx_type_size(as);
     bool fl = ptx_type_is_float(as);
     uint64_t v = (uint64_t)o->val;
+    if (fl && sz == 2 && (o->kind == PTX_OPND_FIMM32 || o->kind == PTX_OPND_FIMM64)) {
+        /* a float literal for a 16-bit float operand: round it to that format */
+        bool bf = as == PTX_T_BF16;
+        if (o->kind == PTX_OPND_FIMM32)
+            return bf ? ptx_bf16_from_f32((uint32_t)v, PTX_RND_RN, 0)
+                      : ptx_f16_from_f32((uint32_t)v, PTX_RND_RN, 0);
+        return bf ? ptx_bf16_from_f64(v, PTX_RND_RN, 0) : ptx_f16_from_f64(v, PTX_RND_RN, 0);
+    }
     if (o->kind == PTX_OPND_FIMM64 && fl && sz == 4) {
         double d;
         memcpy(&d, &v, 8);

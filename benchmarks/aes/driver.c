@@ -53,7 +53,8 @@ static uint8_t rotl8(uint8_t x, int n)
 
 static uint32_t ror32(uint32_t x, int n)
 {
-    return (x >> n) | (x << (32 - n));
+    /* n == 0 must not shift by 32 (undefined in C) */
+    return n ? (x >> n) | (x << (32 - n)) : x;
 }
 
 static void aes_build_tables(aes_tables *t)

@@ -915,8 +915,8 @@ static void test_vote_divergent(void **state)
             uint32_t valid = 0, act = 0, pb = 0;
             for (unsigned k = 0; k < 32 && w0 + k < nthreads; k++) {
                 valid |= 1u << k;
-                act |= (br[w0 + k] != 0) << k;
-                pb |= (in[w0 + k] != 0) << k;
+                act |= (uint32_t)(br[w0 + k] != 0) << k;
+                pb |= (uint32_t)(in[w0 + k] != 0) << k;
             }
             const uint32_t *o = &out[t * 16];
             if (br[t]) {

@@ -570,7 +570,7 @@ static void test_f32_fma_single_rounding(void **state)
                      c[i], d[i], want);
         differ += ref_fma_f32_twice(a[i], b[i], c[i]) != want;
     }
-    assert_true(differ >= N / 4); /* the data discriminates */
+    assert_true(differ >= N / 4); /* the data discriminates (about half) */
 
     static const char loop[] =
         "  mov.f32 %xd, %xc;\n"
@@ -595,7 +595,8 @@ static void test_f32_fma_single_rounding(void **state)
                      c[i], d[i], acc);
         differ += acc2 != acc;
     }
-    assert_true(differ >= N / 4);
+    /* the sum outgrows the product, so fewer lanes tell them apart (~18%) */
+    assert_true(differ >= N / 8);
 }
 
 static void test_f32_ftz_sat(void **state)
@@ -634,7 +635,7 @@ static void test_f32_ftz_sat(void **state)
     };
     check32(HDR_SM90, "mul.ftz.f32 %xd, %xa, %xb;", mul_ftz, G_N_ELEMENTS(mul_ftz));
     static const c32 fma_ftz[] = {
-        {0x00400000, 0x4b000000, 0x3f800000, 0x3f800000},
+        {0x00400000, 0x4b000000, 0x00000000, 0x00000000}, /* not 2^-104 */
         {0x00800000, 0x3f000000, 0x00000000, 0x00000000},
         {0x3f800001, 0x3f800001, 0xbf800002, 0x28800000},
         {0x3f800000, 0x3f800000, 0x80400000, 0x3f800000},
@@ -928,7 +929,7 @@ static void test_f32_mixed_fma(void **state)
     /* f16 1.5 * 2.5 + 0.25 = 4; 65504 * 65504 + 0 = 4290774016 exactly */
     check32(HDR_SM90, body16,
             (const c32[]){{0x3e00, 0x4100, 0x3e800000, 0x40800000},
-                          {0x7bff, 0x7bff, 0x00000000, 0x4f7fc002},
+                          {0x7bff, 0x7bff, 0x00000000, 0x4f7fc004},
                           {0x0001, 0x3c00, 0x00000000, 0x33800000}, /* 2^-24 */
                           {0x7e00, 0x3c00, 0x3f800000, 0x7fffffff}},
             4);
@@ -947,7 +948,7 @@ static void test_f32_mixed_fma(void **state)
     /* bf16 3 * 5 + 1; (1+2^-7)^2 - 1 = 2^-6 + 2^-14 exactly */
     check32(HDR_SM90, bodybf,
             (const c32[]){{0x4040, 0x40a0, 0x3f800000, 0x41800000},
-                          {0x3f81, 0x3f81, 0xbf800000, 0x3c810000}},
+                          {0x3f81, 0x3f81, 0xbf800000, 0x3c808000}},
             2);
 }
 
@@ -957,90 +958,102 @@ static void test_f64(void **state)
 {
     (void)state;
     const uint64_t ONE = 0x3ff0000000000000ull, TWO = 0x4000000000000000ull,
-                   THREE = 0x4008000000000000ull, INF = 0x7ff0000000000000ull,
+                   THREE = 0x4008000000000000ull, PINF = 0x7ff0000000000000ull,
                    NINF = 0xfff0000000000000ull, DNAN = 0xfff8000000000000ull,
-                   NZERO = 0x8000000000000000ull;
+                   F64_NZERO = 0x8000000000000000ull;
     static const uint64_t EPS53 = 0x3ca0000000000000ull; /* 2^-53 */
     c64 add[] = {
         {ONE, EPS53, 0, ONE},                                       /* tie to even */
         {0x3ff0000000000001ull, EPS53, 0, 0x3ff0000000000002ull},
-        {INF, NINF, 0, DNAN},                                       /* default NaN */
+        {PINF, NINF, 0, DNAN},                                      /* default NaN */
         {0x7ff0000000000123ull, ONE, 0, 0x7ff8000000000123ull},     /* payload, quieted */
         {ONE, 0xfff8000000000456ull, 0, 0xfff8000000000456ull},
-        {NZERO, NZERO, 0, NZERO},
+        {F64_NZERO, F64_NZERO, 0, F64_NZERO},
         {ONE, 0xbff0000000000000ull, 0, 0},
         {0x0000000000000001ull, 0x0000000000000001ull, 0, 0x0000000000000002ull},
-        {0x7fefffffffffffffull, 0x7fefffffffffffffull, 0, INF},
+        {0x7fefffffffffffffull, 0x7fefffffffffffffull, 0, PINF},
     };
     check64("add.f64 %xd, %xa, %xb;", add, G_N_ELEMENTS(add));
     check64("add.rn.f64 %xd, %xa, %xb;", add, G_N_ELEMENTS(add));
     check64("add.rp.f64 %xd, %xa, %xb;",
             (c64[]){{ONE, EPS53, 0, 0x3ff0000000000001ull},
-                    {0x7fefffffffffffffull, 0x7fefffffffffffffull, 0, INF}},
+                    {0x7fefffffffffffffull, 0x7fefffffffffffffull, 0, PINF}},
             2);
     check64("add.rz.f64 %xd, %xa, %xb;",
-            (c64[]){{0x7fefffffffffffffull, 0x7fefffffffffffffull, 0, 0x7fefffffffffffffull}}, 1);
-    check64("sub.rm.f64 %xd, %xa, %xb;", (c64[]){{ONE, ONE, 0, NZERO}}, 1);
+            (c64[]){{0x7fefffffffffffffull, 0x7fefffffffffffffull, 0, 0x7fefffffffffffffull},
+                    {ONE, EPS53, 0, ONE},
+                    {0xbff0000000000000ull, 0xbca0000000000000ull, 0, 0xbff0000000000000ull}},
+            3);
+    check64("add.rm.f64 %xd, %xa, %xb;",
+            (c64[]){{ONE, EPS53, 0, ONE},
+                    {0xbff0000000000000ull, 0xbca0000000000000ull, 0, 0xbff0000000000001ull},
+                    {ONE, 0xbff0000000000000ull, 0, F64_NZERO}},
+            3);
+    check64("add.rp.f64 %xd, %xa, %xb;",
+            (c64[]){{0xbff0000000000000ull, 0xbca0000000000000ull, 0, 0xbff0000000000000ull}}, 1);
+    check64("add.rn.f64 %xd, %xa, %xb;",
+            (c64[]){{0xbff0000000000000ull, 0xbca0000000000000ull, 0, 0xbff0000000000000ull}}, 1);
+    check64("sub.rm.f64 %xd, %xa, %xb;", (c64[]){{ONE, ONE, 0, F64_NZERO}}, 1);
     check64("mul.f64 %xd, %xa, %xb;",
-            (c64[]){{THREE, TWO, 0, 0x4018000000000000ull}, {INF, 0, 0, DNAN},
-                    {NZERO, THREE, 0, NZERO}},
+            (c64[]){{THREE, TWO, 0, 0x4018000000000000ull}, {PINF, 0, 0, DNAN},
+                    {F64_NZERO, THREE, 0, F64_NZERO}},
             3);
     /* fused: (1+2^-52)^2 - (1+2^-51) = 2^-104 */
     c64 fma_t[] = {
         {0x3ff0000000000001ull, 0x3ff0000000000001ull, 0xbff0000000000002ull,
          0x3970000000000000ull},
         {THREE, TWO, ONE, 0x401c000000000000ull},
-        {INF, 0, ONE, DNAN},
+        {PINF, 0, ONE, DNAN},
         {ONE, ONE, 0x7ff4000000000001ull, 0x7ffc000000000001ull},
     };
     check64("fma.rn.f64 %xd, %xa, %xb, %xc;", fma_t, G_N_ELEMENTS(fma_t));
     check64("mad.rn.f64 %xd, %xa, %xb, %xc;", fma_t, G_N_ELEMENTS(fma_t));
     check64("div.rn.f64 %xd, %xa, %xb;",
-            (c64[]){{ONE, 0, 0, INF}, {ONE, NZERO, 0, NINF}, {0, 0, 0, DNAN},
-                    {ONE, THREE, 0, 0x3fd5555555555555ull}, {NZERO, THREE, 0, NZERO}},
+            (c64[]){{ONE, 0, 0, PINF}, {ONE, F64_NZERO, 0, NINF}, {0, 0, 0, DNAN},
+                    {ONE, THREE, 0, 0x3fd5555555555555ull}, {F64_NZERO, THREE, 0, F64_NZERO}},
             5);
     check64("div.rp.f64 %xd, %xa, %xb;", (c64[]){{ONE, THREE, 0, 0x3fd5555555555556ull}}, 1);
     check64("sqrt.rn.f64 %xd, %xa;",
-            (c64[]){{0xbff0000000000000ull, 0, 0, DNAN}, {NZERO, 0, 0, NZERO},
-                    {INF, 0, 0, INF}, {0x4010000000000000ull, 0, 0, TWO},
+            (c64[]){{0xbff0000000000000ull, 0, 0, DNAN}, {F64_NZERO, 0, 0, F64_NZERO},
+                    {PINF, 0, 0, PINF}, {0x4010000000000000ull, 0, 0, TWO},
                     {TWO, 0, 0, 0x3ff6a09e667f3bcdull}},
             5);
     check64("sqrt.rp.f64 %xd, %xa;", (c64[]){{TWO, 0, 0, 0x3ff6a09e667f3bcdull}}, 1);
     check64("sqrt.rm.f64 %xd, %xa;", (c64[]){{TWO, 0, 0, 0x3ff6a09e667f3bccull}}, 1);
     check64("rcp.rn.f64 %xd, %xa;",
-            (c64[]){{THREE, 0, 0, 0x3fd5555555555555ull}, {NZERO, 0, 0, NINF},
-                    {INF, 0, 0, 0}, {0x7ff8000000000077ull, 0, 0, 0x7ff8000000000077ull}},
+            (c64[]){{THREE, 0, 0, 0x3fd5555555555555ull}, {F64_NZERO, 0, 0, NINF},
+                    {PINF, 0, 0, 0}, {0x7ff8000000000077ull, 0, 0, 0x7ff8000000000077ull}},
             4);
     check64("rcp.rz.f64 %xd, %xa;", (c64[]){{THREE, 0, 0, 0x3fd5555555555555ull}}, 1);
     /* rcp.approx.ftz.f64 works on the upper word; the low word is zero */
     check64("rcp.approx.ftz.f64 %xd, %xa;",
             (c64[]){{TWO, 0, 0, 0x3fe0000000000000ull},
                     {0x4000000012345678ull, 0, 0, 0x3fe0000000000000ull},
-                    {0x0000000100000000ull, 0, 0, INF},   /* subnormal input flushed */
+                    {0x0000000100000000ull, 0, 0, PINF},   /* subnormal input flushed */
                     {0x7ff8000000000000ull, 0, 0, 0x7fffffff00000000ull}},
             4);
     check64("rsqrt.approx.f64 %xd, %xa;",
             (c64[]){{0x4010000000000000ull, 0, 0, 0x3fe0000000000000ull},
-                    {0, 0, 0, INF}, {INF, 0, 0, 0}},
+                    {0, 0, 0, PINF}, {PINF, 0, 0, 0}},
             3);
     check64("rsqrt.approx.ftz.f64 %xd, %xa;",
             (c64[]){{0x4010000000000000ull, 0, 0, 0x3fe0000000000000ull}}, 1);
     check64("min.f64 %xd, %xa, %xb;",
-            (c64[]){{ONE, TWO, 0, ONE}, {DNAN, TWO, 0, TWO}, {NZERO, 0, 0, NZERO},
+            (c64[]){{ONE, TWO, 0, ONE}, {DNAN, TWO, 0, TWO}, {F64_NZERO, 0, 0, F64_NZERO},
                     {0x7ff0000000000001ull, 0x7ff8000000000002ull, 0, 0x7ff8000000000001ull}},
             4);
     check64("max.f64 %xd, %xa, %xb;",
-            (c64[]){{ONE, TWO, 0, TWO}, {ONE, DNAN, 0, ONE}, {NZERO, 0, 0, 0}}, 3);
+            (c64[]){{ONE, TWO, 0, TWO}, {ONE, DNAN, 0, ONE}, {F64_NZERO, 0, 0, 0}}, 3);
     /* abs/neg.f64 leave a NaN alone */
     check64("abs.f64 %xd, %xa;",
-            (c64[]){{0xbff0000000000000ull, 0, 0, ONE}, {NZERO, 0, 0, 0},
+            (c64[]){{0xbff0000000000000ull, 0, 0, ONE}, {F64_NZERO, 0, 0, 0},
                     {0xfff8000000000001ull, 0, 0, 0xfff8000000000001ull}},
             3);
     check64("neg.f64 %xd, %xa;",
-            (c64[]){{ONE, 0, 0, 0xbff0000000000000ull}, {0, 0, 0, NZERO},
+            (c64[]){{ONE, 0, 0, 0xbff0000000000000ull}, {0, 0, 0, F64_NZERO},
                     {0x7ff8000000000001ull, 0, 0, 0x7ff8000000000001ull}},
             3);
-    check64("copysign.f64 %xd, %xa, %xb;", (c64[]){{NZERO, THREE, 0, 0xc008000000000000ull}},
+    check64("copysign.f64 %xd, %xa, %xb;", (c64[]){{F64_NZERO, THREE, 0, 0xc008000000000000ull}},
             1);
     check64("  testp.subnormal.f64 %p1, %xa;\n"
             "  mov.f64 %xd, 0d0000000000000000;\n"
@@ -1051,7 +1064,7 @@ static void test_f64(void **state)
     check64("  testp.notanumber.f64 %p1, %xa;\n"
             "  mov.f64 %xd, 0d0000000000000000;\n"
             "  @%p1 mov.f64 %xd, 0d3FF0000000000000;",
-            (c64[]){{DNAN, 0, 0, ONE}, {INF, 0, 0, 0}, {ONE, 0, 0, 0}}, 3);
+            (c64[]){{DNAN, 0, 0, ONE}, {PINF, 0, 0, 0}, {ONE, 0, 0, 0}}, 3);
 
     /* random operands, every mode, against the host FPU in that mode */
     enum { N = 64 };
@@ -1068,7 +1081,7 @@ static void test_f64(void **state)
         for (unsigned m = 0; m < 4; m++) {
             uint64_t x[N];
             for (unsigned i = 0; i < N; i++)
-                x[i] = ops[o] == 's' ? a[i] & ~NZERO : a[i];
+                x[i] = ops[o] == 's' ? a[i] & ~F64_NZERO : a[i];
             char *body = ops[o] == 's' || ops[o] == 'r'
                              ? g_strdup_printf("%s.%s.f64 %%xd, %%xa;", names[o], rnd_names[m])
                          : ops[o] == 'f'
@@ -1172,7 +1185,7 @@ static void test_f16_arith(void **state)
                           {0x3c01, 0x3c01, 0, 0x3c02}, /* (1+2^-10)^2 rounds down */
                           {0x0400, 0x3800, 0, 0x0200}, /* 2^-14 / 2: subnormal */
                           {0x7c00, 0x0000, 0, 0x7fff},
-                          {0x5bff, 0x5bff, 0, 0x7c00}},
+                          {0x5c00, 0x5c00, 0, 0x7c00}},
             5);
     check16(K_B16, "mul.ftz.f16 %xd, %xa, %xb;",
             (const c32[]){{0x0400, 0x3800, 0, 0x0000}, {0x8400, 0x3800, 0, 0x8000}}, 2);
@@ -1241,7 +1254,7 @@ static void test_f16x2_bf16(void **state)
     check16(K_B32, "sub.ftz.f16x2 %xd, %xa, %xb;",
             (const c32[]){{0x06000400, 0x04000001, 0, 0x00000400}}, 1);
     check16(K_B32, "mul.f16x2 %xd, %xa, %xb;",
-            (const c32[]){{0x3e004000, 0x40004200, 0, 0x42004a00}}, 1);
+            (const c32[]){{0x3e004000, 0x40004200, 0, 0x42004600}}, 1);
     check16(K_B32, "fma.rn.f16x2 %xd, %xa, %xb, %xc;",
             (const c32[]){{0x3c013c00, 0x3c014000, 0xbc023c00, 0x00104200}}, 1);
     check16(K_B32, "fma.rn.relu.f16x2 %xd, %xa, %xb, %xc;",
@@ -1413,7 +1426,7 @@ static void test_corpus_half_double(void **state)
         acc = acc + (float)f16_val(xlo);
         acc = acc + (float)f16_val(xhi);
         acc = acc + (float)si;
-        if (fb(out[i]) != fb(acc))
+        if (isnan(acc) ? !isnan(out[i]) : fb(out[i]) != fb(acc))
             fail_msg("half_ops[%d] (in %a) = %a (%08x), want %a (%08x)", i, (double)in[i],
                      (double)out[i], fb(out[i]), (double)acc, fb(acc));
 
