@@ -223,22 +223,11 @@ void ptx_print_instr(GString *o, const ptx_module *m, const ptx_func *f,
     g_string_append_c(o, ';');
 }
 
+/* A parameter: the same words as any variable (params carry no linkage). */
 static void print_param_var(GString *o, const ptx_module *m, const ptx_var *v)
 {
     (void)m;
-    g_string_append_printf(o, ".%s ", ptx_space_name(v->space));
-    if (v->align)
-        g_string_append_printf(o, ".align %u ", v->align);
-    if (v->vec > 1)
-        g_string_append_printf(o, ".v%u ", v->vec);
-    g_string_append_printf(o, ".%s", ptx_type_name(v->type));
-    if (v->is_ptr) {
-        g_string_append(o, " .ptr");
-        if (v->ptr_space)
-            g_string_append_printf(o, " .%s", ptx_space_name((ptx_space)v->ptr_space));
-        if (v->ptr_align)
-            g_string_append_printf(o, " .align %u", v->ptr_align);
-    }
+    print_type_words(o, v);
     g_string_append_printf(o, " %s", v->name);
     print_dims(o, v);
 }

@@ -307,34 +307,36 @@ ptxemu_status ptxemu_module_get_global(ptxemu_module *mod, const char *name,
     return ok(ctx);
 }
 
-ptxemu_status ptxemu_memcpy_to_symbol(ptxemu_module *mod, const char *name, const void *src,
-                                      size_t bytes, size_t offset)
+/* Address of [offset, offset+bytes) inside module variable `name`. */
+static ptxemu_status symbol_range(ptxemu_module *mod, const char *name, size_t bytes,
+                                  size_t offset, const char *what, ptxemu_dptr *out)
 {
-    ptxemu_dptr a;
     size_t size;
-    ptxemu_status s = ptxemu_module_get_global(mod, name, &a, &size);
+    ptxemu_status s = ptxemu_module_get_global(mod, name, out, &size);
     if (s != PTXEMU_OK)
         return s;
     if (offset > size || bytes > size - offset)
         return fail(mod->ctx, PTXEMU_ERR_INVALID_VALUE,
-                    "memcpy_to_symbol: %zu bytes at offset %zu exceed '%s' (%zu bytes)", bytes,
-                    offset, name, size);
-    return ptxemu_memcpy_htod(mod->ctx, a + offset, src, bytes);
+                    "%s: %zu bytes at offset %zu exceed '%s' (%zu bytes)", what, bytes, offset,
+                    name, size);
+    *out += offset;
+    return PTXEMU_OK;
+}
+
+ptxemu_status ptxemu_memcpy_to_symbol(ptxemu_module *mod, const char *name, const void *src,
+                                      size_t bytes, size_t offset)
+{
+    ptxemu_dptr a;
+    ptxemu_status s = symbol_range(mod, name, bytes, offset, "memcpy_to_symbol", &a);
+    return s != PTXEMU_OK ? s : ptxemu_memcpy_htod(mod->ctx, a, src, bytes);
 }
 
 ptxemu_status ptxemu_memcpy_from_symbol(ptxemu_module *mod, void *dst, const char *name,
                                         size_t bytes, size_t offset)
 {
     ptxemu_dptr a;
-    size_t size;
-    ptxemu_status s = ptxemu_module_get_global(mod, name, &a, &size);
-    if (s != PTXEMU_OK)
-        return s;
-    if (offset > size || bytes > size - offset)
-        return fail(mod->ctx, PTXEMU_ERR_INVALID_VALUE,
-                    "memcpy_from_symbol: %zu bytes at offset %zu exceed '%s' (%zu bytes)", bytes,
-                    offset, name, size);
-    return ptxemu_memcpy_dtoh(mod->ctx, dst, a + offset, bytes);
+    ptxemu_status s = symbol_range(mod, name, bytes, offset, "memcpy_from_symbol", &a);
+    return s != PTXEMU_OK ? s : ptxemu_memcpy_dtoh(mod->ctx, dst, a, bytes);
 }
 
 /* ----------------------------------------------------------------- launch */
