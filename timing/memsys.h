@@ -53,4 +53,43 @@ bool memsys_idle(const memsys *m);
 /* Counters so far (served_per_sm points into memsys-owned memory). */
 void memsys_get_stats(const memsys *m, memsys_stats *out);
 
+/* ---- additions (memsys side) ---- */
+
+/* Counters beyond memsys_stats: energy events, the constant cache, and
+ * the same-core service fraction of CLASO Fig. 5. */
+typedef struct memsys_extra_stats {
+    uint64_t l1_port_stalls;      /* refusals: the L1 still busy with an earlier
+                                     instruction's transactions (divergence) */
+    uint64_t l1_accesses;         /* data transactions looked up in L1 (energy) */
+    uint64_t l1_writebacks;       /* dirty L1 lines written back (local memory) */
+    uint64_t const_hits, const_misses;
+    uint64_t l2_accesses, l2_writebacks;
+    uint64_t noc_flits;           /* both directions */
+    uint64_t icc_lookups;         /* merge-table / coalesced-cache lookups */
+    uint64_t dram_activates, dram_precharges, dram_bursts;
+    uint64_t dram_bytes;          /* moved on the DRAM data buses */
+    uint64_t dram_same_sm;        /* DRAM requests finished right after one for
+                                     the same SM, in the same partition */
+} memsys_extra_stats;
+
+void memsys_get_extra_stats(const memsys *m, memsys_extra_stats *out);
+
+/* Drops every line of the L1 data and constant caches (timing only: no
+ * write-back traffic), as GPUs do at a kernel boundary.  Outstanding
+ * misses still fill when they return. */
+void memsys_invalidate_l1(memsys *m);
+
+/* memsys_issue with options.  MEMSYS_BYPASS_L1: a global load that must
+ * not be served from L1 (ld.volatile, ld.cg, .cv: another SM may write
+ * the data); it reads from L2 like loads do when l1d.enabled = false. */
+enum { MEMSYS_BYPASS_L1 = 1u << 0 };
+bool memsys_issue_flags(memsys *m, uint32_t sm, uint32_t warp, const ex_access *acc,
+                        uint64_t token, uint64_t core_cycle, unsigned flags);
+
+/* Earliest core cycle at which memsys_cycle has anything to do (a
+ * completion to deliver or a component with work), UINT64_MAX when idle:
+ * lets a driver whose SMs all wait skip cycles.  Calling memsys_cycle for
+ * every cycle in between gives the same result. */
+uint64_t memsys_next_cycle(const memsys *m);
+
 #endif

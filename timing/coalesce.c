@@ -1,0 +1,102 @@
+/* timing/coalesce.c — warp accesses -> line transactions (see coalesce.h). */
+#include "timing/coalesce.h"
+
+/* Adds bytes [a, a + n) (within one line) to the transaction list. */
+static inline void add_piece(coal_out *out, uint64_t a, uint32_t n, uint64_t lmask)
+{
+    uint64_t line = a & ~lmask;
+    uint32_t off = (uint32_t)(a & lmask);
+    uint32_t s0 = off / COAL_SECTOR, s1 = (off + n - 1) / COAL_SECTOR;
+    uint32_t sec = (s1 >= 31 ? ~0u : ((1u << (s1 + 1)) - 1)) & ~((1u << s0) - 1);
+    /* neighbouring lanes almost always share the last line: check it first */
+    if (out->ntx && out->tx[out->ntx - 1].line == line) {
+        out->tx[out->ntx - 1].sectors |= sec;
+        return;
+    }
+    for (uint32_t i = 0; i + 1 < out->ntx; i++)
+        if (out->tx[i].line == line) {
+            out->tx[i].sectors |= sec;
+            return;
+        }
+    if (out->ntx < COAL_MAX_TX)
+        out->tx[out->ntx++] = (coal_tx){line, sec};
+}
+
+/* Adds [a, a + n) split at line boundaries (a misaligned wide access may
+ * straddle two lines). */
+static inline void add_range(coal_out *out, uint64_t a, uint32_t n, uint64_t lmask)
+{
+    while (n) {
+        uint32_t room = (uint32_t)(lmask + 1 - (a & lmask));
+        uint32_t k = n < room ? n : room;
+        add_piece(out, a, k, lmask);
+        a += k;
+        n -= k;
+    }
+}
+
+void coalesce(const ex_access *acc, uint32_t sm, uint32_t warp, uint32_t line,
+              coal_out *out)
+{
+    out->ntx = 0;
+    out->naddrs = 0;
+    uint64_t lmask = (uint64_t)line - 1;
+    uint32_t size = acc->size ? acc->size : 1;
+    uint32_t m = acc->mask;
+    if (coal_is_local(acc->space)) {
+        while (m) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            m &= m - 1;
+            /* each 4-byte word of the lane's access lands in its own
+             * 128-byte chunk (word interleaving across lanes) */
+            uint64_t off = acc->addr[l], end = off + size;
+            while (off < end) {
+                uint64_t wend = (off | 3u) + 1;
+                uint32_t n = (uint32_t)((wend < end ? wend : end) - off);
+                add_range(out, coal_local_addr(sm, warp, l, off), n, lmask);
+                off += n;
+            }
+        }
+        out->naddrs = out->ntx;
+        return;
+    }
+    uint64_t base = acc->space == EX_SPACE_KPARAM ? COAL_KPARAM_BASE : 0;
+    bool count_addrs = coal_is_const(acc->space);
+    if (!count_addrs && size <= COAL_SECTOR && !(size & (size - 1))) {
+        /* fast path: an aligned power-of-two access never leaves its
+         * sector; unaligned lanes (the executor faults on them) take the
+         * general path */
+        while (m) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            m &= m - 1;
+            uint64_t a = acc->addr[l];
+            if (a & (size - 1)) {
+                add_range(out, a, size, lmask);
+                continue;
+            }
+            uint64_t line_a = a & ~lmask;
+            uint32_t sec = 1u << ((a & lmask) / COAL_SECTOR);
+            if (out->ntx && out->tx[out->ntx - 1].line == line_a)
+                out->tx[out->ntx - 1].sectors |= sec;
+            else
+                add_piece(out, a, size, lmask);
+        }
+        out->naddrs = out->ntx;
+        return;
+    }
+    while (m) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        m &= m - 1;
+        uint64_t a = base + acc->addr[l];
+        add_range(out, a, size, lmask);
+        if (count_addrs) {
+            /* the constant cache serves one distinct address per pass */
+            bool seen = false;
+            for (uint32_t p = acc->mask & ((1u << l) - 1); p && !seen; p &= p - 1)
+                seen = acc->addr[__builtin_ctz(p)] == acc->addr[l];
+            out->naddrs += !seen;
+        }
+    }
+    if (!count_addrs)
+        out->naddrs = out->ntx;
+}

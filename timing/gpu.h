@@ -1,0 +1,54 @@
+/* timing/gpu.h — the timing driver: a GPU of SMs (timing/sm.h) and the
+ * memory system (timing/memsys.h) advanced cycle by cycle, with the kernel
+ * and CTA scheduling levels of sched/ deciding what runs where.
+ *
+ * One cycle: the kernel level names the kernels that may place CTAs, the
+ * CTA placement policy and its admission filters give each SM at most one
+ * new CTA, every SM with work fetches, schedules and issues (executing at
+ * issue), then the memory system advances and delivers completions.  When
+ * nothing can happen before some later cycle (every SM waits and the memory
+ * system is idle) the driver jumps there.
+ *
+ * The GPU lives as long as its user wants: caches and DRAM keep their state
+ * from one run to the next, and the statistics of every kernel accumulate
+ * in tm_gpu_stats. */
+#ifndef PTXEMU_TIMING_GPU_H
+#define PTXEMU_TIMING_GPU_H
+
+#include "runtime/exec.h"
+#include "timing/config.h"
+#include "timing/stats.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct tm_options {
+    FILE *trace;               /* scheduler decisions, one line each; NULL: none */
+    bool trace_warps;          /* the trace also gets every warp issue */
+    const char *csv_dir;       /* per-kernel CSV time series; NULL: none */
+    uint32_t csv_interval;     /* cycles per CSV row; 0: stats.interval */
+    uint32_t regs_per_thread;  /* occupancy: registers per thread; 0: estimate
+                                  (peak live registers of the kernel's PTX) */
+} tm_options;
+
+typedef struct tm_gpu tm_gpu;
+
+/* Resolves the config's policies; fails with one message when a chosen
+ * policy is not implemented. */
+tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **error);
+void tm_gpu_destroy(tm_gpu *g);
+
+/* Runs `n` launches submitted together (they may run concurrently as the
+ * kernel policy allows) until all finish.  Memory effects are exactly those
+ * of the functional executor.  On a fault the launch's message is in
+ * *error and in its L->error. */
+bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **error);
+
+const tm_stats *tm_gpu_stats(const tm_gpu *g);
+const gpu_config *tm_gpu_config(const tm_gpu *g);
+/* The last simulated cycle. */
+uint64_t tm_gpu_cycle(const tm_gpu *g);
+
+#endif

@@ -1,0 +1,1197 @@
+/* timing/memsys.c — the memory hierarchy behind memsys.h.
+ *
+ * How a load flows:
+ *   memsys_issue (core cycle c): coalesce -> per transaction an L1 lookup;
+ *     hits finish at c + j + l1d.hit_latency (the L1 takes one transaction
+ *     per cycle, j = its position); misses merge into an MSHR or take a
+ *     new one and a packet joins the SM's miss queue, ready at c + j + 1
+ *     (+ icc.latency with ICC).  All or nothing: a refused instruction
+ *     changes no state.
+ *   cluster bus (NoC clock): one ready packet per cycle, round-robin over
+ *     the cluster's SMs, into the cluster's single injection port (after
+ *     the ICC merge table / coalesced cache when enabled).
+ *   request crossbar -> partition ejection buffer -> L2 slice (L2 clock):
+ *     hit -> reply after l2.hit_latency; miss -> L2 MSHR (merge) -> DRAM
+ *     queue (DRAM clock, FR-FCFS) -> fill -> reply after l2.hit_latency.
+ *   reply crossbar -> cluster response FIFO -> the SM (and, with ICC,
+ *     every SM in the merge-table entry): L1 fill, MSHR waiters finish at
+ *     the next core cycle.
+ * Stores are accepted at c + j + 1 and travel on as write packets (no
+ * reply); atomics bypass L1 and are performed at L2 (reply needed).
+ *
+ * Clock domains: NoC, L2 and DRAM each count their own cycles; tick k of
+ * a domain at f MHz happens at time k / f.  memsys_cycle(c) runs, in time
+ * order, every tick earlier than the end of core cycle c, i.e. with
+ * k * f_core < (c + 1) * f (exact integer cross-multiplication; ties go
+ * NoC, L2, DRAM).  A domain only runs ticks at which it has work: each
+ * keeps the next tick it needs and producers wake consumers with the
+ * first consumer tick at (or after) the hand-over time.  Completions are
+ * delivered from a heap ordered by (core cycle, issue order). */
+#include "timing/memsys.h"
+
+#include "timing/cache.h"
+#include "timing/coalesce.h"
+#include "timing/dram.h"
+#include "timing/icc.h"
+#include "timing/noc.h"
+
+#include <glib.h>
+#include <string.h>
+
+enum { D_CORE, D_ICNT, D_L2, D_DRAM, ND };
+#define NEVER UINT64_MAX
+
+typedef struct ms_inst {
+    uint64_t token, issue, done_at;
+    uint32_t pending;   /* transactions still outstanding */
+    uint8_t load;
+} ms_inst;
+
+typedef struct ms_event {
+    uint64_t cycle, seq;
+    uint32_t sm, inst;
+} ms_event;
+
+typedef struct ms_sm {
+    uint32_t cluster, local;
+    cache l1, cc;
+    mshr_table l1m, ccm;
+    ms_inst *inst;
+    uint32_t *inst_free, ninst_free;
+    uint32_t pkt_free, npkt_free;   /* this SM's packet quota */
+    pkt_fifo missq;                 /* ready in NoC ticks */
+    uint64_t port_free;             /* core cycle the L1 takes the next instruction */
+    uint32_t loads_out;
+    uint64_t busy_since;
+} ms_sm;
+
+typedef struct ms_cluster {
+    uint32_t first, nsms, rr, queued;
+    icc_unit icc;
+    locality_win lw;
+} ms_cluster;
+
+typedef struct l2_slice {
+    cache c;
+    mshr_table m;
+    pkt_fifo ret;                   /* replies in the L2 pipeline, ready in L2 ticks */
+    uint32_t *fill_mshr;            /* ring: MSHRs whose DRAM data came back */
+    uint64_t *fill_ready;
+    uint32_t fill_head, fill_n;
+    uint64_t *wb_addr;              /* ring: DRAM writes waiting for queue room */
+    uint16_t *wb_bytes, *wb_sm;
+    uint32_t wb_head, wb_n, wb_cap;
+} l2_slice;
+
+typedef struct ms_part {
+    struct memsys *m;
+    uint32_t id, rr;
+    l2_slice *sl;
+    dram *dr;
+    uint64_t l2_next, dram_next;
+} ms_part;
+
+struct memsys {
+    gpu_config cfg;
+    memsys_done_fn done;
+    void *user;
+    uint32_t nsms, nclusters, nparts, nslices;
+    uint64_t f[ND];
+    uint64_t next[ND];
+    ms_sm *sm;
+    ms_cluster *cl;
+    ms_part *part;
+    noc_pkt *pool;
+    noc_xbar req, rep;
+    ms_event *heap;
+    uint32_t nheap, heap_cap;
+    uint64_t seq;
+    coal_out co;
+    uint32_t l1_shift, cc_shift, l2_shift, il_shift;
+    uint32_t missq_cap, ret_cap, icc_delay;
+    bool icc_on;
+    uint32_t pkts_used, insts_used, dram_pending;
+    uint32_t n_missq, n_rep_out;
+    uint64_t last_cycle;
+    memsys_stats st;
+    memsys_extra_stats x;
+};
+
+/* ------------------------------------------------------------ clocks */
+
+/* First tick of `to` at or after tick k of `from`. */
+static inline uint64_t conv_ceil(const memsys *m, int from, uint64_t k, int to)
+{
+    return (k * m->f[to] + m->f[from] - 1) / m->f[from];
+}
+/* First tick of `to` strictly after tick k of `from` (hand-over now). */
+static inline uint64_t conv_after(const memsys *m, int from, uint64_t k, int to)
+{
+    return k * m->f[to] / m->f[from] + 1;
+}
+/* Core cycle during which tick k of domain d happens. */
+static inline uint64_t core_of(const memsys *m, int d, uint64_t k)
+{
+    return k * m->f[D_CORE] / m->f[d];
+}
+static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static inline void wake(memsys *m, int d, uint64_t k)
+{
+    if (k < m->next[d])
+        m->next[d] = k;
+}
+static inline void wake_l2(memsys *m, ms_part *p, uint64_t k)
+{
+    p->l2_next = min64(p->l2_next, k);
+    wake(m, D_L2, k);
+}
+static inline void wake_dram(memsys *m, ms_part *p, uint64_t k)
+{
+    p->dram_next = min64(p->dram_next, k);
+    wake(m, D_DRAM, k);
+}
+
+/* ------------------------------------------------------------ addresses */
+
+/* Partition, partition-local byte address (interleave chunks packed
+ * together) and L2 slice of a packet's line: computed once per packet. */
+static void place_pkt(const memsys *m, noc_pkt *p)
+{
+    uint64_t chunk = p->addr >> m->il_shift;
+    p->part = (uint16_t)(chunk % m->nparts);
+    p->local = ((chunk / m->nparts) << m->il_shift) | (p->addr & (m->cfg.dram.interleave - 1));
+    p->slice = (uint16_t)((p->local >> m->l2_shift) % m->nslices);
+}
+
+/* ------------------------------------------------------------ pools */
+
+static uint32_t pkt_alloc(memsys *m, ms_sm *s)
+{
+    uint32_t i = s->pkt_free;
+    s->pkt_free = m->pool[i].next;
+    s->npkt_free--;
+    m->pkts_used++;
+    return i;
+}
+
+static void pkt_release(memsys *m, uint32_t i)
+{
+    ms_sm *s = &m->sm[m->pool[i].sm];
+    m->pool[i].next = s->pkt_free;
+    s->pkt_free = i;
+    s->npkt_free++;
+    m->pkts_used--;
+}
+
+static void heap_push(memsys *m, uint64_t cycle, uint32_t sm, uint32_t inst)
+{
+    ms_event ev = {cycle, m->seq++, sm, inst};
+    uint32_t i = m->nheap++;
+    while (i) {
+        uint32_t up = (i - 1) / 2;
+        const ms_event *u = &m->heap[up];
+        if (u->cycle < ev.cycle || (u->cycle == ev.cycle && u->seq < ev.seq))
+            break;
+        m->heap[i] = *u;
+        i = up;
+    }
+    m->heap[i] = ev;
+}
+
+static ms_event heap_pop(memsys *m)
+{
+    ms_event top = m->heap[0], last = m->heap[--m->nheap];
+    uint32_t i = 0, n = m->nheap;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && (m->heap[c + 1].cycle < m->heap[c].cycle ||
+                          (m->heap[c + 1].cycle == m->heap[c].cycle &&
+                           m->heap[c + 1].seq < m->heap[c].seq)))
+            c++;
+        if (last.cycle < m->heap[c].cycle ||
+            (last.cycle == m->heap[c].cycle && last.seq < m->heap[c].seq))
+            break;
+        m->heap[i] = m->heap[c];
+        i = c;
+    }
+    if (n)
+        m->heap[i] = last;
+    return top;
+}
+
+static uint32_t inst_alloc(memsys *m, ms_sm *s, uint64_t token, uint64_t c, bool load)
+{
+    uint32_t i = s->inst_free[--s->ninst_free];
+    ms_inst *in = &s->inst[i];
+    in->token = token;
+    in->issue = in->done_at = c;
+    in->pending = 0;
+    in->load = load;
+    m->insts_used++;
+    if (load && s->loads_out++ == 0)
+        s->busy_since = c;
+    return i;
+}
+
+/* One transaction of instruction i is done, its data usable at core cycle t. */
+static void inst_progress(memsys *m, uint32_t smi, uint32_t i, uint64_t t)
+{
+    ms_inst *in = &m->sm[smi].inst[i];
+    in->done_at = max64(in->done_at, t);
+    if (--in->pending == 0)
+        heap_push(m, in->done_at, smi, i);
+}
+
+/* ------------------------------------------------------------ SM side */
+
+static inline bool missq_room(const memsys *m, const ms_sm *s, uint32_t need)
+{
+    return s->missq.n == 0 || s->missq.n + need <= m->missq_cap;
+}
+
+/* Queues packet p towards the cluster port, usable from NoC tick `ready`. */
+static void missq_push(memsys *m, ms_sm *s, uint32_t p, uint64_t ready)
+{
+    m->pool[p].ready = ready;
+    m->pool[p].flits = 0;
+    place_pkt(m, &m->pool[p]);
+    fifo_push(m->pool, &s->missq, p);
+    m->n_missq++;
+    m->cl[s->cluster].queued++;
+    wake(m, D_ICNT, ready);
+}
+
+static inline uint32_t popcount32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
+
+static void init_pkt(noc_pkt *p, uint64_t addr, uint8_t kind, uint8_t flags,
+                     uint32_t bytes, uint32_t inst)
+{
+    p->addr = addr;
+    p->kind = kind;
+    p->flags = flags;
+    p->bytes = (uint16_t)bytes;
+    p->inst = inst;
+}
+
+/* A write packet for `bytes` at line address `addr`, ready at core cycle r. */
+static void send_write(memsys *m, ms_sm *s, uint64_t addr, uint32_t bytes, uint64_t r)
+{
+    uint32_t p = pkt_alloc(m, s);
+    init_pkt(&m->pool[p], addr, PKT_WRITE, 0, bytes, 0);
+    missq_push(m, s, p, conv_ceil(m, D_CORE, r, D_ICNT));
+}
+
+/* Loads through the L1 data cache (global, local) or the constant cache. */
+static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c,
+                       bool cst, bool local, bool bypass)
+{
+    const coal_out *co = &m->co;
+    cache *ca = cst ? &s->cc : &s->l1;
+    mshr_table *t = cst ? &s->ccm : &s->l1m;
+    uint32_t shift = cst ? m->cc_shift : m->l1_shift;
+    bool cached = cst || local || (m->cfg.l1d.enabled && !bypass);
+    uint32_t hit_lat = cst ? m->cfg.const_cache.hit_latency : m->cfg.l1d.hit_latency;
+    /* the constant cache serves one distinct address per cycle */
+    uint32_t passes = cst ? max64(co->naddrs, co->ntx) : co->ntx;
+
+    uint32_t fresh = 0;
+    for (uint32_t j = 0; j < co->ntx; j++) {
+        uint64_t key = co->tx[j].line >> shift;
+        if (cached && cache_lookup(ca, key, false))
+            continue;
+        uint32_t e = mshr_find(t, key);
+        if (e != MSHR_NONE) {
+            if (mshr_full(t, e))
+                goto refuse;
+            continue;
+        }
+        fresh++;
+    }
+    /* an instruction needing more MSHRs than exist goes out once all are
+     * free, the excess as MSHR-less requests (it could never issue else) */
+    if (fresh > t->nfree && (t->nfree < t->n || fresh <= t->n))
+        goto refuse;
+    if (fresh > s->npkt_free || !missq_room(m, s, fresh))
+        goto refuse;
+
+    uint32_t i = inst_alloc(m, s, token, c, true);
+    ms_inst *in = &s->inst[i];
+    in->done_at = c + 1;
+    uint8_t flags = (uint8_t)((cst ? PKTF_CONST : 0) | (cached ? 0 : PKTF_UNCACHED) |
+                              (local ? PKTF_LOCAL : 0));
+    uint32_t line_bytes = cst ? m->cfg.const_cache.line : m->cfg.l1d.line;
+    /* global reads pass the merge table on their way out */
+    uint64_t extra = m->icc_on && !cst && !local ? m->icc_delay : 0;
+    uint32_t hits = 0, misses = 0, merges = 0;
+    for (uint32_t j = 0; j < co->ntx; j++) {
+        uint64_t key = co->tx[j].line >> shift;
+        if (cached && cache_lookup(ca, key, true)) {
+            hits++;
+            in->done_at = max64(in->done_at, c + hit_lat + (cst ? passes - 1 : j));
+            continue;
+        }
+        misses++;
+        in->pending++;
+        uint32_t e = mshr_find(t, key);
+        if (e != MSHR_NONE) {
+            mshr_add(t, e, i);
+            merges++;
+            continue;
+        }
+        uint32_t p = pkt_alloc(m, s);
+        uint32_t bytes = cached ? line_bytes : popcount32(co->tx[j].sectors) * COAL_SECTOR;
+        init_pkt(&m->pool[p], co->tx[j].line, PKT_READ, flags, bytes, i);
+        if (t->nfree) {
+            e = mshr_alloc(t, key, flags);
+            mshr_add(t, e, i);
+        } else {
+            m->pool[p].flags |= PKTF_NOMSHR;
+        }
+        uint64_t r = c + (cst ? passes : j + 1) + extra;
+        missq_push(m, s, p, conv_ceil(m, D_CORE, r, D_ICNT));
+    }
+    if (cst) {
+        m->x.const_hits += hits;
+        m->x.const_misses += misses;
+    } else {
+        m->st.l1_hits += hits;
+        m->st.l1_misses += misses;
+        m->st.l1_mshr_merges += merges;
+        m->x.l1_accesses += co->ntx;
+    }
+    m->st.transactions += co->ntx;
+    m->st.warp_accesses++;
+    s->port_free = c + passes;
+    if (in->pending == 0)
+        heap_push(m, in->done_at, smi, i);
+    return true;
+refuse:
+    m->st.l1_reservation_fails++;
+    return false;
+}
+
+static bool issue_store(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c,
+                        bool local)
+{
+    const coal_out *co = &m->co;
+    /* local memory is write-back, write-allocate in L1 (as on Fermi); global
+     * stores follow l1d.write_policy / l1d.write_allocate */
+    int32_t pol = local ? GPU_WRITE_BACK : m->cfg.l1d.write_policy;
+    bool alloc = local || m->cfg.l1d.write_allocate;
+    uint32_t need = co->ntx * (pol == GPU_WRITE_THROUGH && alloc ? 2 : 1);
+    if (need > s->npkt_free || !missq_room(m, s, need)) {
+        m->st.l1_reservation_fails++;
+        return false;
+    }
+    uint32_t i = inst_alloc(m, s, token, c, false);
+    for (uint32_t j = 0; j < co->ntx; j++) {
+        uint64_t line = co->tx[j].line, key = line >> m->l1_shift, victim;
+        uint32_t bytes = popcount32(co->tx[j].sectors) * COAL_SECTOR;
+        uint64_t r = c + j + 1;
+        bool vd = false;
+        switch (pol) {
+        case GPU_WRITE_BACK:
+            if (cache_mark_dirty(&s->l1, key))
+                break;
+            if (alloc) {
+                if (cache_insert(&s->l1, key, true, &victim, &vd) && vd) {
+                    send_write(m, s, victim << m->l1_shift, m->cfg.l1d.line, r);
+                    m->x.l1_writebacks++;
+                }
+                break;
+            }
+            send_write(m, s, line, bytes, r);
+            break;
+        case GPU_WRITE_THROUGH:
+            if (!cache_lookup(&s->l1, key, true) && alloc &&
+                cache_insert(&s->l1, key, false, &victim, &vd) && vd) {
+                send_write(m, s, victim << m->l1_shift, m->cfg.l1d.line, r);
+                m->x.l1_writebacks++;
+            }
+            send_write(m, s, line, bytes, r);
+            break;
+        default: /* write-evict */
+            cache_invalidate(&s->l1, key, NULL);
+            send_write(m, s, line, bytes, r);
+            break;
+        }
+    }
+    m->x.l1_accesses += co->ntx;
+    m->st.transactions += co->ntx;
+    m->st.warp_accesses++;
+    s->port_free = c + co->ntx;
+    /* a store is done once the L1 has accepted its last transaction */
+    s->inst[i].done_at = c + co->ntx;
+    heap_push(m, s->inst[i].done_at, smi, i);
+    return true;
+}
+
+static bool issue_atomic(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c)
+{
+    const coal_out *co = &m->co;
+    if (co->ntx > s->npkt_free || !missq_room(m, s, co->ntx)) {
+        m->st.l1_reservation_fails++;
+        return false;
+    }
+    (void)smi;
+    uint32_t i = inst_alloc(m, s, token, c, false);
+    s->inst[i].pending = co->ntx;
+    for (uint32_t j = 0; j < co->ntx; j++) {
+        /* performed at L2: drop any stale L1 copy */
+        cache_invalidate(&s->l1, co->tx[j].line >> m->l1_shift, NULL);
+        uint32_t p = pkt_alloc(m, s);
+        init_pkt(&m->pool[p], co->tx[j].line, PKT_ATOMIC, 0,
+                 popcount32(co->tx[j].sectors) * COAL_SECTOR, i);
+        missq_push(m, s, p, conv_ceil(m, D_CORE, c + j + 1, D_ICNT));
+    }
+    m->x.l1_accesses += co->ntx;
+    m->st.transactions += co->ntx;
+    m->st.warp_accesses++;
+    s->port_free = c + co->ntx;
+    return true;
+}
+
+bool memsys_issue(memsys *m, uint32_t smi, uint32_t warp, const ex_access *acc,
+                  uint64_t token, uint64_t c)
+{
+    return memsys_issue_flags(m, smi, warp, acc, token, c, 0);
+}
+
+bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access *acc,
+                        uint64_t token, uint64_t c, unsigned flags)
+{
+    ms_sm *s = &m->sm[smi];
+    if (s->ninst_free == 0) {
+        m->st.l1_reservation_fails++;
+        return false;
+    }
+    if (acc->mask == 0 || acc->space == EX_SPACE_SHARED) {
+        /* nothing for the memory system: done next cycle */
+        uint32_t i = inst_alloc(m, s, token, c, false);
+        heap_push(m, c + 1, smi, i);
+        return true;
+    }
+    if (s->port_free > c) {
+        m->x.l1_port_stalls++;
+        return false;
+    }
+    bool cst = coal_is_const(acc->space), local = coal_is_local(acc->space);
+    coalesce(acc, smi, warp, cst ? m->cfg.const_cache.line : m->cfg.l1d.line, &m->co);
+    if (acc->atomic)
+        return issue_atomic(m, s, smi, token, c);
+    if (acc->write)
+        return issue_store(m, s, smi, token, c, local);
+    return issue_read(m, s, smi, token, c, cst, local,
+                      (flags & MEMSYS_BYPASS_L1) != 0);
+}
+
+/* Data for `line` reached SM smi (NoC tick k); waiters finish at core
+ * cycle `done`.  `p` is the reply packet when it belongs to this SM
+ * (reused for a dirty victim's write-back), else PKT_NIL. */
+static void sm_fill(memsys *m, uint32_t smi, uint64_t line, uint8_t flags, uint32_t p,
+                    uint64_t k, uint64_t done)
+{
+    ms_sm *s = &m->sm[smi];
+    if (p != PKT_NIL && (m->pool[p].flags & PKTF_NOMSHR)) {
+        inst_progress(m, smi, m->pool[p].inst, done);
+        pkt_release(m, p);
+        return;
+    }
+    bool cst = flags & PKTF_CONST;
+    cache *ca = cst ? &s->cc : &s->l1;
+    mshr_table *t = cst ? &s->ccm : &s->l1m;
+    uint32_t shift = cst ? m->cc_shift : m->l1_shift;
+    uint64_t key = line >> shift;
+    uint32_t e = mshr_find(t, key);
+    uint32_t f = e != MSHR_NONE ? t->flags[e] : flags;
+    uint64_t victim;
+    bool vd = false;
+    if (!(f & PKTF_UNCACHED) && cache_insert(ca, key, false, &victim, &vd) && vd) {
+        uint32_t w = p;
+        if (w == PKT_NIL && s->npkt_free)
+            w = pkt_alloc(m, s);
+        if (w != PKT_NIL) {
+            /* the reply packet goes back out as the write-back */
+            init_pkt(&m->pool[w], victim << shift, PKT_WRITE, 0, m->cfg.l1d.line, 0);
+            missq_push(m, s, w, k + 1);
+            m->x.l1_writebacks++;
+            p = PKT_NIL;
+        }
+    }
+    if (e != MSHR_NONE) {
+        uint32_t n = t->count[e];
+        const uint32_t *wt = mshr_waiters(t, e);
+        for (uint32_t i = 0; i < n; i++)
+            inst_progress(m, smi, wt[i], done);
+        mshr_release(t, e);
+    }
+    if (p != PKT_NIL)
+        pkt_release(m, p);
+}
+
+/* ------------------------------------------------------------ NoC clock */
+
+static inline bool icc_eligible(const noc_pkt *p)
+{
+    return p->kind == PKT_READ &&
+           !(p->flags & (PKTF_CONST | PKTF_LOCAL | PKTF_NOMSHR));
+}
+
+static void cluster_deliver(memsys *m, ms_cluster *cl, uint32_t p, uint64_t k)
+{
+    noc_pkt *pk = &m->pool[p];
+    uint64_t done = core_of(m, D_ICNT, k) + 1;
+    if (pk->kind == PKT_ATOMIC) {
+        inst_progress(m, pk->sm, pk->inst, done);
+        pkt_release(m, p);
+        return;
+    }
+    uint64_t others = 0;
+    if (m->icc_on && icc_eligible(pk))
+        others = icc_reply(&cl->icc, pk->addr) & ~(1ull << (pk->sm - cl->first));
+    uint64_t line = pk->addr;
+    uint8_t flags = pk->flags;
+    sm_fill(m, pk->sm, line, flags, p, k, done);
+    while (others) {
+        uint32_t b = (uint32_t)__builtin_ctzll(others);
+        others &= others - 1;
+        sm_fill(m, cl->first + b, line, flags, PKT_NIL, k, done);
+    }
+}
+
+/* The cluster's bus: one ready packet per NoC cycle from its SMs' miss
+ * queues (round-robin) through the ICC unit into the injection port. */
+static void bus_step(memsys *m, uint32_t ci, uint64_t k)
+{
+    ms_cluster *cl = &m->cl[ci];
+    ms_sm *s = NULL;
+    for (uint32_t j = 0, i = cl->rr; j < cl->nsms; j++, i = i + 1 == cl->nsms ? 0 : i + 1) {
+        ms_sm *c = &m->sm[cl->first + i];
+        if (c->missq.n && m->pool[c->missq.head].ready <= k) {
+            s = c;
+            break;
+        }
+    }
+    if (!s)
+        return;
+    uint32_t p = s->missq.head;
+    noc_pkt *pk = &m->pool[p];
+    uint64_t cyc = core_of(m, D_ICNT, k);
+    bool icc = m->icc_on && icc_eligible(pk);
+    int32_t entry = -1;
+    bool cc_hit = false;
+    if (icc) {
+        cc_hit = icc_cc_hit(&cl->icc, pk->addr);
+        if (!cc_hit)
+            entry = icc_find(&cl->icc, pk->addr);
+    }
+    uint32_t flits = pk->kind == PKT_READ ? 1 : noc_flits(pk->bytes, m->cfg.noc.channel_width);
+    bool consumed_here = cc_hit || entry >= 0;
+    if (!consumed_here && !noc_can_inject(&m->req, ci, flits))
+        return; /* port full: the bus stalls this cycle */
+
+    fifo_pop(m->pool, &s->missq);
+    m->n_missq--;
+    cl->queued--;
+    cl->rr = (s->local + 1) % cl->nsms;
+    if (pk->kind == PKT_READ && !(pk->flags & PKTF_CONST) &&
+        locality_note(&cl->lw, pk->addr, cyc))
+        m->st.redundant_requests++;
+    if (icc)
+        m->x.icc_lookups++;
+    if (cc_hit) {
+        m->st.icc_cache_hits++;
+        sm_fill(m, pk->sm, pk->addr, pk->flags, p, k, cyc + m->icc_delay + 1);
+        return;
+    }
+    if (entry >= 0) {
+        icc_join(&cl->icc, entry, s->local);
+        m->st.icc_merges++;
+        pkt_release(m, p);
+        return;
+    }
+    if (icc)
+        icc_allocate(&cl->icc, pk->addr, s->local);
+    if (pk->kind == PKT_WRITE && m->icc_on)
+        icc_cc_invalidate(&cl->icc, pk->addr);
+    pk->dst = pk->part;
+    pk->flits = (uint16_t)flits;
+    pk->ready = k + 1;
+    noc_inject(&m->req, m->pool, ci, p);
+    if (pk->kind == PKT_WRITE)
+        m->st.noc_write_requests++;
+    else
+        m->st.noc_read_requests++;
+}
+
+static void req_arrive(void *ctx, uint32_t out, uint32_t p, uint64_t at)
+{
+    memsys *m = ctx;
+    uint64_t r = conv_ceil(m, D_ICNT, at, D_L2);
+    m->pool[p].ready = r;
+    wake_l2(m, &m->part[out], r);
+}
+
+static void rep_arrive(void *ctx, uint32_t out, uint32_t p, uint64_t at)
+{
+    memsys *m = ctx;
+    (void)out;
+    (void)p;
+    m->n_rep_out++;
+    wake(m, D_ICNT, at);
+}
+
+static uint64_t icnt_tick(memsys *m, uint64_t k)
+{
+    uint64_t nxt = NEVER;
+    if (m->n_rep_out) {
+        for (uint32_t ci = 0; ci < m->nclusters; ci++) {
+            pkt_fifo *q = &m->rep.out[ci];
+            if (q->n == 0)
+                continue;
+            if (m->pool[q->head].ready <= k) {
+                uint32_t p = noc_eject(&m->rep, m->pool, ci);
+                m->n_rep_out--;
+                cluster_deliver(m, &m->cl[ci], p, k);
+            }
+            if (q->n)
+                nxt = min64(nxt, max64(k + 1, m->pool[q->head].ready));
+        }
+    }
+    noc_step(&m->rep, m->pool, k, rep_arrive, m);
+    noc_step(&m->req, m->pool, k, req_arrive, m);
+    if (m->n_missq) {
+        for (uint32_t ci = 0; ci < m->nclusters; ci++) {
+            ms_cluster *cl = &m->cl[ci];
+            if (!cl->queued)
+                continue;
+            bus_step(m, ci, k);
+            for (uint32_t j = 0; j < cl->nsms; j++) {
+                const ms_sm *s = &m->sm[cl->first + j];
+                if (s->missq.n)
+                    nxt = min64(nxt, max64(k + 1, m->pool[s->missq.head].ready));
+            }
+        }
+    }
+    /* after the bus: what it injected is granted from the next cycle on */
+    if (m->rep.queued || m->req.queued)
+        nxt = k + 1;
+    return nxt;
+}
+
+/* ------------------------------------------------------------ L2 clock */
+
+static inline uint64_t l2_line_addr(const memsys *m, uint64_t key, uint32_t sl)
+{
+    return (key * m->nslices + sl) << m->l2_shift;
+}
+
+static void wb_push(memsys *m, l2_slice *s, uint64_t addr, uint32_t bytes, uint32_t sm)
+{
+    uint32_t i = (s->wb_head + s->wb_n++) % s->wb_cap;
+    s->wb_addr[i] = addr;
+    s->wb_bytes[i] = (uint16_t)bytes;
+    s->wb_sm[i] = (uint16_t)sm;
+    m->dram_pending++;
+}
+
+/* A write (or an atomic's update) to L2 line key; at most two DRAM writes. */
+static void l2_store(memsys *m, l2_slice *s, uint32_t sl, uint64_t key, uint64_t local,
+                     uint32_t bytes, uint32_t sm)
+{
+    uint64_t victim;
+    bool vd = false;
+    uint32_t line = m->cfg.l2.line;
+    switch (m->cfg.l2.write_policy) {
+    case GPU_WRITE_BACK:
+        if (cache_mark_dirty(&s->c, key))
+            return;
+        if (m->cfg.l2.write_allocate) {
+            /* allocated without fetching the rest of the line */
+            if (cache_insert(&s->c, key, true, &victim, &vd) && vd) {
+                wb_push(m, s, l2_line_addr(m, victim, sl), line, DRAM_NO_SM);
+                m->x.l2_writebacks++;
+            }
+            return;
+        }
+        break;
+    case GPU_WRITE_THROUGH:
+        if (!cache_lookup(&s->c, key, true) && m->cfg.l2.write_allocate &&
+            cache_insert(&s->c, key, false, &victim, &vd) && vd) {
+            wb_push(m, s, l2_line_addr(m, victim, sl), line, DRAM_NO_SM);
+            m->x.l2_writebacks++;
+        }
+        break;
+    default: /* write-evict */
+        if (cache_invalidate(&s->c, key, &vd) && vd) {
+            wb_push(m, s, l2_line_addr(m, key, sl), line, sm);
+            m->x.l2_writebacks++;
+            return;
+        }
+        break;
+    }
+    wb_push(m, s, local, bytes, sm);
+}
+
+static inline bool ret_room(const memsys *m, const l2_slice *s, uint32_t n)
+{
+    return s->ret.n == 0 || s->ret.n + n <= m->ret_cap;
+}
+
+static void to_ret(memsys *m, l2_slice *s, uint32_t p, uint64_t ready)
+{
+    noc_pkt *pk = &m->pool[p];
+    pk->ready = ready;
+    pk->flits = (uint16_t)noc_flits(pk->bytes, m->cfg.noc.channel_width);
+    fifo_push(m->pool, &s->ret, p);
+}
+
+/* DRAM data of the oldest finished miss: install and answer its waiters. */
+static bool l2_fill(memsys *m, l2_slice *s, uint32_t sl, uint64_t k)
+{
+    uint32_t e = s->fill_mshr[s->fill_head];
+    uint32_t n = s->m.count[e];
+    if (!ret_room(m, s, n) || s->wb_n + 1 + 2 * n > s->wb_cap)
+        return false;
+    s->fill_head = (s->fill_head + 1) % s->m.n;
+    s->fill_n--;
+    uint64_t key = s->m.key[e], victim;
+    bool vd = false;
+    if (cache_insert(&s->c, key, false, &victim, &vd) && vd) {
+        wb_push(m, s, l2_line_addr(m, victim, sl), m->cfg.l2.line, DRAM_NO_SM);
+        m->x.l2_writebacks++;
+    }
+    const uint32_t *wt = mshr_waiters(&s->m, e);
+    for (uint32_t i = 0; i < n; i++) {
+        noc_pkt *pk = &m->pool[wt[i]];
+        if (pk->kind == PKT_ATOMIC)
+            l2_store(m, s, sl, key, pk->local, pk->bytes, pk->sm);
+        to_ret(m, s, wt[i], k + m->cfg.l2.hit_latency);
+    }
+    mshr_release(&s->m, e);
+    return true;
+}
+
+/* The head request of partition pt's input, for slice sl; false = stall. */
+static bool l2_accept(memsys *m, ms_part *pt, uint32_t sl, uint32_t p, uint64_t k)
+{
+    l2_slice *s = &pt->sl[sl];
+    noc_pkt *pk = &m->pool[p];
+    uint64_t local = pk->local;
+    uint64_t key = (local >> m->l2_shift) / m->nslices;
+    if (pk->kind != PKT_READ && s->wb_n + 2 > s->wb_cap)
+        return false;
+    if (pk->kind == PKT_WRITE) {
+        noc_eject(&m->req, m->pool, pt->id);
+        l2_store(m, s, sl, key, local, pk->bytes, pk->sm);
+        pkt_release(m, p);
+    } else if (cache_lookup(&s->c, key, true)) {
+        if (!ret_room(m, s, 1))
+            return false;
+        noc_eject(&m->req, m->pool, pt->id);
+        m->st.l2_hits++;
+        if (pk->kind == PKT_ATOMIC)
+            l2_store(m, s, sl, key, local, pk->bytes, pk->sm);
+        to_ret(m, s, p, k + m->cfg.l2.hit_latency);
+    } else {
+        uint32_t e = mshr_find(&s->m, key);
+        if (e != MSHR_NONE) {
+            if (mshr_full(&s->m, e))
+                return false;
+            m->st.l2_mshr_merges++;
+        } else {
+            if (!s->m.nfree || dram_full(pt->dr))
+                return false;
+            e = mshr_alloc(&s->m, key, 0);
+            dram_req r = {l2_line_addr(m, key, sl), (sl << 16) | e, pk->sm,
+                          (uint16_t)m->cfg.l2.line, false};
+            uint64_t at = conv_after(m, D_L2, k, D_DRAM);
+            dram_push(pt->dr, &r, at);
+            m->dram_pending++;
+            wake_dram(m, pt, at);
+        }
+        noc_eject(&m->req, m->pool, pt->id);
+        mshr_add(&s->m, e, p);
+        m->st.l2_misses++;
+    }
+    m->x.l2_accesses++;
+    m->st.served_per_sm[pk->sm]++;
+    return true;
+}
+
+static uint64_t part_l2_tick(memsys *m, ms_part *pt, uint64_t k)
+{
+    /* fills first: they free MSHRs the new requests may need */
+    for (uint32_t sl = 0; sl < m->nslices; sl++) {
+        l2_slice *s = &pt->sl[sl];
+        if (s->fill_n && s->fill_ready[s->fill_head] <= k)
+            l2_fill(m, s, sl, k);
+    }
+    /* new requests in arrival order, one per slice per cycle */
+    pkt_fifo *in = &m->req.out[pt->id];
+    uint32_t used = 0;
+    while (in->n && m->pool[in->head].ready <= k) {
+        uint32_t p = in->head;
+        uint32_t sl = m->pool[p].slice;
+        if (used & (1u << sl))
+            break;
+        used |= 1u << sl;
+        if (!l2_accept(m, pt, sl, p, k))
+            break;
+    }
+    /* write-backs into the DRAM queue, one per slice per cycle */
+    for (uint32_t sl = 0; sl < m->nslices; sl++) {
+        l2_slice *s = &pt->sl[sl];
+        if (!s->wb_n || dram_full(pt->dr))
+            continue;
+        dram_req r = {s->wb_addr[s->wb_head], UINT32_MAX, s->wb_sm[s->wb_head],
+                      s->wb_bytes[s->wb_head], true};
+        s->wb_head = (s->wb_head + 1) % s->wb_cap;
+        s->wb_n--;
+        uint64_t at = conv_after(m, D_L2, k, D_DRAM);
+        dram_push(pt->dr, &r, at);
+        wake_dram(m, pt, at);
+    }
+    /* replies whose latency has passed go to the partition's NoC port */
+    for (uint32_t j = 0; j < m->nslices; j++) {
+        l2_slice *s = &pt->sl[(pt->rr + j) % m->nslices];
+        while (s->ret.n && m->pool[s->ret.head].ready <= k &&
+               noc_can_inject(&m->rep, pt->id, m->pool[s->ret.head].flits)) {
+            uint32_t p = fifo_pop(m->pool, &s->ret);
+            noc_pkt *pk = &m->pool[p];
+            pk->dst = (uint16_t)m->sm[pk->sm].cluster;
+            pk->ready = conv_after(m, D_L2, k, D_ICNT);
+            noc_inject(&m->rep, m->pool, pt->id, p);
+            wake(m, D_ICNT, pk->ready);
+        }
+    }
+    pt->rr = (pt->rr + 1) % m->nslices;
+    uint64_t nxt = NEVER;
+    for (uint32_t sl = 0; sl < m->nslices; sl++) {
+        l2_slice *s = &pt->sl[sl];
+        if (s->fill_n)
+            nxt = min64(nxt, max64(k + 1, s->fill_ready[s->fill_head]));
+        if (s->ret.n)
+            nxt = min64(nxt, max64(k + 1, m->pool[s->ret.head].ready));
+        if (s->wb_n)
+            nxt = k + 1;
+    }
+    if (in->n)
+        nxt = min64(nxt, max64(k + 1, m->pool[in->head].ready));
+    return nxt;
+}
+
+static uint64_t l2_tick(memsys *m, uint64_t k)
+{
+    uint64_t nxt = NEVER;
+    for (uint32_t i = 0; i < m->nparts; i++) {
+        ms_part *pt = &m->part[i];
+        if (pt->l2_next <= k) {
+            pt->l2_next = NEVER;
+            pt->l2_next = min64(pt->l2_next, part_l2_tick(m, pt, k));
+        }
+        nxt = min64(nxt, pt->l2_next);
+    }
+    return nxt;
+}
+
+/* ------------------------------------------------------------ DRAM clock */
+
+static void dram_done(void *ctx, const dram_req *r, uint64_t done)
+{
+    ms_part *pt = ctx;
+    memsys *m = pt->m;
+    m->dram_pending--;
+    if (r->write)
+        return;
+    l2_slice *s = &pt->sl[r->tag >> 16];
+    uint32_t i = (s->fill_head + s->fill_n++) % s->m.n;
+    s->fill_mshr[i] = r->tag & 0xffffu;
+    s->fill_ready[i] = conv_ceil(m, D_DRAM, done, D_L2);
+    wake_l2(m, pt, s->fill_ready[i]);
+}
+
+static uint64_t dram_tick_all(memsys *m, uint64_t k)
+{
+    uint64_t nxt = NEVER;
+    for (uint32_t i = 0; i < m->nparts; i++) {
+        ms_part *pt = &m->part[i];
+        if (pt->dram_next <= k) {
+            pt->dram_next = NEVER;
+            pt->dram_next = min64(pt->dram_next, dram_tick(pt->dr, k, dram_done, pt));
+        }
+        nxt = min64(nxt, pt->dram_next);
+    }
+    return nxt;
+}
+
+/* ------------------------------------------------------------ stepping */
+
+void memsys_cycle(memsys *m, uint64_t c)
+{
+    const uint64_t fc = m->f[D_CORE], lim = c + 1;
+    for (;;) {
+        int best = -1;
+        for (int d = D_ICNT; d < ND; d++) {
+            uint64_t k = m->next[d];
+            if (k == NEVER || k * fc >= lim * m->f[d])
+                continue;
+            if (best < 0 || k * m->f[best] < m->next[best] * m->f[d])
+                best = d;
+        }
+        if (best < 0)
+            break;
+        uint64_t k = m->next[best], r;
+        m->next[best] = NEVER;
+        if (best == D_ICNT)
+            r = icnt_tick(m, k);
+        else if (best == D_L2)
+            r = l2_tick(m, k);
+        else
+            r = dram_tick_all(m, k);
+        wake(m, best, r);
+    }
+    m->last_cycle = c;
+    while (m->nheap && m->heap[0].cycle <= c) {
+        ms_event ev = heap_pop(m);
+        ms_sm *s = &m->sm[ev.sm];
+        ms_inst *in = &s->inst[ev.inst];
+        uint64_t token = in->token;
+        if (in->load) {
+            m->st.latency_sum += ev.cycle - in->issue;
+            m->st.latency_count++;
+            if (--s->loads_out == 0)
+                m->st.latency_overlapped_sum += ev.cycle - s->busy_since;
+        }
+        s->inst_free[s->ninst_free++] = ev.inst;
+        m->insts_used--;
+        m->done(m->user, token, ev.cycle);
+    }
+}
+
+uint64_t memsys_next_cycle(const memsys *m)
+{
+    /* a domain may still hold a wake-up that will find nothing to do */
+    if (memsys_idle(m))
+        return NEVER;
+    uint64_t n = m->nheap ? m->heap[0].cycle : NEVER;
+    for (int d = D_ICNT; d < ND; d++)
+        if (m->next[d] != NEVER)
+            n = min64(n, core_of(m, d, m->next[d]));
+    return n;
+}
+
+bool memsys_idle(const memsys *m)
+{
+    return m->insts_used == 0 && m->pkts_used == 0 && m->dram_pending == 0;
+}
+
+void memsys_invalidate_l1(memsys *m)
+{
+    for (uint32_t i = 0; i < m->nsms; i++) {
+        ms_sm *s = &m->sm[i];
+        cache *cs[2] = {&s->l1, &s->cc};
+        for (int j = 0; j < 2; j++) {
+            size_t n = (size_t)cs[j]->nsets * cs[j]->assoc;
+            for (size_t w = 0; w < n; w++) {
+                cs[j]->key[w] = CACHE_NO_KEY;
+                cs[j]->dirty[w] = 0;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------ setup */
+
+static uint32_t log2u(uint64_t x)
+{
+    uint32_t s = 0;
+    while ((1ull << s) < x)
+        s++;
+    return s;
+}
+
+memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
+{
+    memsys *m = g_new0(memsys, 1);
+    m->cfg = *cfg;
+    m->done = done;
+    m->user = user;
+    m->nsms = cfg->gpu.num_sms;
+    m->nclusters = gpu_config_num_clusters(cfg);
+    m->nparts = cfg->dram.partitions;
+    m->nslices = cfg->l2.slices_per_partition;
+    m->f[D_CORE] = cfg->clock.core;
+    m->f[D_ICNT] = cfg->clock.icnt;
+    m->f[D_L2] = cfg->clock.l2;
+    m->f[D_DRAM] = cfg->clock.dram;
+    for (int d = 0; d < ND; d++)
+        m->next[d] = NEVER;
+    m->l1_shift = log2u(cfg->l1d.line);
+    m->cc_shift = log2u(cfg->const_cache.line);
+    m->l2_shift = log2u(cfg->l2.line);
+    m->il_shift = log2u(cfg->dram.interleave);
+    m->icc_on = cfg->icc.mode != GPU_ICC_OFF;
+    m->icc_delay = m->icc_on ? cfg->icc.latency : 0;
+    m->missq_cap = cfg->l1d.mshrs;
+    m->ret_cap = cfg->l2.hit_latency + cfg->l2.mshrs + cfg->l2.mshr_merge;
+
+    /* SMs: each owns its instruction records and a packet quota that
+     * covers its MSHRs, a full miss queue and the widest instruction */
+    uint32_t ninst = 4 * gpu_config_max_warps(cfg);
+    if (ninst < 16)
+        ninst = 16;
+    uint32_t quota = 2 * cfg->l1d.mshrs + m->missq_cap + 2 * COAL_MAX_TX;
+    m->pool = g_new0(noc_pkt, (size_t)m->nsms * quota);
+    m->sm = g_new0(ms_sm, m->nsms);
+    for (uint32_t i = 0; i < m->nsms; i++) {
+        ms_sm *s = &m->sm[i];
+        s->cluster = i / cfg->gpu.sms_per_cluster;
+        s->local = i % cfg->gpu.sms_per_cluster;
+        cache_init(&s->l1, cfg->l1d.size / cfg->l1d.line, cfg->l1d.assoc, cfg->l1d.replacement);
+        cache_init(&s->cc, cfg->const_cache.size / cfg->const_cache.line,
+                   cfg->const_cache.assoc, GPU_REPL_LRU);
+        mshr_init(&s->l1m, cfg->l1d.mshrs, cfg->l1d.mshr_merge);
+        mshr_init(&s->ccm, cfg->l1d.mshrs, cfg->l1d.mshr_merge);
+        s->inst = g_new0(ms_inst, ninst);
+        s->inst_free = g_new(uint32_t, ninst);
+        for (uint32_t j = 0; j < ninst; j++)
+            s->inst_free[j] = ninst - 1 - j;
+        s->ninst_free = ninst;
+        s->pkt_free = PKT_NIL;
+        for (uint32_t j = quota; j-- > 0;) {
+            uint32_t p = i * quota + j;
+            m->pool[p].sm = (uint16_t)i;
+            m->pool[p].next = s->pkt_free;
+            s->pkt_free = p;
+        }
+        s->npkt_free = quota;
+        fifo_init(&s->missq);
+    }
+    m->heap_cap = m->nsms * ninst;
+    m->heap = g_new(ms_event, m->heap_cap);
+
+    /* clusters: at most one request per NoC cycle enters the window */
+    uint64_t lw_cap = (uint64_t)cfg->stats.locality_window * cfg->clock.icnt / cfg->clock.core + 2;
+    if (lw_cap > (1u << 16))
+        lw_cap = 1u << 16;
+    m->cl = g_new0(ms_cluster, m->nclusters);
+    for (uint32_t c = 0; c < m->nclusters; c++) {
+        ms_cluster *cl = &m->cl[c];
+        cl->first = c * cfg->gpu.sms_per_cluster;
+        cl->nsms = cfg->gpu.sms_per_cluster;
+        icc_init(&cl->icc, cfg->icc.merge_table, cfg->icc.coalesced_cache,
+                 cfg->icc.mode == GPU_ICC_ICC_CC);
+        locality_init(&cl->lw, cfg->stats.locality_window, (uint32_t)lw_cap);
+    }
+
+    /* partitions: L2 slices and a DRAM channel each */
+    m->part = g_new0(ms_part, m->nparts);
+    uint64_t slice_lines = cfg->l2.partition_size / m->nslices / cfg->l2.line;
+    for (uint32_t p = 0; p < m->nparts; p++) {
+        ms_part *pt = &m->part[p];
+        pt->m = m;
+        pt->id = p;
+        pt->l2_next = pt->dram_next = NEVER;
+        pt->dr = dram_create(cfg);
+        pt->sl = g_new0(l2_slice, m->nslices);
+        for (uint32_t sl = 0; sl < m->nslices; sl++) {
+            l2_slice *s = &pt->sl[sl];
+            cache_init(&s->c, slice_lines, cfg->l2.assoc, cfg->l2.replacement);
+            mshr_init(&s->m, cfg->l2.mshrs, cfg->l2.mshr_merge);
+            fifo_init(&s->ret);
+            s->fill_mshr = g_new(uint32_t, cfg->l2.mshrs);
+            s->fill_ready = g_new(uint64_t, cfg->l2.mshrs);
+            s->wb_cap = cfg->l2.mshrs + 2 * cfg->l2.mshr_merge + 4;
+            s->wb_addr = g_new(uint64_t, s->wb_cap);
+            s->wb_bytes = g_new(uint16_t, s->wb_cap);
+            s->wb_sm = g_new(uint16_t, s->wb_cap);
+        }
+    }
+    noc_init(&m->req, m->nclusters, m->nparts, cfg->noc.queue_depth, cfg->noc.latency);
+    noc_init(&m->rep, m->nparts, m->nclusters, cfg->noc.queue_depth, cfg->noc.latency);
+
+    m->st.served_per_sm = g_new0(uint64_t, m->nsms);
+    m->st.nsms = m->nsms;
+    return m;
+}
+
+void memsys_destroy(memsys *m)
+{
+    if (!m)
+        return;
+    for (uint32_t i = 0; i < m->nsms; i++) {
+        ms_sm *s = &m->sm[i];
+        cache_free(&s->l1);
+        cache_free(&s->cc);
+        mshr_free(&s->l1m);
+        mshr_free(&s->ccm);
+        g_free(s->inst);
+        g_free(s->inst_free);
+    }
+    for (uint32_t c = 0; c < m->nclusters; c++) {
+        icc_free(&m->cl[c].icc);
+        locality_free(&m->cl[c].lw);
+    }
+    for (uint32_t p = 0; p < m->nparts; p++) {
+        ms_part *pt = &m->part[p];
+        for (uint32_t sl = 0; sl < m->nslices; sl++) {
+            l2_slice *s = &pt->sl[sl];
+            cache_free(&s->c);
+            mshr_free(&s->m);
+            g_free(s->fill_mshr);
+            g_free(s->fill_ready);
+            g_free(s->wb_addr);
+            g_free(s->wb_bytes);
+            g_free(s->wb_sm);
+        }
+        g_free(pt->sl);
+        dram_destroy(pt->dr);
+    }
+    noc_free(&m->req);
+    noc_free(&m->rep);
+    g_free(m->part);
+    g_free(m->cl);
+    g_free(m->sm);
+    g_free(m->pool);
+    g_free(m->heap);
+    g_free(m->st.served_per_sm);
+    g_free(m);
+}
+
+/* ------------------------------------------------------------ statistics */
+
+void memsys_get_stats(const memsys *m, memsys_stats *out)
+{
+    *out = m->st;
+    out->dram_reads = out->dram_writes = out->dram_row_hits = out->dram_row_misses = 0;
+    for (uint32_t p = 0; p < m->nparts; p++) {
+        const dram_stats *d = dram_get_stats(m->part[p].dr);
+        out->dram_reads += d->reads;
+        out->dram_writes += d->writes;
+        out->dram_row_hits += d->row_hits;
+        out->dram_row_misses += d->row_misses;
+    }
+    /* SMs still waiting on a load count up to the last simulated cycle */
+    for (uint32_t i = 0; i < m->nsms; i++)
+        if (m->sm[i].loads_out && m->last_cycle > m->sm[i].busy_since)
+            out->latency_overlapped_sum += m->last_cycle - m->sm[i].busy_since;
+}
+
+void memsys_get_extra_stats(const memsys *m, memsys_extra_stats *out)
+{
+    *out = m->x;
+    out->noc_flits = m->req.flits_sent + m->rep.flits_sent;
+    for (uint32_t p = 0; p < m->nparts; p++) {
+        const dram_stats *d = dram_get_stats(m->part[p].dr);
+        out->dram_activates += d->activates;
+        out->dram_precharges += d->precharges;
+        out->dram_bursts += d->bursts;
+        out->dram_bytes += d->bytes;
+        out->dram_same_sm += d->same_sm;
+    }
+}

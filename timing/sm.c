@@ -1,0 +1,1060 @@
+/* timing/sm.c — one SM: instruction tables, occupancy, fetch, scoreboard,
+ * functional units, warp schedulers and their accounting (timing/sm.h). */
+#include "timing/sm.h"
+#include "isa/latency.h"
+#include "isa/opcodes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------ instruction tables */
+
+static tm_unit unit_of(ptx_opcode op, ptx_lat_class lc)
+{
+    if (lc >= PTX_LAT_DP_ADD && lc <= PTX_LAT_DP_DIV)
+        return TM_UNIT_DP;
+    switch (ptx_opcode_info(op)->unit) {
+    case PTX_UNIT_SFU: return TM_UNIT_SFU;
+    case PTX_UNIT_MEM: case PTX_UNIT_TEX: return TM_UNIT_LDST;
+    default: return TM_UNIT_SP; /* ALU, control, sync and MMA go down the SP pipe */
+    }
+}
+
+/* Cycles a unit slice is busy with one warp instruction: 32 threads over
+ * the lanes one scheduler owns (config [units]). */
+static uint32_t unit_occupancy(const gpu_config *cfg, tm_unit u)
+{
+    uint32_t lanes = u == TM_UNIT_SP    ? cfg->units.sp
+                   : u == TM_UNIT_SFU   ? cfg->units.sfu
+                   : u == TM_UNIT_DP    ? cfg->units.dp
+                                        : cfg->units.ldst;
+    lanes /= cfg->core.warp_schedulers;
+    if (lanes == 0)
+        lanes = 1;
+    return (cfg->gpu.warp_size + lanes - 1) / lanes;
+}
+
+static void add_slot(uint32_t *arr, uint8_t *n, unsigned cap, uint32_t slot, uint32_t nregs)
+{
+    if (slot == EX_NONE || slot >= nregs) /* absent, or a constant slot */
+        return;
+    for (unsigned i = 0; i < *n; i++)
+        if (arr[i] == slot)
+            return;
+    if (*n < cap)
+        arr[(*n)++] = slot;
+}
+
+/* Which slot fields an instruction reads and writes.  Most families use
+ * d/d2 as destinations and a/b/c/e as sources; the exceptions are listed
+ * (vr[] holds vector elements for memory and mov packing only, and atom.v*
+ * keeps extra destinations in c and e). */
+static void operands(const ex_func *fn, const ex_instr *in, tm_ins *t)
+{
+    uint32_t nr = fn->nregs;
+    ptx_opcode op = (ptx_opcode)in->op;
+    bool atom = op == PTX_OP_ATOM || op == PTX_OP_RED;
+    bool atom_vec = atom && in->vec > 1;
+    bool bar = op == PTX_OP_BAR || op == PTX_OP_BARRIER;
+    add_slot(t->src, &t->nsrc, 9, in->a, nr);
+    add_slot(t->src, &t->nsrc, 9, in->b, nr);
+    add_slot(t->src, &t->nsrc, 9, in->guard, nr);
+    if (!atom_vec)
+        add_slot(t->src, &t->nsrc, 9, in->c, nr);
+    if (!atom_vec && !bar) /* bar keeps its reduction operator in e */
+        add_slot(t->src, &t->nsrc, 9, in->e, nr);
+    add_slot(t->dst, &t->ndst, 6, in->d, nr);
+    add_slot(t->dst, &t->ndst, 6, in->d2, nr);
+    if (atom_vec) {
+        add_slot(t->dst, &t->ndst, 6, in->c, nr);
+        add_slot(t->dst, &t->ndst, 6, in->e, nr);
+    }
+    bool vr_src = op == PTX_OP_ST || atom || (op == PTX_OP_MOV && in->d != EX_NONE);
+    bool vr_dst = op == PTX_OP_LD || op == PTX_OP_LDU || (op == PTX_OP_MOV && in->d == EX_NONE);
+    for (unsigned k = 0; k < 4; k++) {
+        if (vr_src)
+            add_slot(t->src, &t->nsrc, 9, in->vr[k], nr);
+        if (vr_dst)
+            add_slot(t->dst, &t->ndst, 6, in->vr[k], nr);
+    }
+}
+
+/* Widths (32-bit registers) of every slot, from the register declarations;
+ * predicates live in their own file and cost nothing. */
+static uint8_t *slot_widths(const ex_func *fn)
+{
+    uint8_t *w = g_new0(uint8_t, fn->nregs + 1);
+    const ptx_func *f = fn->ir;
+    uint32_t n = 0;
+    for (guint i = 0; f && i < f->regs->len && n < fn->nregs; i++) {
+        const ptx_reg *r = &g_array_index(f->regs, ptx_reg, i);
+        unsigned cnt = r->vec > 1 ? r->vec : 1;
+        unsigned sz = r->type == PTX_T_PRED ? 0 : ptx_type_size(r->type);
+        for (unsigned k = 0; k < cnt && n < fn->nregs; k++)
+            w[n++] = (uint8_t)((sz + 3) / 4);
+    }
+    return w;
+}
+
+/* Registers per thread a compiler would need: the most 32-bit registers
+ * live at once (backward liveness over the CFG), since PTX declares
+ * virtual registers far beyond what ptxas allocates. */
+static uint32_t estimate_regs(const ex_func *fn, const tm_ins *ins)
+{
+    const ptx_cfg *cfg = fn->cfg;
+    if (!cfg || fn->nregs == 0 || fn->ninstrs == 0)
+        return 0;
+    uint32_t words = (fn->nregs + 63) / 64, nb = cfg->nblocks;
+    uint64_t *live_in = g_new0(uint64_t, (size_t)(nb + 1) * words);
+    uint64_t *cur = g_new0(uint64_t, words);
+    uint8_t *width = slot_widths(fn);
+    bool changed = true;
+    for (unsigned iter = 0; changed && iter < 1000; iter++) {
+        changed = false;
+        for (uint32_t b = nb; b-- > 0;) {
+            const ptx_block *blk = &cfg->blocks[b];
+            memset(cur, 0, words * sizeof *cur);
+            for (guint s = 0; s < blk->succs->len; s++) {
+                uint32_t sb = g_array_index(blk->succs, uint32_t, s);
+                for (uint32_t k = 0; k < words; k++)
+                    cur[k] |= live_in[(size_t)sb * words + k];
+            }
+            for (uint32_t i = blk->end; i-- > blk->first;) {
+                const tm_ins *t = &ins[i];
+                for (unsigned j = 0; j < t->ndst; j++)
+                    cur[t->dst[j] / 64] &= ~(1ull << (t->dst[j] % 64));
+                for (unsigned j = 0; j < t->nsrc; j++)
+                    cur[t->src[j] / 64] |= 1ull << (t->src[j] % 64);
+            }
+            uint64_t *in = &live_in[(size_t)b * words];
+            if (memcmp(in, cur, words * sizeof *cur) != 0) {
+                memcpy(in, cur, words * sizeof *cur);
+                changed = true;
+            }
+        }
+    }
+    /* the peak: walk each block once more, weighing the live set */
+    uint32_t peak = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const ptx_block *blk = &cfg->blocks[b];
+        memset(cur, 0, words * sizeof *cur);
+        for (guint s = 0; s < blk->succs->len; s++) {
+            uint32_t sb = g_array_index(blk->succs, uint32_t, s);
+            for (uint32_t k = 0; k < words; k++)
+                cur[k] |= live_in[(size_t)sb * words + k];
+        }
+        uint32_t weight = 0;
+        for (uint32_t r = 0; r < fn->nregs; r++)
+            if (cur[r / 64] >> (r % 64) & 1)
+                weight += width[r];
+        for (uint32_t i = blk->end; i-- > blk->first;) {
+            const tm_ins *t = &ins[i];
+            for (unsigned j = 0; j < t->ndst; j++) {
+                uint32_t r = t->dst[j];
+                if (cur[r / 64] >> (r % 64) & 1) {
+                    cur[r / 64] &= ~(1ull << (r % 64));
+                    weight -= width[r];
+                }
+            }
+            for (unsigned j = 0; j < t->nsrc; j++) {
+                uint32_t r = t->src[j];
+                if (!(cur[r / 64] >> (r % 64) & 1)) {
+                    cur[r / 64] |= 1ull << (r % 64);
+                    weight += width[r];
+                }
+            }
+            /* a destination needs a register even when it is dead */
+            uint32_t dw = 0;
+            for (unsigned j = 0; j < t->ndst; j++)
+                dw += width[t->dst[j]];
+            if (weight + dw > peak)
+                peak = weight + dw;
+        }
+    }
+    g_free(width);
+    g_free(cur);
+    g_free(live_in);
+    return peak;
+}
+
+tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn)
+{
+    tm_func *f = g_new0(tm_func, 1);
+    f->fn = fn;
+    f->ins = g_new0(tm_ins, fn->ninstrs + 1);
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        const ex_instr *in = &fn->code[i];
+        tm_ins *t = &f->ins[i];
+        ptx_opcode op = (ptx_opcode)in->op;
+        ptx_lat_class lc = ptx_latency_class_of(op, (ptx_type)in->type);
+        tm_unit u = unit_of(op, lc);
+        uint32_t occ = unit_occupancy(cfg, u);
+        if (cfg->initiation.cycles[lc] > occ)
+            occ = cfg->initiation.cycles[lc];
+        t->unit = (uint8_t)u;
+        t->lat_class = (uint16_t)lc;
+        t->occupancy = (uint16_t)(occ > 65535 ? 65535 : occ);
+        t->latency = cfg->latency.cycles[lc];
+        if (op == PTX_OP_CALL || op == PTX_OP_RET)
+            t->flags |= TM_INS_DRAIN;
+        if (op == PTX_OP_MEMBAR || op == PTX_OP_FENCE)
+            t->flags |= TM_INS_FENCE;
+        if (op == PTX_OP_BAR || op == PTX_OP_BARRIER || op == PTX_OP_EXIT ||
+            op == PTX_OP_RET)
+            t->flags |= TM_INS_WAKE_CTA;
+        if (op == PTX_OP_SETP)
+            t->flags |= TM_INS_SETP;
+        if (op == PTX_OP_BRA)
+            t->flags |= TM_INS_BRANCH;
+        operands(fn, in, t);
+    }
+    f->regs32 = estimate_regs(fn, f->ins);
+    return f;
+}
+
+void tm_func_free(tm_func *f)
+{
+    if (!f)
+        return;
+    g_free(f->ins);
+    g_free(f);
+}
+
+/* --------------------------------------------------------------- occupancy */
+
+static uint32_t fit_in(uint32_t ctas, uint32_t warps, uint32_t regs, uint64_t shared,
+                       const tm_cta_req *r, const char **why)
+{
+    uint32_t n = ctas;
+    const char *by = "cta slots";
+    if (warps / r->warps < n) {
+        n = warps / r->warps;
+        by = "threads";
+    }
+    if (r->regs && regs / r->regs < n) {
+        n = regs / r->regs;
+        by = "registers";
+    }
+    if (r->shared && shared / r->shared < n) {
+        n = (uint32_t)(shared / r->shared);
+        by = "shared memory";
+    }
+    if (why)
+        *why = by;
+    return n;
+}
+
+uint32_t tm_sm_fit(const tm_sm *sm, const tm_cta_req *r)
+{
+    return fit_in(sm->free_ctas, sm->free_warps, sm->free_regs, sm->free_shared, r, NULL);
+}
+
+uint32_t tm_sm_fit_empty(const gpu_config *cfg, const tm_cta_req *r, const char **why)
+{
+    return fit_in(cfg->core.max_ctas, gpu_config_max_warps(cfg), cfg->core.registers,
+                  cfg->core.shared_mem, r, why);
+}
+
+/* ----------------------------------------------------------------- set-up */
+
+tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
+{
+    const gpu_config *cfg = env->cfg;
+    tm_sm *sm = g_new0(tm_sm, 1);
+    sm->id = id;
+    sm->env = env;
+    sm->cfg = cfg;
+    sm->nwarps = gpu_config_max_warps(cfg);
+    sm->nsched = cfg->core.warp_schedulers;
+    sm->nctas = cfg->core.max_ctas;
+    sm->dispatch = cfg->core.dispatch_interval;
+    sm->issue_width = cfg->core.issue_width;
+    sm->ibuf_entries = cfg->core.ibuffer_entries;
+    for (unsigned u = 0; u < TM_UNIT_COUNT; u++)
+        sm->occupancy[u] = unit_occupancy(cfg, (tm_unit)u);
+    sm->warps = g_new0(tm_warp, sm->nwarps);
+    sm->scheds = g_new0(tm_sched, sm->nsched);
+    sm->ctas = g_new0(tm_cta, sm->nctas);
+    sm->fetch_q = g_new0(uint32_t, sm->nwarps);
+    sm->free_warps = sm->nwarps;
+    sm->free_regs = cfg->core.registers;
+    sm->free_ctas = sm->nctas;
+    sm->free_shared = cfg->core.shared_mem;
+    for (uint32_t s = 0; s < sm->nwarps; s++) {
+        sm->warps[s].sched = (uint16_t)(s % sm->nsched);
+        sm->warps[s].view = (uint16_t)(s / sm->nsched);
+    }
+    const sched_warp_ops *wp = env->pol->warp;
+    for (uint32_t k = 0; k < sm->nsched; k++) {
+        tm_sched *s = &sm->scheds[k];
+        s->id = k;
+        s->nviews = (sm->nwarps - k + sm->nsched - 1) / sm->nsched;
+        s->views = g_new0(sched_warp_view, s->nviews ? s->nviews : 1);
+        for (uint32_t i = 0; i < s->nviews; i++) {
+            s->views[i].slot = i * sm->nsched + k;
+            s->views[i].state = SCHED_WS_EMPTY;
+            s->views[i].last_issue = SCHED_NEVER;
+        }
+        s->n[SCHED_WS_EMPTY] = s->nviews;
+        s->pstate = g_malloc0(wp->state_size ? wp->state_size : 1);
+        if (wp->init)
+            wp->init(s->pstate, cfg, s->nviews);
+        s->acct_from = now;
+    }
+    sm->nstate[SCHED_WS_EMPTY] = sm->nwarps;
+    const sched_spin_ops *sp = env->pol->spin;
+    sm->spin_state = g_malloc0(sp->state_size ? sp->state_size : 1);
+    if (sp->init)
+        sp->init(sm->spin_state, cfg, sm->nwarps);
+    sm->implicit_ret.unit = TM_UNIT_SP;
+    sm->implicit_ret.flags = TM_INS_DRAIN | TM_INS_WAKE_CTA;
+    sm->implicit_ret.occupancy = (uint16_t)sm->occupancy[TM_UNIT_SP];
+    sm->implicit_ret.latency = 1;
+    sm->implicit_ret.lat_class = PTX_LAT_CTRL;
+    sm->next_wake = TM_NEVER;
+    sm->state_since = sm->mem_since = sm->idle_since = sm->counted_to = now;
+    return sm;
+}
+
+void tm_sm_destroy(tm_sm *sm)
+{
+    if (!sm)
+        return;
+    tm_sm_abort(sm);
+    for (uint32_t k = 0; k < sm->nsched; k++) {
+        g_free(sm->scheds[k].views);
+        g_free(sm->scheds[k].pstate);
+    }
+    g_free(sm->spin_state);
+    g_free(sm->scheds);
+    g_free(sm->warps);
+    g_free(sm->ctas);
+    g_free(sm->fetch_q);
+    g_free(sm);
+}
+
+/* -------------------------------------------------------------- accounting */
+
+enum { CLS_NO_WARP, CLS_SB_ALU, CLS_SB_MEM, CLS_PIPE_ALU, CLS_PIPE_MEM };
+
+/* Scheduler state of a slot that issued nothing (thesis §3.5.3): a ready
+ * warp blocked by a unit beats operand waits, which beat "no warp". */
+static uint8_t classify(const tm_sched *s)
+{
+    if (s->n[SCHED_WS_STALL_MEM])
+        return CLS_PIPE_MEM;
+    if (s->n[SCHED_WS_STALL_ALU])
+        return CLS_PIPE_ALU;
+    if (s->n[SCHED_WS_SB_MEM])
+        return CLS_SB_MEM;
+    if (s->n[SCHED_WS_SB_ALU])
+        return CLS_SB_ALU;
+    return CLS_NO_WARP;
+}
+
+static void account(tm_sched *s, uint8_t cls, uint64_t n)
+{
+    if (!n)
+        return;
+    s->c.slots += n;
+    switch (cls) {
+    case CLS_SB_ALU: s->c.idle_scoreboard += n; s->c.sb_alu += n; break;
+    case CLS_SB_MEM: s->c.idle_scoreboard += n; s->c.sb_mem += n; break;
+    case CLS_PIPE_ALU: s->c.idle_pipeline += n; s->c.pipe_alu += n; break;
+    case CLS_PIPE_MEM: s->c.idle_pipeline += n; s->c.pipe_mem += n; break;
+    default: s->c.idle_no_warp += n; break;
+    }
+}
+
+/* Issue slots in [a, b): cycles divisible by the dispatch interval. */
+static uint64_t slots_in(uint64_t a, uint64_t b, uint32_t d)
+{
+    if (b <= a)
+        return 0;
+    return (b + d - 1) / d - (a + d - 1) / d;
+}
+
+static void flush_states(tm_sm *sm, uint64_t now)
+{
+    if (now <= sm->state_since)
+        return;
+    uint64_t dt = now - sm->state_since;
+    for (unsigned i = 1; i < SCHED_WS_COUNT; i++)
+        sm->c.warp_state[i] += (uint64_t)sm->nstate[i] * dt;
+    sm->state_since = now;
+}
+
+static void flush_mem(tm_sm *sm, uint64_t now)
+{
+    if (now > sm->mem_since) {
+        sm->c.mem_load += (uint64_t)sm->mem_inflight * (now - sm->mem_since);
+        sm->mem_since = now;
+    }
+}
+
+void tm_sm_flush(tm_sm *sm, uint64_t upto)
+{
+    memset(&sm->c.sched, 0, sizeof sm->c.sched);
+    for (uint32_t k = 0; k < sm->nsched; k++) {
+        tm_sched *s = &sm->scheds[k];
+        if (s->acct_from < upto) {
+            account(s, s->idle_cls, slots_in(s->acct_from, upto, sm->dispatch));
+            s->acct_from = upto;
+        }
+        tm_sched_counters *d = &sm->c.sched;
+        d->slots += s->c.slots;
+        d->issued += s->c.issued;
+        d->idle_no_warp += s->c.idle_no_warp;
+        d->idle_scoreboard += s->c.idle_scoreboard;
+        d->idle_pipeline += s->c.idle_pipeline;
+        d->sb_alu += s->c.sb_alu;
+        d->sb_mem += s->c.sb_mem;
+        d->pipe_alu += s->c.pipe_alu;
+        d->pipe_mem += s->c.pipe_mem;
+        d->instructions += s->c.instructions;
+    }
+    flush_states(sm, upto);
+    flush_mem(sm, upto);
+    if (!sm->resident && upto > sm->idle_since) {
+        sm->c.idle_cycles += upto - sm->idle_since;
+        sm->idle_since = upto;
+    }
+    if (upto > sm->counted_to) {
+        sm->c.cycles += upto - sm->counted_to;
+        sm->counted_to = upto;
+    }
+}
+
+/* Accounts a scheduler's unvisited slots before `t` with the class they
+ * had, then reclassifies: for state changes made outside schedule() (CTA
+ * launch and release). */
+static void sched_touch(tm_sm *sm, tm_sched *s, uint64_t t)
+{
+    if (s->acct_from < t) {
+        account(s, s->idle_cls, slots_in(s->acct_from, t, sm->dispatch));
+        s->acct_from = t;
+    }
+    s->idle_cls = classify(s);
+}
+
+static void set_state(tm_sm *sm, tm_sched *s, tm_warp *tw, uint8_t st, uint64_t now)
+{
+    sched_warp_view *v = &s->views[tw->view];
+    if (v->state == st)
+        return;
+    flush_states(sm, now);
+    sm->nstate[v->state]--;
+    sm->nstate[st]++;
+    s->n[v->state]--;
+    s->n[st]++;
+    v->state = st;
+}
+
+/* ------------------------------------------------------------------ fetch */
+
+static void fetch_enqueue(tm_sm *sm, uint32_t slot)
+{
+    tm_warp *tw = &sm->warps[slot];
+    if (tw->in_fetch)
+        return;
+    tw->in_fetch = true;
+    sm->fetch_q[(sm->fq_head + sm->fq_len) % sm->nwarps] = slot;
+    sm->fq_len++;
+}
+
+/* One warp per cycle gets its ibuffer filled; the instructions can issue
+ * from the next cycle. */
+static void fetch_stage(tm_sm *sm, uint64_t now)
+{
+    if (!sm->fq_len)
+        return;
+    uint32_t slot = sm->fetch_q[sm->fq_head];
+    sm->fq_head = (sm->fq_head + 1) % sm->nwarps;
+    sm->fq_len--;
+    tm_warp *tw = &sm->warps[slot];
+    tw->in_fetch = false;
+    if (tw->w && tw->w->state != WARP_DONE && tw->ibuf == 0) {
+        tw->ibuf = sm->ibuf_entries;
+        tw->ibuf_ready = now + 1;
+        tw->recheck = now + 1;
+    }
+}
+
+/* --------------------------------------------------------------- evaluate */
+
+static const tm_func *func_of(tm_env *env, const ex_func *fn)
+{
+    tm_func *f = g_hash_table_lookup(env->funcs, fn);
+    if (!f) {
+        f = tm_func_build(env->cfg, fn);
+        g_hash_table_insert(env->funcs, (gpointer)fn, f);
+    }
+    return f;
+}
+
+static const tm_ins *ins_of(tm_sm *sm, tm_warp *tw, const ex_instr *in)
+{
+    if (!in)
+        return &sm->implicit_ret;
+    ex_warp *w = tw->w;
+    if (!tw->tf || tw->tf->fn != w->fn)
+        tw->tf = func_of(sm->env, w->fn);
+    return &tw->tf->ins[in - w->code];
+}
+
+static bool reg_hit(const tm_ins *t, uint32_t rel)
+{
+    for (unsigned j = 0; j < t->nsrc; j++)
+        if (t->src[j] == rel)
+            return true;
+    for (unsigned j = 0; j < t->ndst; j++) /* write after write */
+        if (t->dst[j] == rel)
+            return true;
+    return false;
+}
+
+/* The state of a warp at `now`; sets tw->recheck to the cycle it can next
+ * change without an outside event (memory completion, barrier release,
+ * fetch). */
+static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
+{
+    ex_warp *w = tw->w;
+    tw->recheck = TM_NEVER;
+    if (w->state == WARP_DONE || w->state == WARP_FAULT)
+        return SCHED_WS_DONE;
+    if (w->state == WARP_AT_BARRIER)
+        return SCHED_WS_BARRIER;
+    if (!ignore_backoff && tw->backoff_until > now) {
+        tw->recheck = tw->backoff_until;
+        return SCHED_WS_BACKOFF;
+    }
+    if (tw->ibuf == 0)
+        return SCHED_WS_IBUF_EMPTY;
+    if (tw->ibuf_ready > now) {
+        tw->recheck = tw->ibuf_ready;
+        return SCHED_WS_IBUF_EMPTY;
+    }
+    const ex_instr *in = ex_warp_next(w);
+    const tm_ins *t = ins_of(sm, tw, in);
+    tm_sched *s = &sm->scheds[tw->sched];
+    sched_warp_view *v = &s->views[tw->view];
+    if (in) {
+        v->pc = (uint32_t)(in - w->code);
+        v->annot = w->fn->annot ? &w->fn->annot[v->pc] : NULL;
+    }
+    /* scoreboard: drop retired entries, look for a hazard */
+    uint32_t roff = (uint32_t)(w->r - w->rfile);
+    bool blocked = false, on_mem = false, waits_event = false;
+    uint64_t until = 0;
+    uint32_t k = 0;
+    bool drain = t->flags & TM_INS_DRAIN;
+    for (uint32_t i = 0; i < tw->npend; i++) {
+        tm_pending p = tw->pend[i];
+        if (p.ready <= now)
+            continue;
+        tw->pend[k++] = p;
+        if (drain || reg_hit(t, p.slot - roff)) {
+            blocked = true;
+            on_mem |= p.mem;
+            if (p.ready == TM_NEVER)
+                waits_event = true;
+            else if (p.ready > until)
+                until = p.ready;
+        }
+    }
+    tw->npend = k;
+    if ((t->flags & TM_INS_FENCE) && tw->outstanding) {
+        blocked = on_mem = waits_event = true;
+    }
+    if (!blocked && tw->npend + t->ndst > TM_MAX_PENDING) {
+        /* scoreboard full: wait for the first entry to retire */
+        blocked = true;
+        until = TM_NEVER;
+        for (uint32_t i = 0; i < tw->npend; i++) {
+            on_mem |= tw->pend[i].mem;
+            if (tw->pend[i].ready < until)
+                until = tw->pend[i].ready;
+        }
+        waits_event = until == TM_NEVER;
+    }
+    if (blocked) {
+        tw->recheck = waits_event ? TM_NEVER : until;
+        return on_mem ? SCHED_WS_SB_MEM : SCHED_WS_SB_ALU;
+    }
+    if (t->unit == TM_UNIT_LDST && s->stuck) {
+        tw->recheck = now + 1;
+        return SCHED_WS_STALL_MEM;
+    }
+    if (s->unit_free[t->unit] > now) {
+        tw->recheck = s->unit_free[t->unit];
+        return t->unit == TM_UNIT_LDST ? SCHED_WS_STALL_MEM : SCHED_WS_STALL_ALU;
+    }
+    tw->recheck = now; /* issuable: look again at every slot */
+    return t->unit == TM_UNIT_LDST ? SCHED_WS_ISSUE_MEM : SCHED_WS_ISSUE_ALU;
+}
+
+static void refresh(tm_sm *sm, tm_sched *s, uint64_t now)
+{
+    for (uint32_t i = 0; i < s->nviews; i++) {
+        tm_warp *tw = &sm->warps[i * sm->nsched + s->id];
+        if (tw->w && tw->recheck <= now)
+            set_state(sm, s, tw, eval(sm, tw, now, false), now);
+    }
+}
+
+/* ------------------------------------------------------------------ issue */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Passes a shared-memory access needs: lanes reading the same 4-byte word
+ * share one (broadcast); distinct words in one bank serialise. */
+static uint32_t bank_passes(const ex_access *a, uint32_t banks)
+{
+    uint64_t words[WARP_SIZE * 8];
+    uint32_t n = 0, per = a->size >= 4 ? (a->size + 3u) / 4u : 1u;
+    if (per > 8)
+        per = 8;
+    for (uint32_t m = a->mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (uint32_t k = 0; k < per; k++)
+            words[n++] = a->addr[l] / 4 + k;
+    }
+    qsort(words, n, sizeof words[0], cmp_u64);
+    uint32_t cnt[64] = {0}, passes = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i && words[i] == words[i - 1])
+            continue;
+        uint32_t b = (uint32_t)(words[i] % banks);
+        if (++cnt[b] > passes)
+            passes = cnt[b];
+    }
+    return passes;
+}
+
+static void add_pending(tm_warp *tw, uint32_t slot, uint32_t tag, uint64_t ready, bool mem)
+{
+    if (tw->npend < TM_MAX_PENDING)
+        tw->pend[tw->npend++] = (tm_pending){slot, tag, ready, mem};
+}
+
+static void cta_complete(tm_sm *sm, tm_cta *c, uint64_t cycle);
+
+static void invalidate_cta(tm_sm *sm, tm_cta *c)
+{
+    for (uint32_t k = 0; k < c->nwarps; k++)
+        sm->warps[c->slots[k]].recheck = 0;
+}
+
+static void spin_observe(tm_sm *sm, tm_warp *tw, const ex_instr *in, const tm_ins *t,
+                         uint32_t pc, uint32_t active, uint64_t now)
+{
+    const sched_spin_ops *sp = sm->env->pol->spin;
+    unsigned kind = (t->flags & TM_INS_SETP) ? SCHED_SPIN_SETP
+                  : (t->flags & TM_INS_BRANCH) && in->target <= pc ? SCHED_SPIN_BRANCH : 0;
+    if (!(kind & sp->wants) || !sp->observe)
+        return;
+    ex_warp *w = tw->w;
+    sched_spin_event ev = {0};
+    ev.cycle = now;
+    ev.sm = sm->id;
+    ev.slot = (uint32_t)(tw - sm->warps);
+    ev.pc = pc;
+    ev.target = in->target;
+    ev.annot = w->fn->annot ? &w->fn->annot[pc] : NULL;
+    ev.active = active;
+    ev.kind = (uint8_t)kind;
+    if (kind == SCHED_SPIN_SETP) {
+        ev.a = in->a != EX_NONE ? w->r[in->a] : NULL;
+        ev.b = in->b != EX_NONE ? w->r[in->b] : NULL;
+    } else if (w->simt->len &&
+               g_array_index(w->simt, ex_simt, w->simt->len - 1).pc == in->target) {
+        ev.taken = active;
+    }
+    sched_spin_ctx ctx = {now, sm->id, sm->env->trace};
+    char why[SCHED_WHY_LEN] = "";
+    uint64_t until = sp->observe(sm->spin_state, &ctx, &ev, why);
+    if (until > now) {
+        tw->backoff_until = until;
+        if (sm->env->trace)
+            fprintf(sm->env->trace, "cycle %llu: SM %u warp slot %u backed off until %llu (%s: %s)\n",
+                    (unsigned long long)now, sm->id, ev.slot, (unsigned long long)until,
+                    sp->name, why);
+    }
+}
+
+/* Issues the next instruction of tw: executes it, books its unit, its
+ * result registers and its memory traffic.  Returns a CTA that completed. */
+static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
+{
+    tm_env *env = sm->env;
+    ex_warp *w = tw->w;
+    ex_launch *L = w->launch;
+    const ex_instr *in = ex_warp_next(w);
+    const tm_ins *t = ins_of(sm, tw, in);
+    uint32_t slot = (uint32_t)(tw - sm->warps);
+    uint32_t roff = (uint32_t)(w->r - w->rfile);
+    uint32_t pc = in ? (uint32_t)(in - w->code) : 0;
+    const ex_func *fn_before = w->fn;
+    uint64_t wi0 = w->instrs, ti0 = w->thread_instrs;
+    bool mem = t->unit == TM_UNIT_LDST;
+    uint32_t active = env->pol->spin->wants && w->simt->len
+                          ? g_array_index(w->simt, ex_simt, w->simt->len - 1).mask : 0;
+    L->smid = sm->id;
+    ex_warp_step(w, mem ? &s->acc : NULL);
+    if (L->failed) {
+        env->failed = true;
+        return NULL;
+    }
+    uint64_t wi = w->instrs - wi0, ti = w->thread_instrs - ti0;
+    sm->c.warp_instrs += wi;
+    sm->c.thread_instrs += ti;
+    s->c.instructions += wi;
+    s->views[tw->view].last_issue = now;
+
+    uint32_t busy = t->occupancy;
+    uint64_t ready = now + t->latency;
+    bool to_memsys = false;
+    uint32_t tag = 0;
+    if (mem) {
+        sm->c.mem_instrs++;
+        const ex_access *a = &s->acc;
+        if (a->mask == 0) {
+            sm->c.mem_load += t->latency;
+        } else if (a->space == EX_SPACE_SHARED) {
+            uint32_t passes = bank_passes(a, sm->cfg->core.shared_banks);
+            ready = now + sm->cfg->core.shared_latency + passes - 1;
+            if (passes > busy)
+                busy = passes;
+            sm->c.shared_accesses++;
+            sm->c.shared_conflicts += passes - 1;
+            sm->c.mem_load += ready - now;
+        } else if (a->space == EX_SPACE_KPARAM) {
+            ready = now + sm->cfg->const_cache.hit_latency;
+            sm->c.mem_load += ready - now;
+        } else if (a->space == EX_SPACE_FPARAM) {
+            ready = now + sm->cfg->l1d.hit_latency;
+            sm->c.mem_load += ready - now;
+        } else {
+            to_memsys = true;
+            ready = TM_NEVER;
+            tag = tw->next_tag++;
+        }
+    } else {
+        sm->c.alu_instrs++;
+        sm->c.alu_load += t->latency;
+    }
+    s->unit_free[t->unit] = now + busy;
+    /* destinations are in the caller's window even when the instruction
+     * was a call (calls drain first, so nothing else is pending) */
+    for (unsigned j = 0; j < t->ndst; j++)
+        add_pending(tw, roff + t->dst[j], tag, ready, mem);
+    if (to_memsys) {
+        flush_mem(sm, now);
+        sm->mem_inflight++;
+        tw->outstanding++;
+        tw->cta->outstanding++;
+        uint64_t token = tm_token(sm->id, slot, tag);
+        if (!memsys_issue(env->mem, sm->id, slot, &s->acc, token, now)) {
+            s->stuck = true;
+            s->stuck_slot = slot;
+            s->stuck_token = token;
+            sm->c.mem_refusals++;
+        }
+    }
+
+    /* instruction buffer: one entry used; a jump discards the rest */
+    if (tw->ibuf)
+        tw->ibuf--;
+    uint32_t next_pc = w->simt->len ? g_array_index(w->simt, ex_simt, w->simt->len - 1).pc : 0;
+    if (w->fn != fn_before || next_pc != pc + 1)
+        tw->ibuf = 0;
+    if (tw->ibuf == 0 && w->state != WARP_DONE)
+        fetch_enqueue(sm, slot);
+
+    tm_cta *c = tw->cta;
+    if (w->state == WARP_DONE)
+        c->live--;
+    if (t->flags & TM_INS_WAKE_CTA)
+        invalidate_cta(sm, c);
+    if (in && env->pol->spin->wants)
+        spin_observe(sm, tw, in, t, pc, active, now);
+    return c->live == 0 && c->outstanding == 0 ? c : NULL;
+}
+
+static void trace_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now, const char *why)
+{
+    const sched_warp_view *v = &s->views[tw->view];
+    fprintf(sm->env->trace, "cycle %llu: SM %u scheduler %u issues warp slot %u "
+                            "(kernel %u CTA %u warp %u pc %u) (%s%s%s)\n",
+            (unsigned long long)now, sm->id, s->id, v->slot, v->kernel, v->cta, v->warp,
+            v->pc, sm->env->pol->warp->name, why[0] ? ": " : "", why);
+}
+
+/* No warp can issue but some are backed off: they may go after all. */
+static void relax_backoff(tm_sm *sm, tm_sched *s, uint64_t now)
+{
+    for (uint32_t i = 0; i < s->nviews; i++) {
+        tm_warp *tw = &sm->warps[i * sm->nsched + s->id];
+        if (tw->w && s->views[i].state == SCHED_WS_BACKOFF) {
+            uint8_t st = eval(sm, tw, now, true);
+            if (sched_ws_can_issue(st)) {
+                set_state(sm, s, tw, st, now);
+                tw->recheck = now;
+            } else {
+                tw->recheck = now; /* back to BACKOFF at the next look */
+            }
+        }
+    }
+}
+
+static void schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
+{
+    tm_env *env = sm->env;
+    if (s->acct_from < now) {
+        account(s, s->idle_cls, slots_in(s->acct_from, now, sm->dispatch));
+        s->acct_from = now;
+    }
+    refresh(sm, s, now);
+    uint32_t issued = 0;
+    const sched_warp_ops *wp = env->pol->warp;
+    sched_warp_ctx ctx = {now, sm->id, s->id, env->trace_warps ? env->trace : NULL};
+    char why[SCHED_WHY_LEN];
+    for (uint32_t k = 0; k < sm->issue_width; k++) {
+        if (!s->n[SCHED_WS_ISSUE_ALU] && !s->n[SCHED_WS_ISSUE_MEM]) {
+            if (!s->n[SCHED_WS_BACKOFF])
+                break;
+            relax_backoff(sm, s, now);
+            if (!s->n[SCHED_WS_ISSUE_ALU] && !s->n[SCHED_WS_ISSUE_MEM])
+                break;
+        }
+        why[0] = '\0';
+        int32_t i = wp->pick(s->pstate, &ctx, s->views, s->nviews, why);
+        if (i < 0 || (uint32_t)i >= s->nviews || !sched_ws_can_issue(s->views[i].state))
+            break;
+        tm_warp *tw = &sm->warps[(uint32_t)i * sm->nsched + s->id];
+        if (ctx.trace)
+            trace_issue(sm, s, tw, now, why);
+        tm_cta *done = issue(sm, s, tw, now);
+        if (env->failed)
+            return;
+        issued++;
+        set_state(sm, s, tw, eval(sm, tw, now, false), now);
+        if (done)
+            cta_complete(sm, done, now);
+    }
+    uint8_t cls = classify(s);
+    if (issued) {
+        s->c.slots++;
+        s->c.issued++;
+    } else {
+        account(s, cls, 1);
+    }
+    s->idle_cls = cls;
+    s->acct_from = now + 1;
+    *issued_any |= issued > 0;
+}
+
+static void retry_stuck(tm_sm *sm, uint64_t now)
+{
+    for (uint32_t k = 0; k < sm->nsched; k++) {
+        tm_sched *s = &sm->scheds[k];
+        if (!s->stuck)
+            continue;
+        if (memsys_issue(sm->env->mem, sm->id, s->stuck_slot, &s->acc, s->stuck_token, now))
+            s->stuck = false;
+        else
+            sm->c.mem_refusals++;
+    }
+}
+
+bool tm_sm_cycle(tm_sm *sm, uint64_t now)
+{
+    if (now < sm->next_wake || !sm->resident)
+        return false;
+    fetch_stage(sm, now);
+    retry_stuck(sm, now);
+    uint64_t wake = TM_NEVER;
+    bool any = false;
+    uint32_t d = sm->dispatch;
+    if (now % d == 0) {
+        for (uint32_t k = 0; k < sm->nsched && !sm->env->failed; k++)
+            schedule(sm, &sm->scheds[k], now, &any);
+        uint64_t minre = TM_NEVER;
+        for (uint32_t i = 0; i < sm->nwarps; i++)
+            if (sm->warps[i].w && sm->warps[i].recheck < minre)
+                minre = sm->warps[i].recheck;
+        if (minre != TM_NEVER) {
+            uint64_t t = minre > now ? minre : now + 1;
+            wake = (t + d - 1) / d * d;
+        }
+    } else {
+        wake = (now / d + 1) * d;
+    }
+    for (uint32_t k = 0; k < sm->nsched; k++)
+        if (sm->scheds[k].stuck)
+            wake = now + 1;
+    if (sm->fq_len)
+        wake = now + 1;
+    sm->next_wake = wake;
+    return any;
+}
+
+/* ---------------------------------------------------------- CTA lifetime */
+
+void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
+                  uint32_t linear, const tm_cta_req *r, uint64_t now)
+{
+    tm_cta *c = NULL;
+    for (uint32_t i = 0; i < sm->nctas && !c; i++)
+        if (!sm->ctas[i].busy)
+            c = &sm->ctas[i];
+    g_assert(c && r->warps <= TM_MAX_CTA_WARPS);
+    memset(&c->cta, 0, sizeof c->cta);
+    ex_cta_begin(L, &c->cta, linear);
+    c->busy = true;
+    c->L = L;
+    c->kernel = kernel;
+    c->kernel_id = kernel_id;
+    c->nwarps = c->cta.nwarps;
+    c->live = c->nwarps;
+    c->outstanding = 0;
+    c->req = *r;
+    if (!sm->resident)
+        tm_sm_flush(sm, now); /* closes the idle (no CTA) stretch */
+    sm->resident++;
+    sm->free_ctas--;
+    sm->free_warps -= r->warps;
+    sm->free_regs -= r->regs;
+    sm->free_shared -= r->shared;
+    sm->c.ctas_issued++;
+    uint32_t slot = 0;
+    for (uint32_t k = 0; k < c->nwarps; k++) {
+        ex_warp *w = &c->cta.warps[k];
+        w->cta = &c->cta; /* the warps must point at the CTA where it lives */
+        while (sm->warps[slot].w)
+            slot++;
+        tm_warp *tw = &sm->warps[slot];
+        c->slots[k] = slot;
+        tw->w = w;
+        tw->cta = c;
+        tw->tf = NULL;
+        tw->recheck = 0;
+        tw->ibuf = 0;
+        tw->ibuf_ready = 0;
+        tw->backoff_until = 0;
+        tw->outstanding = 0;
+        tw->npend = 0;
+        tm_sched *s = &sm->scheds[tw->sched];
+        sched_warp_view *v = &s->views[tw->view];
+        v->age = sm->env->next_age++;
+        v->last_issue = SCHED_NEVER;
+        v->kernel = kernel_id;
+        v->cta = linear;
+        v->warp = k;
+        v->pc = 0;
+        v->annot = NULL;
+        set_state(sm, s, tw, SCHED_WS_IBUF_EMPTY, now);
+        fetch_enqueue(sm, slot);
+        if (sm->env->pol->spin->warp_start)
+            sm->env->pol->spin->warp_start(sm->spin_state, slot);
+    }
+    for (uint32_t k = 0; k < sm->nsched; k++)
+        sched_touch(sm, &sm->scheds[k], now);
+    if (sm->next_wake > now)
+        sm->next_wake = now;
+}
+
+static void release(tm_sm *sm, tm_cta *c, uint64_t cycle)
+{
+    for (uint32_t k = 0; k < c->nwarps; k++) {
+        tm_warp *tw = &sm->warps[c->slots[k]];
+        set_state(sm, &sm->scheds[tw->sched], tw, SCHED_WS_EMPTY, cycle);
+        tw->w = NULL;
+        tw->cta = NULL;
+        tw->tf = NULL;
+        tw->npend = 0;
+    }
+    sm->free_ctas++;
+    sm->free_warps += c->req.warps;
+    sm->free_regs += c->req.regs;
+    sm->free_shared += c->req.shared;
+    sm->resident--;
+    if (!sm->resident) {
+        flush_states(sm, cycle);
+        sm->idle_since = cycle + 1; /* it was busy during `cycle` */
+    }
+    for (uint32_t k = 0; k < sm->nsched; k++)
+        sched_touch(sm, &sm->scheds[k], cycle);
+    ex_cta_end(&c->cta);
+    c->busy = false;
+}
+
+static void cta_complete(tm_sm *sm, tm_cta *c, uint64_t cycle)
+{
+    ex_cta_account(c->L, &c->cta);
+    sm->c.ctas_finished++;
+    void *kernel = c->kernel;
+    uint32_t linear = c->cta.linear_id;
+    release(sm, c, cycle);
+    if (sm->env->cta_done)
+        sm->env->cta_done(sm->env->user, sm, kernel, linear, cycle);
+}
+
+void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
+{
+    tm_warp *tw = &sm->warps[slot];
+    if (!tw->w)
+        return;
+    for (uint32_t i = 0; i < tw->npend; i++)
+        if (tw->pend[i].tag == tag && tw->pend[i].ready == TM_NEVER)
+            tw->pend[i].ready = cycle;
+    flush_mem(sm, cycle);
+    if (sm->mem_inflight)
+        sm->mem_inflight--;
+    tw->outstanding--;
+    tm_cta *c = tw->cta;
+    c->outstanding--;
+    tw->recheck = 0;
+    if (sm->next_wake > cycle + 1)
+        sm->next_wake = cycle + 1;
+    if (c->live == 0 && c->outstanding == 0)
+        cta_complete(sm, c, cycle);
+}
+
+void tm_sm_abort(tm_sm *sm)
+{
+    for (uint32_t i = 0; i < sm->nctas; i++) {
+        tm_cta *c = &sm->ctas[i];
+        if (!c->busy)
+            continue;
+        ex_cta_account(c->L, &c->cta);
+        release(sm, c, sm->state_since);
+    }
+    for (uint32_t k = 0; k < sm->nsched; k++)
+        sm->scheds[k].stuck = false;
+    sm->fq_len = 0;
+    sm->mem_inflight = 0;
+    for (uint32_t s = 0; s < sm->nwarps; s++)
+        sm->warps[s].in_fetch = false;
+}
+
+tm_cta *tm_sm_find_deadlock(tm_sm *sm)
+{
+    for (uint32_t i = 0; i < sm->nctas; i++) {
+        tm_cta *c = &sm->ctas[i];
+        if (!c->busy || c->outstanding || !c->live)
+            continue;
+        bool all_wait = true;
+        for (uint32_t k = 0; k < c->nwarps && all_wait; k++) {
+            ex_warp_state st = c->cta.warps[k].state;
+            all_wait = st == WARP_AT_BARRIER || st == WARP_DONE;
+        }
+        if (all_wait)
+            return c;
+    }
+    return NULL;
+}

@@ -1,0 +1,218 @@
+/* timing/sm.h — one streaming multiprocessor of the timing model.
+ *
+ * Per SM: warp slots with an instruction buffer and a scoreboard each,
+ * core.warp_schedulers warp schedulers (warp slot s belongs to scheduler
+ * s % N) with their own slice of the SP/SFU/DP/LD-ST units, a fetch stage
+ * that refills one warp's ibuffer per cycle, resident CTAs and the
+ * resources they hold.
+ *
+ * Execute at issue: the chosen warp's instruction runs in the functional
+ * executor (ex_warp_step) when it issues; the SM only decides when.  Its
+ * destination registers stay pending in the scoreboard until the modelled
+ * latency has passed (ALU), the shared-memory access has finished (bank
+ * conflicts add passes) or the memory system reports completion (global,
+ * local and constant accesses through memsys_issue).
+ *
+ * The SM is event-skipping: every warp carries the cycle at which its state
+ * can next change; an SM whose warps all wait (and whose fetch queue is
+ * empty) is not looked at until then, and the counters of the skipped
+ * cycles are added in bulk. */
+#ifndef PTXEMU_TIMING_SM_H
+#define PTXEMU_TIMING_SM_H
+
+#include "runtime/exec.h"
+#include "sched/sched.h"
+#include "timing/config.h"
+#include "timing/memsys.h"
+#include "timing/stats.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TM_NEVER UINT64_MAX
+#define TM_MAX_PENDING 48   /* scoreboard entries per warp */
+#define TM_MAX_CTA_WARPS 32 /* 1024 threads */
+
+typedef enum tm_unit {
+    TM_UNIT_SP, TM_UNIT_SFU, TM_UNIT_DP, TM_UNIT_LDST, TM_UNIT_COUNT
+} tm_unit;
+
+enum {
+    TM_INS_DRAIN = 1u << 0,   /* call/ret: wait until no register is pending */
+    TM_INS_FENCE = 1u << 1,   /* membar/fence: wait until memory is done */
+    TM_INS_WAKE_CTA = 1u << 2,/* bar/exit/ret: may release the CTA's barriers */
+    TM_INS_SETP = 1u << 3,
+    TM_INS_BRANCH = 1u << 4,
+};
+
+/* Timing facts of one decoded instruction, derived once per function. */
+typedef struct tm_ins {
+    uint8_t unit;            /* tm_unit */
+    uint8_t flags;           /* TM_INS_* */
+    uint8_t nsrc, ndst;
+    uint16_t occupancy;      /* cycles its unit stays busy */
+    uint16_t lat_class;      /* ptx_lat_class */
+    uint32_t latency;        /* issue to result (non-memory) */
+    uint32_t src[9];         /* register slots read (constants left out) */
+    uint32_t dst[6];         /* register slots written */
+} tm_ins;
+
+typedef struct tm_func {
+    const ex_func *fn;
+    tm_ins *ins;             /* per instruction */
+    uint32_t regs32;         /* estimated 32-bit registers per thread */
+} tm_func;
+
+/* Builds the table of `fn` for an SM with `nsched` schedulers. */
+tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn);
+void tm_func_free(tm_func *f);
+
+/* Resources one CTA of a kernel holds on an SM. */
+typedef struct tm_cta_req {
+    uint32_t threads, warps;
+    uint32_t regs;           /* registers of the whole CTA */
+    uint32_t shared;         /* bytes */
+} tm_cta_req;
+
+typedef struct tm_sm tm_sm;
+
+/* What the SMs share with the GPU that owns them. */
+typedef struct tm_env {
+    const gpu_config *cfg;
+    memsys *mem;
+    const sched_selection *pol;
+    FILE *trace;             /* decision trace, or NULL */
+    bool trace_warps;        /* also one line per warp issue */
+    GHashTable *funcs;       /* const ex_func* -> tm_func* */
+    uint64_t next_age;       /* launch order of the next warp */
+    bool failed;             /* a warp faulted: stop the run */
+    /* A CTA finished (its warps are done and its memory traffic drained). */
+    void (*cta_done)(void *user, tm_sm *sm, void *kernel, uint32_t cta,
+                     uint64_t cycle);
+    void *user;
+} tm_env;
+
+/* One scoreboard entry: a register written by an instruction in flight. */
+typedef struct tm_pending {
+    uint32_t slot;           /* absolute slot in the warp's register stack */
+    uint32_t tag;            /* memory instruction it waits for */
+    uint64_t ready;          /* cycle the value may be read; TM_NEVER: memory */
+    uint8_t mem;             /* produced by a memory instruction */
+} tm_pending;
+
+typedef struct tm_cta {
+    ex_cta cta;
+    bool busy;
+    ex_launch *L;
+    void *kernel;            /* the GPU's kernel record */
+    uint32_t kernel_id;
+    uint32_t nwarps, live;   /* warps, warps not done */
+    uint32_t outstanding;    /* memory instructions in flight */
+    uint32_t slots[TM_MAX_CTA_WARPS];
+    tm_cta_req req;
+} tm_cta;
+
+typedef struct tm_warp {
+    ex_warp *w;              /* NULL: slot free */
+    tm_cta *cta;
+    const tm_func *tf;       /* table of w->fn */
+    uint64_t recheck;        /* re-evaluate its state at this cycle */
+    uint64_t ibuf_ready;     /* fetched instructions usable from here */
+    uint64_t backoff_until;  /* spin level */
+    uint32_t ibuf;           /* instructions in the buffer */
+    uint32_t outstanding;    /* memory instructions in flight */
+    uint32_t next_tag;
+    uint32_t npend;
+    uint16_t sched, view;    /* its scheduler and view index there */
+    bool in_fetch;           /* queued for fetch */
+    tm_pending pend[TM_MAX_PENDING];
+} tm_warp;
+
+typedef struct tm_sched {
+    uint32_t id;
+    uint32_t nviews;
+    sched_warp_view *views;  /* view i is warp slot i * nsched + id */
+    void *pstate;            /* warp policy state */
+    uint64_t unit_free[TM_UNIT_COUNT];
+    bool stuck;              /* memsys refused acc: retry every cycle */
+    uint32_t stuck_slot;
+    uint64_t stuck_token;
+    ex_access acc;           /* accesses of the memory instruction issuing */
+    uint32_t n[SCHED_WS_COUNT]; /* views per state */
+    uint64_t acct_from;      /* first cycle not yet accounted */
+    uint8_t idle_cls;        /* classification of unvisited slots */
+    tm_sched_counters c;
+} tm_sched;
+
+struct tm_sm {
+    uint32_t id;
+    tm_env *env;
+    const gpu_config *cfg;
+    uint32_t nwarps, nsched, nctas;
+    uint32_t dispatch, issue_width, ibuf_entries;
+    uint32_t occupancy[TM_UNIT_COUNT];
+    tm_warp *warps;
+    tm_sched *scheds;
+    tm_cta *ctas;
+    uint32_t resident;       /* CTAs */
+    uint32_t free_warps, free_regs, free_ctas;
+    uint64_t free_shared;
+    uint32_t *fetch_q;       /* ring of warp slots waiting for fetch */
+    uint32_t fq_head, fq_len;
+    uint64_t next_wake;      /* do nothing before this cycle */
+    uint32_t nstate[SCHED_WS_COUNT];
+    uint64_t state_since;
+    uint32_t mem_inflight;
+    uint64_t mem_since;
+    uint64_t idle_since;     /* while resident == 0 */
+    uint64_t counted_to;     /* c.cycles covers cycles before this */
+    void *spin_state;
+    tm_ins implicit_ret;     /* a warp falling off the end of a function */
+    tm_core_counters c;
+};
+
+tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now);
+void tm_sm_destroy(tm_sm *sm);
+
+/* How many more CTAs shaped `r` fit now (cta slots, warps, registers,
+ * shared memory). */
+uint32_t tm_sm_fit(const tm_sm *sm, const tm_cta_req *r);
+/* The same for an empty SM of this config; *why names the bound. */
+uint32_t tm_sm_fit_empty(const gpu_config *cfg, const tm_cta_req *r, const char **why);
+
+/* Starts CTA `linear` of launch L; the caller checked tm_sm_fit. */
+void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
+                  uint32_t linear, const tm_cta_req *r, uint64_t now);
+
+/* Simulates cycle `now`; true when it issued an instruction.  After a
+ * fault env->failed is set and the launch holds the message. */
+bool tm_sm_cycle(tm_sm *sm, uint64_t now);
+
+static inline uint64_t tm_sm_next_wake(const tm_sm *sm)
+{
+    return sm->resident ? sm->next_wake : TM_NEVER;
+}
+
+/* memsys completion of the instruction (slot, tag) at `cycle`. */
+void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle);
+
+/* Brings every counter up to date for the cycles before `upto`. */
+void tm_sm_flush(tm_sm *sm, uint64_t upto);
+
+/* Frees every resident CTA without running it further (failed launch);
+ * counts their instructions into their launches. */
+void tm_sm_abort(tm_sm *sm);
+
+/* A CTA whose live warps all wait at a barrier no one else can reach, or
+ * NULL. */
+tm_cta *tm_sm_find_deadlock(tm_sm *sm);
+
+/* memsys tokens: SM, warp slot and tag in one 64-bit number. */
+static inline uint64_t tm_token(uint32_t sm, uint32_t slot, uint32_t tag)
+{
+    return ((uint64_t)sm << 48) | ((uint64_t)(slot & 0xffffu) << 32) | tag;
+}
+
+#endif

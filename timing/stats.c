@@ -1,0 +1,470 @@
+/* timing/stats.c — counter arithmetic and the JSON and CSV writers
+ * (timing/stats.h).  Numbers are written with g_ascii_* so the bytes do not
+ * depend on the locale. */
+#include "timing/stats.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ arithmetic */
+
+#define SCHED_FIELDS(X)                                                      \
+    X(slots) X(issued) X(idle_no_warp) X(idle_scoreboard) X(idle_pipeline)   \
+    X(sb_alu) X(sb_mem) X(pipe_alu) X(pipe_mem) X(instructions)
+#define CORE_FIELDS(X)                                                       \
+    X(cycles) X(idle_cycles) X(ctas_issued) X(ctas_finished) X(warp_instrs)  \
+    X(thread_instrs) X(alu_instrs) X(mem_instrs) X(alu_load) X(mem_load)     \
+    X(shared_accesses) X(shared_conflicts) X(mem_refusals)
+#define MEM_FIELDS(X)                                                        \
+    X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
+    X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
+    X(noc_write_requests) X(dram_reads) X(dram_writes) X(dram_row_hits)      \
+    X(dram_row_misses) X(transactions) X(warp_accesses)                      \
+    X(redundant_requests) X(icc_merges) X(icc_cache_hits) X(latency_sum)     \
+    X(latency_count) X(latency_overlapped_sum) X(l1_port_stalls)             \
+    X(l1_accesses) X(const_hits) X(const_misses) X(l2_accesses) X(noc_flits) \
+    X(dram_activates) X(dram_bytes) X(dram_same_sm)
+#define MEMSYS_FIELDS(X)                                                     \
+    X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
+    X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
+    X(noc_write_requests) X(dram_reads) X(dram_writes) X(dram_row_hits)      \
+    X(dram_row_misses) X(transactions) X(warp_accesses)                      \
+    X(redundant_requests) X(icc_merges) X(icc_cache_hits) X(latency_sum)     \
+    X(latency_count) X(latency_overlapped_sum)
+#define EXTRA_FIELDS(X)                                                      \
+    X(l1_port_stalls) X(l1_accesses) X(const_hits) X(const_misses)           \
+    X(l2_accesses) X(noc_flits) X(dram_activates) X(dram_bytes) X(dram_same_sm)
+
+void tm_core_counters_add(tm_core_counters *d, const tm_core_counters *s)
+{
+#define X(f) d->sched.f += s->sched.f;
+    SCHED_FIELDS(X)
+#undef X
+#define X(f) d->f += s->f;
+    CORE_FIELDS(X)
+#undef X
+    for (unsigned i = 0; i < SCHED_WS_COUNT; i++)
+        d->warp_state[i] += s->warp_state[i];
+}
+
+void tm_core_counters_sub(tm_core_counters *d, const tm_core_counters *s)
+{
+#define X(f) d->sched.f -= s->sched.f;
+    SCHED_FIELDS(X)
+#undef X
+#define X(f) d->f -= s->f;
+    CORE_FIELDS(X)
+#undef X
+    for (unsigned i = 0; i < SCHED_WS_COUNT; i++)
+        d->warp_state[i] -= s->warp_state[i];
+}
+
+void tm_mem_counters_from(tm_mem_counters *d, const memsys_stats *s,
+                          const memsys_extra_stats *e)
+{
+#define X(f) d->f = s->f;
+    MEMSYS_FIELDS(X)
+#undef X
+#define X(f) d->f = e->f;
+    EXTRA_FIELDS(X)
+#undef X
+}
+
+void tm_mem_counters_sub(tm_mem_counters *d, const tm_mem_counters *s)
+{
+#define X(f) d->f -= s->f;
+    MEM_FIELDS(X)
+#undef X
+}
+
+void tm_mem_counters_add(tm_mem_counters *d, const tm_mem_counters *s)
+{
+#define X(f) d->f += s->f;
+    MEM_FIELDS(X)
+#undef X
+}
+
+double tm_ratio(uint64_t num, uint64_t den)
+{
+    return den ? (double)num / (double)den : 0.0;
+}
+
+/* ---------------------------------------------------------------- records */
+
+void tm_stats_init(tm_stats *s)
+{
+    s->kernels = g_ptr_array_new_with_free_func((GDestroyNotify)tm_kernel_stats_free);
+}
+
+void tm_stats_clear(tm_stats *s)
+{
+    if (s->kernels)
+        g_ptr_array_free(s->kernels, TRUE);
+    s->kernels = NULL;
+}
+
+tm_kernel_stats *tm_kernel_stats_new(uint32_t ncores)
+{
+    tm_kernel_stats *k = g_new0(tm_kernel_stats, 1);
+    k->ncores = ncores;
+    k->cores = g_new0(tm_core_counters, ncores ? ncores : 1);
+    k->served_per_sm = g_new0(uint64_t, ncores ? ncores : 1);
+    return k;
+}
+
+void tm_kernel_stats_free(tm_kernel_stats *k)
+{
+    if (!k)
+        return;
+    g_free(k->name);
+    g_free(k->cores);
+    g_free(k->served_per_sm);
+    g_free(k);
+}
+
+void tm_stats_totals(const tm_stats *s, tm_run_totals *out)
+{
+    memset(out, 0, sizeof *out);
+    for (guint i = 0; s->kernels && i < s->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(s->kernels, i);
+        out->cycles += tm_kernel_cycles(k);
+        out->warp_instrs += k->warp_instrs;
+        out->thread_instrs += k->thread_instrs;
+        tm_core_counters_add(&out->core, &k->total);
+        tm_mem_counters_add(&out->mem, &k->mem);
+    }
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+typedef struct jw {
+    GString *out;
+    unsigned depth;
+    bool first;           /* no member written yet at this level */
+} jw;
+
+static void jw_indent(jw *j)
+{
+    g_string_append_c(j->out, '\n');
+    for (unsigned i = 0; i < j->depth; i++)
+        g_string_append(j->out, "  ");
+}
+
+static void jw_key(jw *j, const char *key)
+{
+    if (!j->first)
+        g_string_append_c(j->out, ',');
+    j->first = false;
+    jw_indent(j);
+    if (key)
+        g_string_append_printf(j->out, "\"%s\": ", key);
+}
+
+static void jw_open(jw *j, const char *key, char brace)
+{
+    jw_key(j, key);
+    g_string_append_c(j->out, brace);
+    j->depth++;
+    j->first = true;
+}
+
+static void jw_close(jw *j, char brace)
+{
+    j->depth--;
+    if (!j->first)
+        jw_indent(j);
+    g_string_append_c(j->out, brace);
+    j->first = false;
+}
+
+static void jw_u64(jw *j, const char *key, uint64_t v)
+{
+    jw_key(j, key);
+    g_string_append_printf(j->out, "%" G_GUINT64_FORMAT, v);
+}
+
+static void jw_dbl(jw *j, const char *key, double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    jw_key(j, key);
+    g_string_append(j->out, g_ascii_formatd(buf, sizeof buf, "%.6f", v));
+}
+
+static void jw_str(jw *j, const char *key, const char *v)
+{
+    jw_key(j, key);
+    g_string_append_c(j->out, '"');
+    for (const char *p = v ? v : ""; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\')
+            g_string_append_printf(j->out, "\\%c", c);
+        else if (c < 0x20)
+            g_string_append_printf(j->out, "\\u%04x", c);
+        else
+            g_string_append_c(j->out, (char)c);
+    }
+    g_string_append_c(j->out, '"');
+}
+
+static void jw_dims(jw *j, const char *key, const uint32_t d[3])
+{
+    jw_key(j, key);
+    g_string_append_printf(j->out, "[%u, %u, %u]", d[0], d[1], d[2]);
+}
+
+static void write_sched(jw *j, const tm_sched_counters *c)
+{
+    jw_open(j, "schedulers", '{');
+    jw_u64(j, "issue_slots", c->slots);
+    jw_u64(j, "issued", c->issued);
+    jw_u64(j, "idle_no_warp", c->idle_no_warp);
+    jw_u64(j, "idle_scoreboard", c->idle_scoreboard);
+    jw_u64(j, "idle_pipeline", c->idle_pipeline);
+    jw_open(j, "scoreboard_stalls", '{');
+    jw_u64(j, "alu", c->sb_alu);
+    jw_u64(j, "mem", c->sb_mem);
+    jw_close(j, '}');
+    jw_open(j, "pipeline_stalls", '{');
+    jw_u64(j, "alu", c->pipe_alu);
+    jw_u64(j, "mem", c->pipe_mem);
+    jw_close(j, '}');
+    jw_dbl(j, "idle_fraction", tm_ratio(c->slots - c->issued, c->slots));
+    jw_close(j, '}');
+}
+
+/* The counters every kernel record and the totals share. */
+static void write_core(jw *j, const tm_core_counters *c, uint64_t cycles, uint32_t nsms)
+{
+    write_sched(j, &c->sched);
+    jw_open(j, "warp_states", '{');
+    for (unsigned s = 1; s < SCHED_WS_COUNT; s++)
+        jw_u64(j, sched_warp_state_names[s], c->warp_state[s]);
+    jw_close(j, '}');
+    uint64_t sm_cycles = cycles * nsms;
+    jw_open(j, "load", '{');
+    jw_u64(j, "alu_instructions", c->alu_instrs);
+    jw_u64(j, "mem_instructions", c->mem_instrs);
+    jw_dbl(j, "alu_avg", tm_ratio(c->alu_load, sm_cycles));
+    jw_dbl(j, "mem_avg", tm_ratio(c->mem_load, sm_cycles));
+    jw_close(j, '}');
+    jw_open(j, "shared_memory", '{');
+    jw_u64(j, "accesses", c->shared_accesses);
+    jw_u64(j, "bank_conflict_passes", c->shared_conflicts);
+    jw_close(j, '}');
+    jw_u64(j, "core_idle_cycles", c->idle_cycles);
+    jw_u64(j, "ctas_issued", c->ctas_issued);
+    jw_u64(j, "ctas_finished", c->ctas_finished);
+}
+
+static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
+{
+    jw_open(j, "memory", '{');
+    jw_u64(j, "l1_hits", m->l1_hits);
+    jw_u64(j, "l1_misses", m->l1_misses);
+    jw_dbl(j, "l1_hit_rate", tm_ratio(m->l1_hits, m->l1_hits + m->l1_misses));
+    jw_u64(j, "l1_mshr_merges", m->l1_mshr_merges);
+    jw_u64(j, "l1_reservation_fails", m->l1_reservation_fails);
+    jw_u64(j, "l2_hits", m->l2_hits);
+    jw_u64(j, "l2_misses", m->l2_misses);
+    jw_dbl(j, "l2_hit_rate", tm_ratio(m->l2_hits, m->l2_hits + m->l2_misses));
+    jw_u64(j, "l2_mshr_merges", m->l2_mshr_merges);
+    jw_u64(j, "noc_read_requests", m->noc_read_requests);
+    jw_u64(j, "noc_write_requests", m->noc_write_requests);
+    jw_u64(j, "dram_reads", m->dram_reads);
+    jw_u64(j, "dram_writes", m->dram_writes);
+    jw_u64(j, "dram_row_hits", m->dram_row_hits);
+    jw_u64(j, "dram_row_misses", m->dram_row_misses);
+    jw_dbl(j, "dram_row_hit_rate",
+           tm_ratio(m->dram_row_hits, m->dram_row_hits + m->dram_row_misses));
+    jw_u64(j, "transactions", m->transactions);
+    jw_u64(j, "warp_accesses", m->warp_accesses);
+    jw_u64(j, "redundant_requests", m->redundant_requests);
+    jw_u64(j, "icc_merges", m->icc_merges);
+    jw_u64(j, "icc_cache_hits", m->icc_cache_hits);
+    jw_dbl(j, "amat", tm_ratio(m->latency_sum, m->latency_count));
+    jw_u64(j, "loads_timed", m->latency_count);
+    jw_u64(j, "load_overlapped_cycles", m->latency_overlapped_sum);
+    jw_u64(j, "issue_refusals", refusals);
+    jw_u64(j, "l1_port_stalls", m->l1_port_stalls);
+    jw_u64(j, "l1_accesses", m->l1_accesses);
+    jw_u64(j, "const_hits", m->const_hits);
+    jw_u64(j, "const_misses", m->const_misses);
+    jw_u64(j, "l2_accesses", m->l2_accesses);
+    jw_u64(j, "noc_flits", m->noc_flits);
+    jw_u64(j, "dram_activates", m->dram_activates);
+    jw_u64(j, "dram_bytes", m->dram_bytes);
+    jw_u64(j, "dram_same_sm", m->dram_same_sm);
+    jw_close(j, '}');
+}
+
+static void write_kernel(jw *j, const tm_kernel_stats *k)
+{
+    uint64_t cycles = tm_kernel_cycles(k);
+    jw_open(j, NULL, '{');
+    jw_u64(j, "launch", k->launch);
+    jw_str(j, "name", k->name);
+    jw_dims(j, "grid", k->grid);
+    jw_dims(j, "block", k->block);
+    jw_u64(j, "ctas", k->ctas);
+    jw_open(j, "occupancy", '{');
+    jw_u64(j, "regs_per_thread", k->occ.regs_per_thread);
+    jw_u64(j, "shared_per_cta", k->occ.shared_per_cta);
+    jw_u64(j, "threads_per_cta", k->occ.threads_per_cta);
+    jw_u64(j, "ctas_per_sm", k->occ.ctas_per_sm);
+    jw_str(j, "limited_by", k->occ.limited_by);
+    jw_close(j, '}');
+    jw_u64(j, "start_cycle", k->start);
+    jw_u64(j, "end_cycle", k->end);
+    jw_u64(j, "cycles", cycles);
+    jw_u64(j, "warp_instructions", k->warp_instrs);
+    jw_u64(j, "thread_instructions", k->thread_instrs);
+    jw_dbl(j, "ipc", tm_ratio(k->warp_instrs, cycles));
+    write_core(j, &k->total, cycles, k->ncores);
+    write_mem(j, &k->mem, k->total.mem_refusals);
+    jw_open(j, "cores", '[');
+    for (uint32_t i = 0; i < k->ncores; i++) {
+        const tm_core_counters *c = &k->cores[i];
+        jw_open(j, NULL, '{');
+        jw_u64(j, "sm", i);
+        jw_u64(j, "idle_cycles", c->idle_cycles);
+        jw_u64(j, "ctas_issued", c->ctas_issued);
+        jw_u64(j, "ctas_finished", c->ctas_finished);
+        jw_u64(j, "warp_instructions", c->warp_instrs);
+        jw_u64(j, "issue_slots", c->sched.slots);
+        jw_u64(j, "issued", c->sched.issued);
+        jw_u64(j, "idle_no_warp", c->sched.idle_no_warp);
+        jw_u64(j, "scoreboard_alu", c->sched.sb_alu);
+        jw_u64(j, "scoreboard_mem", c->sched.sb_mem);
+        jw_u64(j, "pipeline_alu", c->sched.pipe_alu);
+        jw_u64(j, "pipeline_mem", c->sched.pipe_mem);
+        jw_u64(j, "memory_served", k->served_per_sm[i]);
+        jw_close(j, '}');
+    }
+    jw_close(j, ']');
+    jw_close(j, '}');
+}
+
+static void write_names(jw *j, const char *key, const gpu_name_list *l,
+                        const char *const *names)
+{
+    jw_key(j, key);
+    g_string_append_c(j->out, '[');
+    for (unsigned i = 0; i < l->count; i++)
+        g_string_append_printf(j->out, "%s\"%s\"", i ? ", " : "",
+                               gpu_config_choice_name(names, l->items[i]));
+    g_string_append_c(j->out, ']');
+}
+
+void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
+{
+    jw j = {out, 0, true};
+    g_string_append_c(out, '{');
+    j.depth = 1;
+    jw_str(&j, "schema", "ptxemu-timing-stats/1");
+    jw_open(&j, "gpu", '{');
+    jw_str(&j, "name", cfg->gpu.name);
+    jw_u64(&j, "num_sms", cfg->gpu.num_sms);
+    jw_u64(&j, "warp_schedulers", cfg->core.warp_schedulers);
+    jw_u64(&j, "issue_width", cfg->core.issue_width);
+    jw_u64(&j, "dispatch_interval", cfg->core.dispatch_interval);
+    jw_u64(&j, "core_clock_mhz", cfg->clock.core);
+    jw_close(&j, '}');
+    jw_open(&j, "policies", '{');
+    jw_str(&j, "warp", gpu_config_choice_name(gpu_warp_policy_names, cfg->warp.policy));
+    jw_str(&j, "spin", gpu_config_choice_name(gpu_spin_policy_names, cfg->spin.policy));
+    jw_str(&j, "cta", gpu_config_choice_name(gpu_cta_policy_names, cfg->cta.policy));
+    write_names(&j, "cta_filters", &cfg->cta.filters, gpu_cta_filter_names);
+    jw_str(&j, "kernel", gpu_config_choice_name(gpu_kernel_policy_names, cfg->kernel.policy));
+    jw_close(&j, '}');
+    jw_open(&j, "kernels", '[');
+    for (guint i = 0; s->kernels && i < s->kernels->len; i++)
+        write_kernel(&j, g_ptr_array_index(s->kernels, i));
+    jw_close(&j, ']');
+    tm_run_totals t;
+    tm_stats_totals(s, &t);
+    jw_open(&j, "total", '{');
+    jw_u64(&j, "kernels", s->kernels ? s->kernels->len : 0);
+    jw_u64(&j, "cycles", t.cycles);
+    jw_u64(&j, "warp_instructions", t.warp_instrs);
+    jw_u64(&j, "thread_instructions", t.thread_instrs);
+    jw_dbl(&j, "ipc", tm_ratio(t.warp_instrs, t.cycles));
+    write_core(&j, &t.core, t.cycles, cfg->gpu.num_sms);
+    write_mem(&j, &t.mem, t.core.mem_refusals);
+    jw_close(&j, '}');
+    g_string_append(out, "\n}\n");
+}
+
+/* ------------------------------------------------------------------- CSV */
+
+bool tm_csv_open(tm_csv *c, const char *dir, uint32_t launch, const char *kernel,
+                 uint32_t ncores, const tm_core_counters *base, uint64_t start,
+                 GError **error)
+{
+    memset(c, 0, sizeof *c);
+    if (g_mkdir_with_parents(dir, 0755) != 0) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "cannot create the trace directory %s: %s", dir, g_strerror(e));
+        return false;
+    }
+    char *name = g_strdup_printf("launch-%u-%s.csv", launch, kernel);
+    for (char *p = name; *p; p++)
+        if (!g_ascii_isalnum(*p) && *p != '-' && *p != '_' && *p != '.')
+            *p = '_';
+    char *path = g_build_filename(dir, name, NULL);
+    g_free(name);
+    c->f = fopen(path, "w");
+    if (!c->f) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "cannot write %s: %s", path, g_strerror(e));
+        g_free(path);
+        return false;
+    }
+    g_free(path);
+    c->ncores = ncores;
+    c->last = g_new0(tm_core_counters, ncores ? ncores : 1);
+    memcpy(c->last, base, sizeof *base * ncores);
+    c->last_cycle = start;
+    fputs("cycle,sm,ctas_resident", c->f);
+    for (unsigned s = 1; s < SCHED_WS_COUNT; s++)
+        fprintf(c->f, ",%s", sched_warp_state_names[s]);
+    fputs(",alu_load,mem_load,instructions,ctas_issued,ctas_finished\n", c->f);
+    return true;
+}
+
+static void csv_avg(FILE *f, uint64_t num, uint64_t den)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    fprintf(f, ",%s", g_ascii_formatd(buf, sizeof buf, "%.3f", tm_ratio(num, den)));
+}
+
+void tm_csv_sample(tm_csv *c, uint64_t cycle, const tm_core_counters *now,
+                   const uint32_t *resident)
+{
+    if (!c->f || cycle <= c->last_cycle)
+        return;
+    uint64_t dt = cycle - c->last_cycle;
+    for (uint32_t i = 0; i < c->ncores; i++) {
+        tm_core_counters d = now[i];
+        tm_core_counters_sub(&d, &c->last[i]);
+        fprintf(c->f, "%" G_GUINT64_FORMAT ",%u,%u", cycle, i, resident[i]);
+        for (unsigned s = 1; s < SCHED_WS_COUNT; s++)
+            csv_avg(c->f, d.warp_state[s], dt);
+        csv_avg(c->f, d.alu_load, dt);
+        csv_avg(c->f, d.mem_load, dt);
+        fprintf(c->f, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n",
+                d.warp_instrs, d.ctas_issued, d.ctas_finished);
+        c->last[i] = now[i];
+    }
+    c->last_cycle = cycle;
+}
+
+void tm_csv_close(tm_csv *c)
+{
+    if (c->f)
+        fclose(c->f);
+    g_free(c->last);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,154 @@
+/* timing/stats.h — counters of the timing model and their writers: one
+ * JSON document per run (a record per kernel plus totals) and optional CSV
+ * time series per kernel.  Every number is an integer count or a ratio of
+ * two, formatted locale-independently, so the same run gives the same bytes.
+ *
+ * Scheduler accounting (thesis §3.5.3 and §4.3.1.3): every issue slot of
+ * every warp scheduler is exactly one of
+ *   issued            at least one instruction issued;
+ *   idle_no_warp      state 1: no warp has an instruction (no warps, fetch
+ *                     pending, all done or at a barrier);
+ *   idle_scoreboard   state 2: every warp with an instruction waits for an
+ *                     operand — a MEM scoreboard stall when one of them
+ *                     waits on a memory instruction, else an ALU one;
+ *   idle_pipeline     state 3: a warp is ready but its unit is busy — MEM
+ *                     when the blocked unit is the LD/ST path (including
+ *                     the memory system refusing a request), else ALU.
+ * so slots == issued + idle_no_warp + idle_scoreboard + idle_pipeline. */
+#ifndef PTXEMU_TIMING_STATS_H
+#define PTXEMU_TIMING_STATS_H
+
+#include "sched/sched.h"
+#include "timing/config.h"
+#include "timing/memsys.h"
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct tm_sched_counters {
+    uint64_t slots;              /* issue slots (every dispatch_interval) */
+    uint64_t issued;             /* slots that issued */
+    uint64_t idle_no_warp;
+    uint64_t idle_scoreboard;    /* = sb_alu + sb_mem */
+    uint64_t idle_pipeline;      /* = pipe_alu + pipe_mem */
+    uint64_t sb_alu, sb_mem;
+    uint64_t pipe_alu, pipe_mem;
+    uint64_t instructions;       /* warp instructions (> issued with dual issue) */
+} tm_sched_counters;
+
+/* One SM (or, summed, the GPU). */
+typedef struct tm_core_counters {
+    tm_sched_counters sched;     /* summed over its schedulers */
+    uint64_t warp_state[SCHED_WS_COUNT]; /* warp-cycles in each state */
+    uint64_t cycles;             /* cycles counted */
+    uint64_t idle_cycles;        /* cycles with no CTA resident */
+    uint64_t ctas_issued, ctas_finished;
+    uint64_t warp_instrs, thread_instrs;
+    uint64_t alu_instrs, mem_instrs;
+    uint64_t alu_load;           /* ALU instruction-cycles in flight */
+    uint64_t mem_load;           /* memory instruction-cycles in flight */
+    uint64_t shared_accesses;    /* shared-memory warp accesses */
+    uint64_t shared_conflicts;   /* extra bank passes they needed */
+    uint64_t mem_refusals;       /* memsys_issue refused (retried) */
+} tm_core_counters;
+
+void tm_core_counters_add(tm_core_counters *dst, const tm_core_counters *src);
+void tm_core_counters_sub(tm_core_counters *dst, const tm_core_counters *src);
+
+/* Memory-system counters over an interval (the scalar part of memsys_stats). */
+typedef struct tm_mem_counters {
+    uint64_t l1_hits, l1_misses, l1_mshr_merges, l1_reservation_fails;
+    uint64_t l2_hits, l2_misses, l2_mshr_merges;
+    uint64_t noc_read_requests, noc_write_requests;
+    uint64_t dram_reads, dram_writes, dram_row_hits, dram_row_misses;
+    uint64_t transactions, warp_accesses, redundant_requests;
+    uint64_t icc_merges, icc_cache_hits;
+    uint64_t latency_sum, latency_count, latency_overlapped_sum;
+    /* from memsys_extra_stats */
+    uint64_t l1_port_stalls, l1_accesses, const_hits, const_misses;
+    uint64_t l2_accesses, noc_flits, dram_activates, dram_bytes, dram_same_sm;
+} tm_mem_counters;
+
+void tm_mem_counters_from(tm_mem_counters *dst, const memsys_stats *src,
+                          const memsys_extra_stats *extra);
+void tm_mem_counters_sub(tm_mem_counters *dst, const tm_mem_counters *src);
+void tm_mem_counters_add(tm_mem_counters *dst, const tm_mem_counters *src);
+
+/* What bounded the CTAs per SM of a kernel. */
+typedef struct tm_occupancy {
+    uint32_t regs_per_thread;
+    uint32_t shared_per_cta;
+    uint32_t threads_per_cta;
+    uint32_t ctas_per_sm;
+    const char *limited_by;      /* "cta slots", "threads", "registers", "shared memory" */
+} tm_occupancy;
+
+/* One kernel launch. */
+typedef struct tm_kernel_stats {
+    char *name;
+    uint32_t launch;
+    uint32_t grid[3], block[3];
+    uint32_t ctas;
+    tm_occupancy occ;
+    uint64_t start, end;         /* first and last cycle, inclusive */
+    uint64_t warp_instrs, thread_instrs;
+    tm_core_counters total;      /* summed over the SMs, while it ran */
+    tm_core_counters *cores;     /* per SM, while it ran */
+    uint32_t ncores;
+    tm_mem_counters mem;
+    uint64_t *served_per_sm;     /* memory requests served per SM */
+} tm_kernel_stats;
+
+static inline uint64_t tm_kernel_cycles(const tm_kernel_stats *k)
+{
+    return k->end >= k->start ? k->end - k->start + 1 : 0;
+}
+
+/* A whole run: every kernel in launch order. */
+typedef struct tm_stats {
+    GPtrArray *kernels;          /* tm_kernel_stats* */
+} tm_stats;
+
+void tm_stats_init(tm_stats *s);
+void tm_stats_clear(tm_stats *s);
+tm_kernel_stats *tm_kernel_stats_new(uint32_t ncores);
+void tm_kernel_stats_free(tm_kernel_stats *k);
+
+/* Ratios the reports use (0 when the denominator is 0). */
+double tm_ratio(uint64_t num, uint64_t den);
+
+/* Sums over every kernel of the run (cores summed too). */
+typedef struct tm_run_totals {
+    uint64_t cycles, warp_instrs, thread_instrs;
+    tm_core_counters core;
+    tm_mem_counters mem;
+} tm_run_totals;
+void tm_stats_totals(const tm_stats *s, tm_run_totals *out);
+
+/* The run as JSON (schema in the README and tests/timing/test_timing.c). */
+void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out);
+
+/* ------------------------------------------------------------ time series */
+/* One CSV file per kernel: a row per SM per sampling interval with the
+ * average number of warps in each state, the average ALU and MEM load, and
+ * the instructions and CTAs issued/finished in the interval. */
+typedef struct tm_csv {
+    FILE *f;
+    uint32_t ncores;
+    tm_core_counters *last;      /* counters at the previous sample, per SM */
+    uint64_t last_cycle;
+} tm_csv;
+
+/* Opens DIR/launch-<launch>-<kernel>.csv and writes the header; `base`
+ * holds each SM's counters when the kernel started at `start`. */
+bool tm_csv_open(tm_csv *c, const char *dir, uint32_t launch, const char *kernel,
+                 uint32_t ncores, const tm_core_counters *base, uint64_t start,
+                 GError **error);
+/* A row per SM covering (last sample, cycle]: `now` holds each SM's
+ * counters up to and including `cycle`. */
+void tm_csv_sample(tm_csv *c, uint64_t cycle, const tm_core_counters *now,
+                   const uint32_t *resident);
+void tm_csv_close(tm_csv *c);
+
+#endif
