@@ -1,7 +1,8 @@
 /* timing/config.c — the key table of timing/config.h put to work: defaults,
- * INI loading with one clear message per error, --set overrides, cross-key
- * checks, writing configs back out and the Markdown key reference. */
-#include "timing/config.h"
+ * INI loading with one clear message per error, --set overrides and
+ * cross-key checks.  Writing configs back out and the Markdown key
+ * reference are in config_write.c. */
+#include "timing/config_internal.h"
 #include "timing/config_paths.h" /* PTXEMU_CONFIG_DIR, from timing/meson.build */
 
 #include <errno.h>
@@ -57,60 +58,6 @@ static const gpu_config_key key_table[] = {
 };
 #define N_KEYS (sizeof key_table / sizeof key_table[0])
 
-typedef struct group_doc {
-    const char *name, *doc;
-} group_doc;
-
-static const group_doc group_docs[] = {
-    {"gpu", "Chip organisation. SMs are grouped into clusters; each cluster "
-            "has one NoC injection port (and one ICC unit when icc.mode is "
-            "not off)."},
-    {"clock", "Clock domains in MHz. A latency is counted in the clock of "
-              "the unit that owns it."},
-    {"core", "Per-SM resources (they bound how many CTAs fit on an SM) and "
-             "the issue stage."},
-    {"units", "Functional-unit lanes per SM. A warp instruction occupies its "
-              "unit for warp_size / (lanes per scheduler) cycles, and at "
-              "least the initiation interval of its class."},
-    {"latency", "Issue-to-result latency per instruction class, one key per "
-                "class of isa/latency.h (int_* integer, fp_* single and dp_* "
-                "double precision, sfu the transcendental functions). Memory, "
-                "control and barrier classes cost their issue latency here; "
-                "the memory system adds the rest. Defaults come from "
-                "isa/latency.h (Fermi class)."},
-    {"initiation", "Initiation interval per instruction class: cycles before "
-                   "the unit takes the next warp instruction of that class. "
-                   "No seed gives these: the defaults are 8 for the classes "
-                   "with a latency of 32 cycles or more (the divides) and 1 "
-                   "otherwise."},
-    {"l1d", "L1 data cache per SM (global and local accesses)."},
-    {"l2", "Unified L2 cache, one partition per memory controller."},
-    {"const_cache", "Constant cache per SM."},
-    {"tex_cache", "Texture cache per SM (CLASO Table 1 lists it; compute "
-                  "kernels rarely use it)."},
-    {"noc", "Crossbar between the cluster ports and the memory partitions, "
-            "clocked by clock.icnt. Each cluster has exactly one injection "
-            "port and each memory partition one."},
-    {"dram", "GDDR DRAM: one channel per memory partition with its own "
-             "memory scheduler. Timings are in DRAM clock cycles."},
-    {"icc", "Intra-cluster coalescing (ICC seed section 6): per cluster, a "
-            "merge table coalesces L1 misses of the cluster's SMs to a line "
-            "already outstanding, and the coalesced cache keeps returned "
-            "lines that had more than one requester."},
-    {"energy", "Energy model: static power per active SM and dynamic energy "
-               "per event. No seed publishes coefficients: the defaults are "
-               "placeholders of a plausible order of magnitude, good for "
-               "relative comparisons (ONAC, ICC)."},
-    {"warp", "Warp scheduler (ordering policy) of every SM scheduler."},
-    {"spin", "Spin detection and warp backoff (spin seed section 2): greedy "
-             "setp-history detection or the DDOS prediction table."},
-    {"cta", "CTA scheduling: one placement policy followed by a chain of "
-            "admission filters, and their parameters."},
-    {"kernel", "Kernel-level scheduling: concurrent-kernel policy, the "
-               "kernel management and distributor units, device launches."},
-    {"stats", "Statistics sampling."},
-};
-
 const gpu_config_key *gpu_config_keys(size_t *count)
 {
     if (count)
@@ -135,14 +82,6 @@ static bool group_exists(const char *group)
     return false;
 }
 
-static const char *group_doc_of(const char *group)
-{
-    for (size_t i = 0; i < G_N_ELEMENTS(group_docs); i++)
-        if (strcmp(group_docs[i].name, group) == 0)
-            return group_docs[i].doc;
-    return "";
-}
-
 G_DEFINE_QUARK(ptxemu-gpu-config-error-quark, gpu_config_error)
 
 /* ------------------------------------------------------------ fields */
@@ -150,11 +89,6 @@ G_DEFINE_QUARK(ptxemu-gpu-config-error-quark, gpu_config_error)
 static void *field(gpu_config *c, const gpu_config_key *k)
 {
     return (char *)c + k->offset;
-}
-
-static const void *cfield(const gpu_config *c, const gpu_config_key *k)
-{
-    return (const char *)c + k->offset;
 }
 
 static void set_default(gpu_config *c, const gpu_config_key *k)
@@ -195,103 +129,6 @@ bool gpu_config_has_filter(const gpu_config *c, gpu_cta_filter f)
         if (c->cta.filters.items[i] == (uint8_t)f)
             return true;
     return false;
-}
-
-/* ------------------------------------------------------------ formatting */
-
-static void append_size(GString *s, uint64_t v)
-{
-    static const char *const units[] = {"GB", "MB", "KB"};
-    static const uint64_t mult[] = {1ull << 30, 1ull << 20, 1ull << 10};
-    for (unsigned i = 0; i < 3; i++)
-        if (v >= mult[i] && v % mult[i] == 0) {
-            g_string_append_printf(s, "%" G_GUINT64_FORMAT "%s", v / mult[i],
-                                   units[i]);
-            return;
-        }
-    g_string_append_printf(s, "%" G_GUINT64_FORMAT, v);
-}
-
-/* Shortest text that reads back as exactly d. */
-static void append_double(GString *s, double d)
-{
-    char buf[G_ASCII_DTOSTR_BUF_SIZE];
-    static const char *const fmts[] = {"%.15g", "%.16g", "%.17g"};
-    for (unsigned i = 0; i < 3; i++) {
-        g_ascii_formatd(buf, sizeof buf, fmts[i], d);
-        if (g_ascii_strtod(buf, NULL) == d)
-            break;
-    }
-    g_string_append(s, buf);
-}
-
-static void append_choices(GString *s, const char *const *names)
-{
-    for (unsigned i = 0; names[i]; i++)
-        g_string_append_printf(s, "%s%s", i ? ", " : "", names[i]);
-}
-
-/* The value of key k in c as an INI file spells it. */
-static void append_value(GString *s, const gpu_config *c, const gpu_config_key *k)
-{
-    const void *p = cfield(c, k);
-    switch (k->kind) {
-    case GPU_KIND_U32: g_string_append_printf(s, "%u", *(const uint32_t *)p); break;
-    case GPU_KIND_SIZE: append_size(s, *(const uint64_t *)p); break;
-    case GPU_KIND_DBL: append_double(s, *(const double *)p); break;
-    case GPU_KIND_BOOL: g_string_append(s, *(const bool *)p ? "true" : "false"); break;
-    case GPU_KIND_ENUM:
-        g_string_append(s, gpu_config_choice_name(k->names, *(const int32_t *)p));
-        break;
-    case GPU_KIND_LIST: {
-        const gpu_name_list *l = p;
-        if (l->count == 0)
-            g_string_append(s, "none");
-        for (unsigned i = 0; i < l->count; i++)
-            g_string_append_printf(s, "%s%s", i ? "," : "",
-                                   gpu_config_choice_name(k->names, l->items[i]));
-        break;
-    }
-    case GPU_KIND_STR: g_string_append(s, (const char *)p); break;
-    }
-}
-
-static void append_bound(GString *s, const gpu_config_key *k, double v)
-{
-    if (k->kind == GPU_KIND_SIZE)
-        append_size(s, (uint64_t)v);
-    else if (k->kind == GPU_KIND_DBL)
-        append_double(s, v);
-    else
-        g_string_append_printf(s, "%.0f", v);
-}
-
-/* What the key accepts, for error messages and the reference. */
-static void append_valid(GString *s, const gpu_config_key *k)
-{
-    switch (k->kind) {
-    case GPU_KIND_U32: case GPU_KIND_SIZE: case GPU_KIND_DBL:
-        if (k->min == k->max) {
-            append_bound(s, k, k->min);
-            break;
-        }
-        if (k->flags & GPU_KEY_POW2)
-            g_string_append(s, "a power of two from ");
-        append_bound(s, k, k->min);
-        g_string_append(s, " to ");
-        append_bound(s, k, k->max);
-        break;
-    case GPU_KIND_BOOL: g_string_append(s, "true, false"); break;
-    case GPU_KIND_ENUM: append_choices(s, k->names); break;
-    case GPU_KIND_LIST:
-        g_string_append(s, "a comma list of ");
-        append_choices(s, k->names);
-        g_string_append(s, " (or none)");
-        break;
-    case GPU_KIND_STR:
-        g_string_append_printf(s, "text of at most %d bytes", GPU_CONFIG_STR_LEN - 1);
-        break;
-    }
 }
 
 /* ------------------------------------------------------------ parsing */
@@ -436,7 +273,7 @@ static char *parse_value(const gpu_config_key *k, const char *text, void *dst,
         return NULL;
     }
     g_string_append(why, "; valid values are ");
-    append_valid(why, k);
+    gpu_config_append_valid(why, k);
     return g_string_free(why, FALSE);
 }
 
@@ -796,7 +633,7 @@ static bool cache_geometry(const char *source, const char *g, uint64_t size,
     if (size % unit == 0)
         return true;
     GString *s = g_string_new(NULL);
-    append_size(s, size);
+    gpu_config_append_size(s, size);
     if (parts > 1)
         g_set_error(error, GPU_CONFIG_ERROR, GPU_CONFIG_ERROR_INCONSISTENT,
                     "%s: %s.partition_size = %s is not a multiple of "
@@ -854,123 +691,4 @@ bool gpu_config_validate(const gpu_config *c, const char *source, GError **error
         FAIL("%s: cta.dyncta_mem_low = %u exceeds cta.dyncta_mem_high = %u", src,
              c->cta.dyncta_mem_low, c->cta.dyncta_mem_high);
     return true;
-}
-
-/* ------------------------------------------------------------ writing */
-
-char *gpu_config_get_string(const gpu_config *cfg, const char *group_key)
-{
-    const char *dot = strchr(group_key, '.');
-    if (!dot)
-        return NULL;
-    char *group = g_strndup(group_key, (size_t)(dot - group_key));
-    const gpu_config_key *k = gpu_config_find_key(group, dot + 1);
-    g_free(group);
-    if (!k)
-        return NULL;
-    GString *s = g_string_new(NULL);
-    append_value(s, cfg, k);
-    return g_string_free(s, FALSE);
-}
-
-GKeyFile *gpu_config_to_keyfile(const gpu_config *cfg, bool comments)
-{
-    GKeyFile *kf = g_key_file_new();
-    const char *last = NULL;
-    for (size_t i = 0; i < N_KEYS; i++) {
-        const gpu_config_key *k = &key_table[i];
-        GString *v = g_string_new(NULL);
-        append_value(v, cfg, k);
-        if (k->kind == GPU_KIND_STR)
-            g_key_file_set_string(kf, k->group, k->name, v->str);
-        else
-            g_key_file_set_value(kf, k->group, k->name, v->str);
-        if (comments) {
-            GString *c = g_string_new(" ");
-            g_string_append(c, k->doc);
-            g_string_append(c, " [");
-            if (k->unit[0])
-                g_string_append_printf(c, "%s; ", k->unit);
-            append_valid(c, k);
-            g_string_append(c, "]");
-            g_key_file_set_comment(kf, k->group, k->name, c->str, NULL);
-            g_string_free(c, TRUE);
-            if (!last || strcmp(last, k->group) != 0) {
-                char *gc = g_strconcat(" ", group_doc_of(k->group), NULL);
-                g_key_file_set_comment(kf, k->group, NULL, gc, NULL);
-                g_free(gc);
-            }
-        }
-        last = k->group;
-        g_string_free(v, TRUE);
-    }
-    return kf;
-}
-
-char *gpu_config_to_data(const gpu_config *cfg, bool comments, gsize *len)
-{
-    GKeyFile *kf = gpu_config_to_keyfile(cfg, comments);
-    char *data = g_key_file_to_data(kf, len, NULL);
-    g_key_file_free(kf);
-    return data;
-}
-
-bool gpu_config_equal(const gpu_config *a, const gpu_config *b)
-{
-    for (size_t i = 0; i < N_KEYS; i++) {
-        const gpu_config_key *k = &key_table[i];
-        const void *p = cfield(a, k), *q = cfield(b, k);
-        bool same = true;
-        switch (k->kind) {
-        case GPU_KIND_U32: same = *(const uint32_t *)p == *(const uint32_t *)q; break;
-        case GPU_KIND_SIZE: same = *(const uint64_t *)p == *(const uint64_t *)q; break;
-        case GPU_KIND_DBL: same = *(const double *)p == *(const double *)q; break;
-        case GPU_KIND_BOOL: same = *(const bool *)p == *(const bool *)q; break;
-        case GPU_KIND_ENUM: same = *(const int32_t *)p == *(const int32_t *)q; break;
-        case GPU_KIND_LIST: {
-            const gpu_name_list *x = p, *y = q;
-            same = x->count == y->count &&
-                   memcmp(x->items, y->items, x->count) == 0;
-            break;
-        }
-        case GPU_KIND_STR: same = strcmp(p, q) == 0; break;
-        }
-        if (!same)
-            return false;
-    }
-    return true;
-}
-
-/* ------------------------------------------------------------ reference */
-
-char *gpu_config_docs_markdown(void)
-{
-    gpu_config def;
-    gpu_config_defaults(&def);
-    GString *s = g_string_new(NULL);
-    const char *last = NULL;
-    for (size_t i = 0; i < N_KEYS; i++) {
-        const gpu_config_key *k = &key_table[i];
-        if (!last || strcmp(last, k->group) != 0) {
-            g_string_append_printf(s, "%s### [%s]\n\n%s\n\n", last ? "\n" : "",
-                                   k->group, group_doc_of(k->group));
-            g_string_append(s, "| key | unit | default | valid values | meaning |\n"
-                               "|---|---|---|---|---|\n");
-            last = k->group;
-        }
-        g_string_append_printf(s, "| `%s.%s` | %s | `", k->group, k->name,
-                               k->unit[0] ? k->unit : "-");
-        append_value(s, &def, k);
-        g_string_append(s, "` | ");
-        append_valid(s, k);
-        g_string_append_printf(s, " | %s |\n", k->doc);
-    }
-    return g_string_free(s, FALSE);
-}
-
-void gpu_config_print_docs(FILE *out)
-{
-    char *d = gpu_config_docs_markdown();
-    fputs(d, out);
-    g_free(d);
 }

@@ -26,132 +26,15 @@
  * NoC, L2, DRAM).  A domain only runs ticks at which it has work: each
  * keeps the next tick it needs and producers wake consumers with the
  * first consumer tick at (or after) the hand-over time.  Completions are
- * delivered from a heap ordered by (core cycle, issue order). */
+ * delivered from a heap ordered by (core cycle, issue order).
+ *
+ * The memory partitions (L2 slices and their DRAM channels) are in
+ * mempart.c; memsys_internal.h holds the structs both files use. */
 #include "timing/memsys.h"
-
-#include "timing/cache.h"
-#include "timing/coalesce.h"
-#include "timing/dram.h"
-#include "timing/icc.h"
-#include "timing/noc.h"
+#include "timing/memsys_internal.h"
 
 #include <glib.h>
 #include <string.h>
-
-enum { D_CORE, D_ICNT, D_L2, D_DRAM, ND };
-#define NEVER UINT64_MAX
-
-typedef struct ms_inst {
-    uint64_t token, issue, done_at;
-    uint32_t pending;   /* transactions still outstanding */
-    uint8_t load;
-} ms_inst;
-
-typedef struct ms_event {
-    uint64_t cycle, seq;
-    uint32_t sm, inst;
-} ms_event;
-
-typedef struct ms_sm {
-    uint32_t cluster, local;
-    cache l1, cc;
-    mshr_table l1m, ccm;
-    ms_inst *inst;
-    uint32_t *inst_free, ninst_free;
-    uint32_t pkt_free, npkt_free;   /* this SM's packet quota */
-    pkt_fifo missq;                 /* ready in NoC ticks */
-    uint64_t port_free;             /* core cycle the L1 takes the next instruction */
-    uint32_t loads_out;
-    uint64_t busy_since;
-} ms_sm;
-
-typedef struct ms_cluster {
-    uint32_t first, nsms, rr, queued;
-    icc_unit icc;
-    locality_win lw;
-} ms_cluster;
-
-typedef struct l2_slice {
-    cache c;
-    mshr_table m;
-    pkt_fifo ret;                   /* replies in the L2 pipeline, ready in L2 ticks */
-    uint32_t *fill_mshr;            /* ring: MSHRs whose DRAM data came back */
-    uint64_t *fill_ready;
-    uint32_t fill_head, fill_n;
-    uint64_t *wb_addr;              /* ring: DRAM writes waiting for queue room */
-    uint16_t *wb_bytes, *wb_sm;
-    uint32_t wb_head, wb_n, wb_cap;
-} l2_slice;
-
-typedef struct ms_part {
-    struct memsys *m;
-    uint32_t id, rr;
-    l2_slice *sl;
-    dram *dr;
-    uint64_t l2_next, dram_next;
-} ms_part;
-
-struct memsys {
-    gpu_config cfg;
-    memsys_done_fn done;
-    void *user;
-    uint32_t nsms, nclusters, nparts, nslices;
-    uint64_t f[ND];
-    uint64_t next[ND];
-    ms_sm *sm;
-    ms_cluster *cl;
-    ms_part *part;
-    noc_pkt *pool;
-    noc_xbar req, rep;
-    ms_event *heap;
-    uint32_t nheap, heap_cap;
-    uint64_t seq;
-    coal_out co;
-    uint32_t l1_shift, cc_shift, l2_shift, il_shift;
-    uint32_t missq_cap, ret_cap, icc_delay;
-    bool icc_on;
-    uint32_t pkts_used, insts_used, dram_pending;
-    uint32_t n_missq, n_rep_out;
-    uint64_t last_cycle;
-    memsys_stats st;
-    memsys_extra_stats x;
-};
-
-/* ------------------------------------------------------------ clocks */
-
-/* First tick of `to` at or after tick k of `from`. */
-static inline uint64_t conv_ceil(const memsys *m, int from, uint64_t k, int to)
-{
-    return (k * m->f[to] + m->f[from] - 1) / m->f[from];
-}
-/* First tick of `to` strictly after tick k of `from` (hand-over now). */
-static inline uint64_t conv_after(const memsys *m, int from, uint64_t k, int to)
-{
-    return k * m->f[to] / m->f[from] + 1;
-}
-/* Core cycle during which tick k of domain d happens. */
-static inline uint64_t core_of(const memsys *m, int d, uint64_t k)
-{
-    return k * m->f[D_CORE] / m->f[d];
-}
-static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
-static inline void wake(memsys *m, int d, uint64_t k)
-{
-    if (k < m->next[d])
-        m->next[d] = k;
-}
-static inline void wake_l2(memsys *m, ms_part *p, uint64_t k)
-{
-    p->l2_next = min64(p->l2_next, k);
-    wake(m, D_L2, k);
-}
-static inline void wake_dram(memsys *m, ms_part *p, uint64_t k)
-{
-    p->dram_next = min64(p->dram_next, k);
-    wake(m, D_DRAM, k);
-}
 
 /* ------------------------------------------------------------ addresses */
 
@@ -174,15 +57,6 @@ static uint32_t pkt_alloc(memsys *m, ms_sm *s)
     s->npkt_free--;
     m->pkts_used++;
     return i;
-}
-
-static void pkt_release(memsys *m, uint32_t i)
-{
-    ms_sm *s = &m->sm[m->pool[i].sm];
-    m->pool[i].next = s->pkt_free;
-    s->pkt_free = i;
-    s->npkt_free++;
-    m->pkts_used--;
 }
 
 static void heap_push(memsys *m, uint64_t cycle, uint32_t sm, uint32_t inst)
@@ -683,252 +557,6 @@ static uint64_t icnt_tick(memsys *m, uint64_t k)
     return nxt;
 }
 
-/* ------------------------------------------------------------ L2 clock */
-
-static inline uint64_t l2_line_addr(const memsys *m, uint64_t key, uint32_t sl)
-{
-    return (key * m->nslices + sl) << m->l2_shift;
-}
-
-static void wb_push(memsys *m, l2_slice *s, uint64_t addr, uint32_t bytes, uint32_t sm)
-{
-    uint32_t i = (s->wb_head + s->wb_n++) % s->wb_cap;
-    s->wb_addr[i] = addr;
-    s->wb_bytes[i] = (uint16_t)bytes;
-    s->wb_sm[i] = (uint16_t)sm;
-    m->dram_pending++;
-}
-
-/* A write (or an atomic's update) to L2 line key; at most two DRAM writes. */
-static void l2_store(memsys *m, l2_slice *s, uint32_t sl, uint64_t key, uint64_t local,
-                     uint32_t bytes, uint32_t sm)
-{
-    uint64_t victim;
-    bool vd = false;
-    uint32_t line = m->cfg.l2.line;
-    switch (m->cfg.l2.write_policy) {
-    case GPU_WRITE_BACK:
-        if (cache_mark_dirty(&s->c, key))
-            return;
-        if (m->cfg.l2.write_allocate) {
-            /* allocated without fetching the rest of the line */
-            if (cache_insert(&s->c, key, true, &victim, &vd) && vd) {
-                wb_push(m, s, l2_line_addr(m, victim, sl), line, DRAM_NO_SM);
-                m->x.l2_writebacks++;
-            }
-            return;
-        }
-        break;
-    case GPU_WRITE_THROUGH:
-        if (!cache_lookup(&s->c, key, true) && m->cfg.l2.write_allocate &&
-            cache_insert(&s->c, key, false, &victim, &vd) && vd) {
-            wb_push(m, s, l2_line_addr(m, victim, sl), line, DRAM_NO_SM);
-            m->x.l2_writebacks++;
-        }
-        break;
-    default: /* write-evict */
-        if (cache_invalidate(&s->c, key, &vd) && vd) {
-            wb_push(m, s, l2_line_addr(m, key, sl), line, sm);
-            m->x.l2_writebacks++;
-            return;
-        }
-        break;
-    }
-    wb_push(m, s, local, bytes, sm);
-}
-
-static inline bool ret_room(const memsys *m, const l2_slice *s, uint32_t n)
-{
-    return s->ret.n == 0 || s->ret.n + n <= m->ret_cap;
-}
-
-static void to_ret(memsys *m, l2_slice *s, uint32_t p, uint64_t ready)
-{
-    noc_pkt *pk = &m->pool[p];
-    pk->ready = ready;
-    pk->flits = (uint16_t)noc_flits(pk->bytes, m->cfg.noc.channel_width);
-    fifo_push(m->pool, &s->ret, p);
-}
-
-/* DRAM data of the oldest finished miss: install and answer its waiters. */
-static bool l2_fill(memsys *m, l2_slice *s, uint32_t sl, uint64_t k)
-{
-    uint32_t e = s->fill_mshr[s->fill_head];
-    uint32_t n = s->m.count[e];
-    if (!ret_room(m, s, n) || s->wb_n + 1 + 2 * n > s->wb_cap)
-        return false;
-    s->fill_head = (s->fill_head + 1) % s->m.n;
-    s->fill_n--;
-    uint64_t key = s->m.key[e], victim;
-    bool vd = false;
-    if (cache_insert(&s->c, key, false, &victim, &vd) && vd) {
-        wb_push(m, s, l2_line_addr(m, victim, sl), m->cfg.l2.line, DRAM_NO_SM);
-        m->x.l2_writebacks++;
-    }
-    const uint32_t *wt = mshr_waiters(&s->m, e);
-    for (uint32_t i = 0; i < n; i++) {
-        noc_pkt *pk = &m->pool[wt[i]];
-        if (pk->kind == PKT_ATOMIC)
-            l2_store(m, s, sl, key, pk->local, pk->bytes, pk->sm);
-        to_ret(m, s, wt[i], k + m->cfg.l2.hit_latency);
-    }
-    mshr_release(&s->m, e);
-    return true;
-}
-
-/* The head request of partition pt's input, for slice sl; false = stall. */
-static bool l2_accept(memsys *m, ms_part *pt, uint32_t sl, uint32_t p, uint64_t k)
-{
-    l2_slice *s = &pt->sl[sl];
-    noc_pkt *pk = &m->pool[p];
-    uint64_t local = pk->local;
-    uint64_t key = (local >> m->l2_shift) / m->nslices;
-    if (pk->kind != PKT_READ && s->wb_n + 2 > s->wb_cap)
-        return false;
-    if (pk->kind == PKT_WRITE) {
-        noc_eject(&m->req, m->pool, pt->id);
-        l2_store(m, s, sl, key, local, pk->bytes, pk->sm);
-        pkt_release(m, p);
-    } else if (cache_lookup(&s->c, key, true)) {
-        if (!ret_room(m, s, 1))
-            return false;
-        noc_eject(&m->req, m->pool, pt->id);
-        m->st.l2_hits++;
-        if (pk->kind == PKT_ATOMIC)
-            l2_store(m, s, sl, key, local, pk->bytes, pk->sm);
-        to_ret(m, s, p, k + m->cfg.l2.hit_latency);
-    } else {
-        uint32_t e = mshr_find(&s->m, key);
-        if (e != MSHR_NONE) {
-            if (mshr_full(&s->m, e))
-                return false;
-            m->st.l2_mshr_merges++;
-        } else {
-            if (!s->m.nfree || dram_full(pt->dr))
-                return false;
-            e = mshr_alloc(&s->m, key, 0);
-            dram_req r = {l2_line_addr(m, key, sl), (sl << 16) | e, pk->sm,
-                          (uint16_t)m->cfg.l2.line, false};
-            uint64_t at = conv_after(m, D_L2, k, D_DRAM);
-            dram_push(pt->dr, &r, at);
-            m->dram_pending++;
-            wake_dram(m, pt, at);
-        }
-        noc_eject(&m->req, m->pool, pt->id);
-        mshr_add(&s->m, e, p);
-        m->st.l2_misses++;
-    }
-    m->x.l2_accesses++;
-    m->st.served_per_sm[pk->sm]++;
-    return true;
-}
-
-static uint64_t part_l2_tick(memsys *m, ms_part *pt, uint64_t k)
-{
-    /* fills first: they free MSHRs the new requests may need */
-    for (uint32_t sl = 0; sl < m->nslices; sl++) {
-        l2_slice *s = &pt->sl[sl];
-        if (s->fill_n && s->fill_ready[s->fill_head] <= k)
-            l2_fill(m, s, sl, k);
-    }
-    /* new requests in arrival order, one per slice per cycle */
-    pkt_fifo *in = &m->req.out[pt->id];
-    uint32_t used = 0;
-    while (in->n && m->pool[in->head].ready <= k) {
-        uint32_t p = in->head;
-        uint32_t sl = m->pool[p].slice;
-        if (used & (1u << sl))
-            break;
-        used |= 1u << sl;
-        if (!l2_accept(m, pt, sl, p, k))
-            break;
-    }
-    /* write-backs into the DRAM queue, one per slice per cycle */
-    for (uint32_t sl = 0; sl < m->nslices; sl++) {
-        l2_slice *s = &pt->sl[sl];
-        if (!s->wb_n || dram_full(pt->dr))
-            continue;
-        dram_req r = {s->wb_addr[s->wb_head], UINT32_MAX, s->wb_sm[s->wb_head],
-                      s->wb_bytes[s->wb_head], true};
-        s->wb_head = (s->wb_head + 1) % s->wb_cap;
-        s->wb_n--;
-        uint64_t at = conv_after(m, D_L2, k, D_DRAM);
-        dram_push(pt->dr, &r, at);
-        wake_dram(m, pt, at);
-    }
-    /* replies whose latency has passed go to the partition's NoC port */
-    for (uint32_t j = 0; j < m->nslices; j++) {
-        l2_slice *s = &pt->sl[(pt->rr + j) % m->nslices];
-        while (s->ret.n && m->pool[s->ret.head].ready <= k &&
-               noc_can_inject(&m->rep, pt->id, m->pool[s->ret.head].flits)) {
-            uint32_t p = fifo_pop(m->pool, &s->ret);
-            noc_pkt *pk = &m->pool[p];
-            pk->dst = (uint16_t)m->sm[pk->sm].cluster;
-            pk->ready = conv_after(m, D_L2, k, D_ICNT);
-            noc_inject(&m->rep, m->pool, pt->id, p);
-            wake(m, D_ICNT, pk->ready);
-        }
-    }
-    pt->rr = (pt->rr + 1) % m->nslices;
-    uint64_t nxt = NEVER;
-    for (uint32_t sl = 0; sl < m->nslices; sl++) {
-        l2_slice *s = &pt->sl[sl];
-        if (s->fill_n)
-            nxt = min64(nxt, max64(k + 1, s->fill_ready[s->fill_head]));
-        if (s->ret.n)
-            nxt = min64(nxt, max64(k + 1, m->pool[s->ret.head].ready));
-        if (s->wb_n)
-            nxt = k + 1;
-    }
-    if (in->n)
-        nxt = min64(nxt, max64(k + 1, m->pool[in->head].ready));
-    return nxt;
-}
-
-static uint64_t l2_tick(memsys *m, uint64_t k)
-{
-    uint64_t nxt = NEVER;
-    for (uint32_t i = 0; i < m->nparts; i++) {
-        ms_part *pt = &m->part[i];
-        if (pt->l2_next <= k) {
-            pt->l2_next = NEVER;
-            pt->l2_next = min64(pt->l2_next, part_l2_tick(m, pt, k));
-        }
-        nxt = min64(nxt, pt->l2_next);
-    }
-    return nxt;
-}
-
-/* ------------------------------------------------------------ DRAM clock */
-
-static void dram_done(void *ctx, const dram_req *r, uint64_t done)
-{
-    ms_part *pt = ctx;
-    memsys *m = pt->m;
-    m->dram_pending--;
-    if (r->write)
-        return;
-    l2_slice *s = &pt->sl[r->tag >> 16];
-    uint32_t i = (s->fill_head + s->fill_n++) % s->m.n;
-    s->fill_mshr[i] = r->tag & 0xffffu;
-    s->fill_ready[i] = conv_ceil(m, D_DRAM, done, D_L2);
-    wake_l2(m, pt, s->fill_ready[i]);
-}
-
-static uint64_t dram_tick_all(memsys *m, uint64_t k)
-{
-    uint64_t nxt = NEVER;
-    for (uint32_t i = 0; i < m->nparts; i++) {
-        ms_part *pt = &m->part[i];
-        if (pt->dram_next <= k) {
-            pt->dram_next = NEVER;
-            pt->dram_next = min64(pt->dram_next, dram_tick(pt->dr, k, dram_done, pt));
-        }
-        nxt = min64(nxt, pt->dram_next);
-    }
-    return nxt;
-}
-
 /* ------------------------------------------------------------ stepping */
 
 void memsys_cycle(memsys *m, uint64_t c)
@@ -950,9 +578,9 @@ void memsys_cycle(memsys *m, uint64_t c)
         if (best == D_ICNT)
             r = icnt_tick(m, k);
         else if (best == D_L2)
-            r = l2_tick(m, k);
+            r = mempart_l2_tick(m, k);
         else
-            r = dram_tick_all(m, k);
+            r = mempart_dram_tick(m, k);
         wake(m, best, r);
     }
     m->last_cycle = c;
@@ -1090,28 +718,7 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
     }
 
     /* partitions: L2 slices and a DRAM channel each */
-    m->part = g_new0(ms_part, m->nparts);
-    uint64_t slice_lines = cfg->l2.partition_size / m->nslices / cfg->l2.line;
-    for (uint32_t p = 0; p < m->nparts; p++) {
-        ms_part *pt = &m->part[p];
-        pt->m = m;
-        pt->id = p;
-        pt->l2_next = pt->dram_next = NEVER;
-        pt->dr = dram_create(cfg);
-        pt->sl = g_new0(l2_slice, m->nslices);
-        for (uint32_t sl = 0; sl < m->nslices; sl++) {
-            l2_slice *s = &pt->sl[sl];
-            cache_init(&s->c, slice_lines, cfg->l2.assoc, cfg->l2.replacement);
-            mshr_init(&s->m, cfg->l2.mshrs, cfg->l2.mshr_merge);
-            fifo_init(&s->ret);
-            s->fill_mshr = g_new(uint32_t, cfg->l2.mshrs);
-            s->fill_ready = g_new(uint64_t, cfg->l2.mshrs);
-            s->wb_cap = cfg->l2.mshrs + 2 * cfg->l2.mshr_merge + 4;
-            s->wb_addr = g_new(uint64_t, s->wb_cap);
-            s->wb_bytes = g_new(uint16_t, s->wb_cap);
-            s->wb_sm = g_new(uint16_t, s->wb_cap);
-        }
-    }
+    mempart_create(m, cfg);
     noc_init(&m->req, m->nclusters, m->nparts, cfg->noc.queue_depth, cfg->noc.latency);
     noc_init(&m->rep, m->nparts, m->nclusters, cfg->noc.queue_depth, cfg->noc.latency);
 
@@ -1137,24 +744,9 @@ void memsys_destroy(memsys *m)
         icc_free(&m->cl[c].icc);
         locality_free(&m->cl[c].lw);
     }
-    for (uint32_t p = 0; p < m->nparts; p++) {
-        ms_part *pt = &m->part[p];
-        for (uint32_t sl = 0; sl < m->nslices; sl++) {
-            l2_slice *s = &pt->sl[sl];
-            cache_free(&s->c);
-            mshr_free(&s->m);
-            g_free(s->fill_mshr);
-            g_free(s->fill_ready);
-            g_free(s->wb_addr);
-            g_free(s->wb_bytes);
-            g_free(s->wb_sm);
-        }
-        g_free(pt->sl);
-        dram_destroy(pt->dr);
-    }
+    mempart_destroy(m);
     noc_free(&m->req);
     noc_free(&m->rep);
-    g_free(m->part);
     g_free(m->cl);
     g_free(m->sm);
     g_free(m->pool);

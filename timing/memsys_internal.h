@@ -1,0 +1,153 @@
+/* timing/memsys_internal.h — memsys structs and clock helpers shared with mempart.c. */
+#ifndef PTXEMU_TIMING_MEMSYS_INTERNAL_H
+#define PTXEMU_TIMING_MEMSYS_INTERNAL_H
+
+#include "timing/memsys.h"
+
+#include "timing/cache.h"
+#include "timing/coalesce.h"
+#include "timing/dram.h"
+#include "timing/icc.h"
+#include "timing/noc.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { D_CORE, D_ICNT, D_L2, D_DRAM, ND };
+#define NEVER UINT64_MAX
+
+typedef struct ms_inst {
+    uint64_t token, issue, done_at;
+    uint32_t pending;   /* transactions still outstanding */
+    uint8_t load;
+} ms_inst;
+
+typedef struct ms_event {
+    uint64_t cycle, seq;
+    uint32_t sm, inst;
+} ms_event;
+
+typedef struct ms_sm {
+    uint32_t cluster, local;
+    cache l1, cc;
+    mshr_table l1m, ccm;
+    ms_inst *inst;
+    uint32_t *inst_free, ninst_free;
+    uint32_t pkt_free, npkt_free;   /* this SM's packet quota */
+    pkt_fifo missq;                 /* ready in NoC ticks */
+    uint64_t port_free;             /* core cycle the L1 takes the next instruction */
+    uint32_t loads_out;
+    uint64_t busy_since;
+} ms_sm;
+
+typedef struct ms_cluster {
+    uint32_t first, nsms, rr, queued;
+    icc_unit icc;
+    locality_win lw;
+} ms_cluster;
+
+typedef struct l2_slice {
+    cache c;
+    mshr_table m;
+    pkt_fifo ret;                   /* replies in the L2 pipeline, ready in L2 ticks */
+    uint32_t *fill_mshr;            /* ring: MSHRs whose DRAM data came back */
+    uint64_t *fill_ready;
+    uint32_t fill_head, fill_n;
+    uint64_t *wb_addr;              /* ring: DRAM writes waiting for queue room */
+    uint16_t *wb_bytes, *wb_sm;
+    uint32_t wb_head, wb_n, wb_cap;
+} l2_slice;
+
+typedef struct ms_part {
+    struct memsys *m;
+    uint32_t id, rr;
+    l2_slice *sl;
+    dram *dr;
+    uint64_t l2_next, dram_next;
+} ms_part;
+
+struct memsys {
+    gpu_config cfg;
+    memsys_done_fn done;
+    void *user;
+    uint32_t nsms, nclusters, nparts, nslices;
+    uint64_t f[ND];
+    uint64_t next[ND];
+    ms_sm *sm;
+    ms_cluster *cl;
+    ms_part *part;
+    noc_pkt *pool;
+    noc_xbar req, rep;
+    ms_event *heap;
+    uint32_t nheap, heap_cap;
+    uint64_t seq;
+    coal_out co;
+    uint32_t l1_shift, cc_shift, l2_shift, il_shift;
+    uint32_t missq_cap, ret_cap, icc_delay;
+    bool icc_on;
+    uint32_t pkts_used, insts_used, dram_pending;
+    uint32_t n_missq, n_rep_out;
+    uint64_t last_cycle;
+    memsys_stats st;
+    memsys_extra_stats x;
+};
+
+/* ------------------------------------------------------------ clocks */
+
+/* First tick of `to` at or after tick k of `from`. */
+static inline uint64_t conv_ceil(const memsys *m, int from, uint64_t k, int to)
+{
+    return (k * m->f[to] + m->f[from] - 1) / m->f[from];
+}
+/* First tick of `to` strictly after tick k of `from` (hand-over now). */
+static inline uint64_t conv_after(const memsys *m, int from, uint64_t k, int to)
+{
+    return k * m->f[to] / m->f[from] + 1;
+}
+/* Core cycle during which tick k of domain d happens. */
+static inline uint64_t core_of(const memsys *m, int d, uint64_t k)
+{
+    return k * m->f[D_CORE] / m->f[d];
+}
+static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static inline void wake(memsys *m, int d, uint64_t k)
+{
+    if (k < m->next[d])
+        m->next[d] = k;
+}
+static inline void wake_l2(memsys *m, ms_part *p, uint64_t k)
+{
+    p->l2_next = min64(p->l2_next, k);
+    wake(m, D_L2, k);
+}
+static inline void wake_dram(memsys *m, ms_part *p, uint64_t k)
+{
+    p->dram_next = min64(p->dram_next, k);
+    wake(m, D_DRAM, k);
+}
+
+/* ------------------------------------------------------------ pools */
+
+static inline void pkt_release(memsys *m, uint32_t i)
+{
+    ms_sm *s = &m->sm[m->pool[i].sm];
+    m->pool[i].next = s->pkt_free;
+    s->pkt_free = i;
+    s->npkt_free++;
+    m->pkts_used--;
+}
+
+/* ------------------------------------------------------------ mempart.c */
+
+/* Builds m->part (L2 slices and a DRAM channel per partition) from cfg;
+ * m->nparts and m->nslices must be set. */
+void mempart_create(memsys *m, const gpu_config *cfg);
+void mempart_destroy(memsys *m);
+/* One L2 / DRAM clock tick k of every partition with work due; returns
+ * the next tick any of them needs (NEVER: none). */
+uint64_t mempart_l2_tick(memsys *m, uint64_t k);
+uint64_t mempart_dram_tick(memsys *m, uint64_t k);
+
+#endif
