@@ -27,14 +27,54 @@ bool bench_parse_size(const char *s, bench_size *out)
     return true;
 }
 
+bench_outcome bench_run_ctx(const bench_def *b, bench_size size, uint64_t seed,
+                            const ptxemu_options *opts, ptxemu_ctx **ctx_out,
+                            char *env_msg)
+{
+    ptxemu_ctx *ctx;
+    bench_outcome o = BENCH_ERROR;
+    env_msg[0] = '\0';
+    if (ptxemu_ctx_create(&ctx, opts) != PTXEMU_OK) {
+        snprintf(env_msg, 512, "%s", ptxemu_last_error(ctx));
+    } else {
+        char *path = bench_ptx_path(b);
+        ptxemu_module *mod;
+        if (ptxemu_module_load_file(ctx, path, &mod) != PTXEMU_OK) {
+            snprintf(env_msg, 512, "%s", ptxemu_last_error(ctx));
+        } else {
+            bench_env env = {0};
+            env.ctx = ctx;
+            env.mod = mod;
+            env.size = size;
+            env.seed = seed;
+            o = b->run(&env);
+            memcpy(env_msg, env.msg, sizeof env.msg);
+        }
+        g_free(path);
+    }
+    *ctx_out = ctx;
+    return o;
+}
+
 int bench_run_one(const bench_def *b, bench_size size, uint64_t seed, bool break_ref,
                   bool quiet)
 {
+    return bench_run_one_opts(b, size, seed, break_ref, quiet, NULL);
+}
+
+int bench_run_one_opts(const bench_def *b, bench_size size, uint64_t seed, bool break_ref,
+                       bool quiet, const ptxemu_options *opts)
+{
     ptxemu_ctx *ctx;
-    ptxemu_ctx_create(&ctx, NULL);
+    int rc;
+    if (ptxemu_ctx_create(&ctx, opts) != PTXEMU_OK) {
+        printf("%-28s ERROR  %s\n", b->name, ptxemu_last_error(ctx));
+        fflush(stdout);
+        ptxemu_ctx_destroy(ctx);
+        return 1;
+    }
     char *path = bench_ptx_path(b);
     ptxemu_module *mod;
-    int rc;
     if (ptxemu_module_load_file(ctx, path, &mod) != PTXEMU_OK) {
         printf("%-28s ERROR  %s\n", b->name, ptxemu_last_error(ctx));
         rc = 1;
@@ -60,6 +100,15 @@ int bench_run_one(const bench_def *b, bench_size size, uint64_t seed, bool break
         else if (!quiet && secs > 0)
             printf("    %.1f M thread-instructions/s\n",
                    (double)c.thread_instructions / secs / 1e6);
+        if (!quiet && opts && opts->timing && o == BENCH_PASS) {
+            /* wall time includes the host driver and the CPU reference */
+            double sim = secs - env.ref_seconds;
+            if (sim > 0)
+                printf("    simulated %llu cycles: %.2f M warp-instructions/s, "
+                       "%.2f M cycles/s\n", (unsigned long long)c.cycles,
+                       (double)c.warp_instructions / sim / 1e6, (double)c.cycles / sim / 1e6);
+            ptxemu_print_timing_summary(ctx, stdout);
+        }
         rc = o == BENCH_PASS ? 0 : 1;
     }
     fflush(stdout);
@@ -67,4 +116,3 @@ int bench_run_one(const bench_def *b, bench_size size, uint64_t seed, bool break
     ptxemu_ctx_destroy(ctx);
     return rc;
 }
-

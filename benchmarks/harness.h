@@ -15,5 +15,15 @@ bool bench_parse_size(const char *s, bench_size *out);
 /* Runs one benchmark and prints its result line; 0 = PASS. */
 int bench_run_one(const bench_def *b, bench_size size, uint64_t seed, bool break_ref,
                   bool quiet);
+/* The same with context options (NULL: defaults).  With opts->timing the
+ * timing summary follows the result line unless `quiet`. */
+int bench_run_one_opts(const bench_def *b, bench_size size, uint64_t seed, bool break_ref,
+                       bool quiet, const ptxemu_options *opts);
+/* Runs the driver in a fresh context made from `opts` and keeps the
+ * context for inspection (counters, timing statistics); the caller destroys
+ * it.  Returns the outcome; env_msg (512 bytes) gets the driver's message. */
+bench_outcome bench_run_ctx(const bench_def *b, bench_size size, uint64_t seed,
+                            const ptxemu_options *opts, ptxemu_ctx **ctx_out,
+                            char *env_msg);
 
 #endif

@@ -1,8 +1,10 @@
 /* runtime/api.c — the public host API (runtime/ptxemu.h) over the parser,
- * loader, device memory and the functional launch driver. */
+ * loader, device memory and the launch drivers (functional, or the timing
+ * model of timing/gpu.h when the context asks for it). */
 #include "runtime/ptxemu.h"
 #include "frontend/parser.h"
 #include "runtime/api_internal.h"
+#include "timing/gpu.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -13,6 +15,10 @@ struct ptxemu_ctx {
     GString *error;
     GPtrArray *modules;      /* ptxemu_module* */
     ptxemu_counters counters;
+    /* timing model (NULL when off); option strings are owned copies */
+    tm_gpu *gpu;
+    char *stats_path;
+    GString *stats_json;
 };
 
 struct ptxemu_module {
@@ -61,6 +67,46 @@ const char *ptxemu_status_string(ptxemu_status s)
     return "unknown status";
 }
 
+/* The timing model of a context: config (preset or defaults), then the
+ * scheduler shorthands, then every override; one message on failure. */
+static bool timing_setup(ptxemu_ctx *c, const ptxemu_options *o)
+{
+    gpu_config cfg;
+    GError *err = NULL;
+    bool good = true;
+    if (o->timing_config)
+        good = gpu_config_load_preset(o->timing_config, &cfg, &err);
+    else
+        gpu_config_defaults(&cfg);
+    GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
+    if (o->warp_sched)
+        g_ptr_array_add(sets, g_strdup_printf("warp.policy=%s", o->warp_sched));
+    if (o->cta_sched)
+        g_ptr_array_add(sets, g_strdup_printf("cta.policy=%s", o->cta_sched));
+    for (unsigned i = 0; o->timing_set && o->timing_set[i]; i++)
+        g_ptr_array_add(sets, g_strdup(o->timing_set[i]));
+    g_ptr_array_add(sets, NULL);
+    if (good)
+        good = gpu_config_apply_overrides(&cfg, (const char *const *)sets->pdata, &err);
+    g_ptr_array_free(sets, TRUE);
+    tm_options to = {0};
+    to.trace = o->sched_trace;
+    to.csv_dir = o->trace_csv_dir;
+    to.csv_interval = o->trace_interval;
+    to.regs_per_thread = o->regs_per_thread;
+    if (good)
+        c->gpu = tm_gpu_create(&cfg, &to, &err);
+    if (!c->gpu) {
+        g_string_printf(c->error, "%s", err ? err->message : "timing model set-up failed");
+        g_clear_error(&err);
+        c->opts.timing = 0;
+        return false;
+    }
+    c->stats_path = g_strdup(o->stats_path);
+    c->stats_json = g_string_new(NULL);
+    return true;
+}
+
 ptxemu_status ptxemu_ctx_create(ptxemu_ctx **out, const ptxemu_options *opts)
 {
     if (!out)
@@ -73,7 +119,14 @@ ptxemu_status ptxemu_ctx_create(ptxemu_ctx **out, const ptxemu_options *opts)
         c->opts.livelock_limit = DEFAULT_LIVELOCK_LIMIT;
     c->error = g_string_new(NULL);
     c->modules = g_ptr_array_new();
+    /* the caller's strings need not outlive this call */
+    c->opts.timing_config = NULL;
+    c->opts.timing_set = NULL;
+    c->opts.warp_sched = c->opts.cta_sched = NULL;
+    c->opts.stats_path = c->opts.trace_csv_dir = NULL;
     *out = c;
+    if (opts && opts->timing && !timing_setup(c, opts))
+        return PTXEMU_ERR_INVALID_VALUE;
     return PTXEMU_OK;
 }
 
@@ -91,6 +144,10 @@ void ptxemu_ctx_destroy(ptxemu_ctx *ctx)
     for (guint i = 0; i < ctx->modules->len; i++)
         module_free(g_ptr_array_index(ctx->modules, i));
     g_ptr_array_free(ctx->modules, TRUE);
+    tm_gpu_destroy(ctx->gpu);
+    g_free(ctx->stats_path);
+    if (ctx->stats_json)
+        g_string_free(ctx->stats_json, TRUE);
     mem_destroy(&ctx->mem);
     g_string_free(ctx->error, TRUE);
     g_free(ctx);
@@ -343,6 +400,27 @@ ptxemu_status ptxemu_memcpy_from_symbol(ptxemu_module *mod, void *dst, const cha
 
 #define MAX_SHARED_BYTES (228u * 1024u)
 
+/* A 64-bit hash of every allocation (address, size, bytes), chained onto
+ * `h`: equal digests mean equal memory after equal launch sequences. */
+static uint64_t memory_digest(const dev_memory *m, uint64_t h)
+{
+    const uint64_t k = 0x9e3779b97f4a7c15ull;
+    h ^= 0xcbf29ce484222325ull;
+    for (guint i = 0; i < m->allocs->len; i++) {
+        const mem_alloc *a = &g_array_index(m->allocs, mem_alloc, i);
+        h = (h ^ a->base) * k;
+        h = (h ^ a->size) * k;
+        uint64_t n = a->size / 8, w;
+        for (uint64_t j = 0; j < n; j++) {
+            memcpy(&w, a->data + j * 8, 8);
+            h = ((h ^ w) * k) ^ (h >> 29);
+        }
+        for (uint64_t j = n * 8; j < a->size; j++)
+            h = ((h ^ a->data[j]) * k) ^ (h >> 29);
+    }
+    return h;
+}
+
 ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 grid,
                             ptxemu_dim3 block, size_t dyn_shared, void **args)
 {
@@ -408,10 +486,20 @@ ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 
     L.launch_id = (uint32_t)ctx->counters.launches + 1;
     L.nsmid = 1;
     GError *err = NULL;
-    bool good = ex_launch_run(&L, &err);
+    bool good;
+    if (ctx->gpu) {
+        ex_launch *Lp = &L;
+        uint64_t c0 = tm_gpu_cycle(ctx->gpu);
+        good = tm_gpu_run(ctx->gpu, &Lp, 1, &err);
+        ctx->counters.cycles += tm_gpu_cycle(ctx->gpu) - c0;
+    } else {
+        good = ex_launch_run(&L, &err);
+    }
     ctx->counters.launches++;
     ctx->counters.warp_instructions += L.warp_instrs;
     ctx->counters.thread_instructions += L.thread_instrs;
+    if (ctx->opts.memory_digest)
+        ctx->counters.memory_digest = memory_digest(&ctx->mem, ctx->counters.memory_digest);
     g_free(kparams);
     if (L.error)
         g_string_free(L.error, TRUE);
@@ -420,10 +508,90 @@ ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 
         g_error_free(err);
         return s;
     }
+    if (ctx->gpu && ctx->stats_path) {
+        const char *json = ptxemu_timing_stats_json(ctx);
+        if (!g_file_set_contents(ctx->stats_path, json, -1, &err)) {
+            ptxemu_status s = fail(ctx, PTXEMU_ERR_IO, "statistics: %s", err->message);
+            g_error_free(err);
+            return s;
+        }
+    }
     return ok(ctx);
 }
 
 ptxemu_status ptxemu_synchronize(ptxemu_ctx *ctx)
 {
     return ctx ? PTXEMU_OK : PTXEMU_ERR_INVALID_VALUE;
+}
+
+/* ----------------------------------------------------------------- timing */
+
+const char *ptxemu_timing_stats_json(ptxemu_ctx *ctx)
+{
+    if (!ctx || !ctx->gpu)
+        return NULL;
+    g_string_truncate(ctx->stats_json, 0);
+    tm_stats_write_json(tm_gpu_stats(ctx->gpu), tm_gpu_config(ctx->gpu), ctx->stats_json);
+    return ctx->stats_json->str;
+}
+
+ptxemu_status ptxemu_get_timing_summary(const ptxemu_ctx *ctx, ptxemu_timing_summary *out)
+{
+    if (!ctx || !out || !ctx->gpu)
+        return PTXEMU_ERR_INVALID_VALUE;
+    const gpu_config *cfg = tm_gpu_config(ctx->gpu);
+    const tm_stats *st = tm_gpu_stats(ctx->gpu);
+    tm_run_totals t;
+    tm_stats_totals(st, &t);
+    memset(out, 0, sizeof *out);
+    out->gpu = cfg->gpu.name;
+    out->warp_sched = gpu_config_choice_name(gpu_warp_policy_names, cfg->warp.policy);
+    out->cta_sched = gpu_config_choice_name(gpu_cta_policy_names, cfg->cta.policy);
+    out->num_sms = cfg->gpu.num_sms;
+    out->warp_schedulers = cfg->core.warp_schedulers;
+    out->issue_width = cfg->core.issue_width;
+    out->dispatch_interval = cfg->core.dispatch_interval;
+    out->kernels = st->kernels->len;
+    out->cycles = t.cycles;
+    out->warp_instructions = t.warp_instrs;
+    out->thread_instructions = t.thread_instrs;
+    out->ipc = tm_ratio(t.warp_instrs, t.cycles);
+    const tm_sched_counters *s = &t.core.sched;
+    out->issue_slots = s->slots;
+    out->issued = s->issued;
+    out->idle_no_warp = s->idle_no_warp;
+    out->idle_scoreboard = s->idle_scoreboard;
+    out->idle_pipeline = s->idle_pipeline;
+    out->scoreboard_alu = s->sb_alu;
+    out->scoreboard_mem = s->sb_mem;
+    out->pipeline_alu = s->pipe_alu;
+    out->pipeline_mem = s->pipe_mem;
+    const tm_mem_counters *m = &t.mem;
+    out->l1_hit_rate = tm_ratio(m->l1_hits, m->l1_hits + m->l1_misses);
+    out->l2_hit_rate = tm_ratio(m->l2_hits, m->l2_hits + m->l2_misses);
+    out->dram_row_hit_rate = tm_ratio(m->dram_row_hits, m->dram_row_hits + m->dram_row_misses);
+    out->amat = tm_ratio(m->latency_sum, m->latency_count);
+    return PTXEMU_OK;
+}
+
+void ptxemu_print_timing_summary(const ptxemu_ctx *ctx, FILE *out)
+{
+    ptxemu_timing_summary s;
+    if (ptxemu_get_timing_summary(ctx, &s) != PTXEMU_OK)
+        return;
+    double peak = (double)s.num_sms * s.warp_schedulers * s.issue_width / s.dispatch_interval;
+    double slots = s.issue_slots ? (double)s.issue_slots / 100.0 : 1.0;
+    fprintf(out, "timing: %s, %u SMs, warp scheduler %s, CTA scheduler %s\n", s.gpu,
+            s.num_sms, s.warp_sched, s.cta_sched);
+    fprintf(out, "  cycles %llu, IPC %.3f (peak %.1f), %llu kernel%s\n",
+            (unsigned long long)s.cycles, s.ipc, peak, (unsigned long long)s.kernels,
+            s.kernels == 1 ? "" : "s");
+    fprintf(out, "  L1 hit rate %.1f%%, L2 hit rate %.1f%%, DRAM row-hit rate %.1f%%, "
+                 "AMAT %.1f cycles\n", 100 * s.l1_hit_rate, 100 * s.l2_hit_rate,
+            100 * s.dram_row_hit_rate, s.amat);
+    fprintf(out, "  issue slots: issued %.1f%%, no warp %.1f%%, scoreboard %.1f%% "
+                 "(ALU %.1f%%, MEM %.1f%%), pipeline %.1f%% (ALU %.1f%%, MEM %.1f%%)\n",
+            s.issued / slots, s.idle_no_warp / slots, s.idle_scoreboard / slots,
+            s.scoreboard_alu / slots, s.scoreboard_mem / slots, s.idle_pipeline / slots,
+            s.pipeline_alu / slots, s.pipeline_mem / slots);
 }

@@ -16,18 +16,17 @@ typedef struct cta_slot {
     uint32_t shared_cap;
 } cta_slot;
 
-static void cta_start(ex_launch *L, cta_slot *s, uint32_t linear);
+static void cta_start(ex_launch *L, ex_cta *c, uint32_t *warp_cap, uint32_t *shared_cap,
+                      uint32_t linear);
 
+/* The warps keep a pointer to `c`, so it must stay where it is until
+ * ex_cta_end. */
 void ex_cta_begin(ex_launch *L, ex_cta *c, uint32_t linear)
 {
-    cta_slot s = {0};
-    s.cta = *c;
-    s.warp_cap = 0;
-    s.shared_cap = 0;
-    s.cta.warps = NULL;
-    s.cta.shared = NULL;
-    cta_start(L, &s, linear);
-    *c = s.cta;
+    uint32_t warp_cap = 0, shared_cap = 0;
+    c->warps = NULL;
+    c->shared = NULL;
+    cta_start(L, c, &warp_cap, &shared_cap, linear);
 }
 
 void ex_cta_end(ex_cta *c)
@@ -48,21 +47,21 @@ void ex_cta_account(ex_launch *L, const ex_cta *c)
     }
 }
 
-static void cta_start(ex_launch *L, cta_slot *s, uint32_t linear)
+static void cta_start(ex_launch *L, ex_cta *c, uint32_t *warp_cap, uint32_t *shared_cap,
+                      uint32_t linear)
 {
-    ex_cta *c = &s->cta;
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
     uint32_t nwarps = (threads + WARP_SIZE - 1) / WARP_SIZE;
     uint32_t shared = L->kernel->shared_static + L->dyn_shared;
-    if (s->warp_cap < nwarps) {
+    if (*warp_cap < nwarps) {
         c->warps = g_renew(ex_warp, c->warps, nwarps);
-        memset(c->warps + s->warp_cap, 0, sizeof(ex_warp) * (nwarps - s->warp_cap));
-        s->warp_cap = nwarps;
+        memset(c->warps + *warp_cap, 0, sizeof(ex_warp) * (nwarps - *warp_cap));
+        *warp_cap = nwarps;
     }
-    if (s->shared_cap < shared || !c->shared) {
+    if (*shared_cap < shared || !c->shared) {
         g_free(c->shared);
         c->shared = g_malloc0(shared ? shared : 1);
-        s->shared_cap = shared;
+        *shared_cap = shared;
     } else {
         memset(c->shared, 0, shared);
     }
@@ -78,7 +77,6 @@ static void cta_start(ex_launch *L, cta_slot *s, uint32_t linear)
     memset(c->bar_expected, 0, sizeof c->bar_expected);
     for (uint32_t i = 0; i < nwarps; i++)
         ex_warp_init(&c->warps[i], L, c, i);
-    s->busy = true;
 }
 
 static void report_deadlock(ex_launch *L, ex_cta *c)
@@ -114,8 +112,11 @@ bool ex_launch_run(ex_launch *L, GError **err)
     uint64_t next = 0, done = 0;
     while (done < total && !L->failed) {
         for (uint32_t i = 0; i < nslots && next < total; i++)
-            if (!slots[i].busy)
-                cta_start(L, &slots[i], (uint32_t)next++);
+            if (!slots[i].busy) {
+                cta_start(L, &slots[i].cta, &slots[i].warp_cap, &slots[i].shared_cap,
+                          (uint32_t)next++);
+                slots[i].busy = true;
+            }
         for (uint32_t i = 0; i < nslots && !L->failed; i++) {
             cta_slot *s = &slots[i];
             if (!s->busy)

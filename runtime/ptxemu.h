@@ -49,6 +49,26 @@ typedef struct ptxemu_options {
     uint64_t livelock_limit;    /* warp instructions without progress before a
                                    launch is stopped; 0 = default (1e8) */
     uint64_t seed;              /* seed for anything randomised; default 0 */
+
+    /* Timing model.  With `timing` set every launch runs on the cycle-level
+     * model (timing/): memory ends up exactly as in a functional run, and
+     * statistics are kept.  Strings are copied at ptxemu_ctx_create. */
+    int timing;
+    const char *timing_config;  /* preset name (configs/NAME.ini) or INI file;
+                                   NULL = the built-in defaults */
+    const char *const *timing_set; /* NULL-terminated "group.key=value" overrides */
+    const char *warp_sched;     /* shorthand for warp.policy=NAME */
+    const char *cta_sched;      /* shorthand for cta.policy=NAME */
+    const char *stats_path;     /* JSON statistics of the run, rewritten after
+                                   every launch; NULL = none */
+    const char *trace_csv_dir;  /* CSV time series, one file per launch */
+    uint32_t trace_interval;    /* cycles per CSV row; 0 = stats.interval */
+    FILE *sched_trace;          /* scheduler decisions, one line each */
+    uint32_t regs_per_thread;   /* occupancy: registers per thread; 0 =
+                                   estimated from the kernel's PTX */
+    /* Non-zero: after every launch, hash all device memory into
+     * ptxemu_counters.memory_digest (to compare runs bit for bit). */
+    int memory_digest;
 } ptxemu_options;
 
 /* Counters accumulated over every launch of a context. */
@@ -56,11 +76,31 @@ typedef struct ptxemu_counters {
     uint64_t launches;
     uint64_t warp_instructions;
     uint64_t thread_instructions;
+    uint64_t cycles;            /* simulated core cycles (timing model) */
+    uint64_t memory_digest;     /* options.memory_digest: chained hash of the
+                                   device memory after each launch */
 } ptxemu_counters;
+
+/* What the timing model measured over every launch so far. */
+typedef struct ptxemu_timing_summary {
+    const char *gpu;            /* config name */
+    const char *warp_sched, *cta_sched;
+    unsigned num_sms, warp_schedulers, issue_width, dispatch_interval;
+    uint64_t kernels, cycles, warp_instructions, thread_instructions;
+    double ipc;
+    /* scheduler issue slots: issued + idle_no_warp + idle_scoreboard +
+     * idle_pipeline == issue_slots (thesis 3.5.3); stalls split ALU/MEM */
+    uint64_t issue_slots, issued, idle_no_warp, idle_scoreboard, idle_pipeline;
+    uint64_t scoreboard_alu, scoreboard_mem, pipeline_alu, pipeline_mem;
+    double l1_hit_rate, l2_hit_rate, dram_row_hit_rate, amat;
+} ptxemu_timing_summary;
 
 const char *ptxemu_status_string(ptxemu_status s);
 
-/* Context: owns device memory, modules and the last error message. */
+/* Context: owns device memory, modules and the last error message.  When
+ * the timing options are invalid (unknown preset, bad override, policy not
+ * implemented) it returns PTXEMU_ERR_INVALID_VALUE but still creates the
+ * context, so ptxemu_last_error can say why; destroy it as usual. */
 ptxemu_status ptxemu_ctx_create(ptxemu_ctx **out, const ptxemu_options *opts);
 void ptxemu_ctx_destroy(ptxemu_ctx *ctx);
 const char *ptxemu_last_error(const ptxemu_ctx *ctx);
@@ -102,6 +142,16 @@ ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel,
                             ptxemu_dim3 grid, ptxemu_dim3 block,
                             size_t dynamic_shared_bytes, void **args);
 ptxemu_status ptxemu_synchronize(ptxemu_ctx *ctx);
+
+/* Timing statistics of every launch so far.  The summary fails with
+ * PTXEMU_ERR_INVALID_VALUE when timing is off; the JSON (schema
+ * "ptxemu-timing-stats/1", see README) is NULL then, and otherwise stays
+ * valid until the next launch or ptxemu_ctx_destroy. */
+ptxemu_status ptxemu_get_timing_summary(const ptxemu_ctx *ctx,
+                                        ptxemu_timing_summary *out);
+const char *ptxemu_timing_stats_json(ptxemu_ctx *ctx);
+/* A few lines for people: cycles, IPC, hit rates, stall breakdown. */
+void ptxemu_print_timing_summary(const ptxemu_ctx *ctx, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -305,6 +305,11 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
             g->smv[s].eligible = false; /* one decision per SM per cycle */
             if (!admitted)
                 continue;
+            if (g->opts.trace && k->next == 0)
+                fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) starts placing CTAs: %u CTAs, "
+                        "at most %u per SM (limited by %s) (%s)\n", (unsigned long long)now,
+                        k->id, k->L->kernel->name, k->total, k->occ.ctas_per_sm,
+                        k->occ.limited_by, g->pol.kernel->name);
             if (g->opts.trace)
                 fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u -> SM %d (%s%s%s)\n",
                         (unsigned long long)now, k->id, k->next, s, g->pol.cta->name,

@@ -273,6 +273,7 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
     for (unsigned u = 0; u < TM_UNIT_COUNT; u++)
         sm->occupancy[u] = unit_occupancy(cfg, (tm_unit)u);
     sm->warps = g_new0(tm_warp, sm->nwarps);
+    sm->pend = g_new0(tm_pending, (size_t)sm->nwarps * TM_MAX_PENDING);
     sm->scheds = g_new0(tm_sched, sm->nsched);
     sm->ctas = g_new0(tm_cta, sm->nctas);
     sm->fetch_q = g_new0(uint32_t, sm->nwarps);
@@ -283,6 +284,7 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
     for (uint32_t s = 0; s < sm->nwarps; s++) {
         sm->warps[s].sched = (uint16_t)(s % sm->nsched);
         sm->warps[s].view = (uint16_t)(s / sm->nsched);
+        sm->warps[s].pend = &sm->pend[(size_t)s * TM_MAX_PENDING];
     }
     const sched_warp_ops *wp = env->pol->warp;
     for (uint32_t k = 0; k < sm->nsched; k++) {
@@ -290,10 +292,12 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
         s->id = k;
         s->nviews = (sm->nwarps - k + sm->nsched - 1) / sm->nsched;
         s->views = g_new0(sched_warp_view, s->nviews ? s->nviews : 1);
+        s->recheck = g_new(uint64_t, s->nviews ? s->nviews : 1);
         for (uint32_t i = 0; i < s->nviews; i++) {
             s->views[i].slot = i * sm->nsched + k;
             s->views[i].state = SCHED_WS_EMPTY;
             s->views[i].last_issue = SCHED_NEVER;
+            s->recheck[i] = TM_NEVER;
         }
         s->n[SCHED_WS_EMPTY] = s->nviews;
         s->pstate = g_malloc0(wp->state_size ? wp->state_size : 1);
@@ -301,6 +305,8 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
             wp->init(s->pstate, cfg, s->nviews);
         s->acct_from = now;
     }
+    for (uint32_t w = 0; w < sm->nwarps; w++)
+        sm->warps[w].re = &sm->scheds[sm->warps[w].sched].recheck[sm->warps[w].view];
     sm->nstate[SCHED_WS_EMPTY] = sm->nwarps;
     const sched_spin_ops *sp = env->pol->spin;
     sm->spin_state = g_malloc0(sp->state_size ? sp->state_size : 1);
@@ -312,7 +318,9 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
     sm->implicit_ret.latency = 1;
     sm->implicit_ret.lat_class = PTX_LAT_CTRL;
     sm->next_wake = TM_NEVER;
-    sm->state_since = sm->mem_since = sm->idle_since = sm->counted_to = now;
+    sm->mem_since = sm->idle_since = sm->counted_to = now;
+    for (unsigned i = 0; i < SCHED_WS_COUNT; i++)
+        sm->state_since[i] = now;
     return sm;
 }
 
@@ -323,11 +331,13 @@ void tm_sm_destroy(tm_sm *sm)
     tm_sm_abort(sm);
     for (uint32_t k = 0; k < sm->nsched; k++) {
         g_free(sm->scheds[k].views);
+        g_free(sm->scheds[k].recheck);
         g_free(sm->scheds[k].pstate);
     }
     g_free(sm->spin_state);
     g_free(sm->scheds);
     g_free(sm->warps);
+    g_free(sm->pend);
     g_free(sm->ctas);
     g_free(sm->fetch_q);
     g_free(sm);
@@ -374,14 +384,20 @@ static uint64_t slots_in(uint64_t a, uint64_t b, uint32_t d)
     return (b + d - 1) / d - (a + d - 1) / d;
 }
 
+/* Warp-cycles in state i up to `now` (each state keeps its own mark, so a
+ * change costs two updates, not eleven). */
+static void flush_state(tm_sm *sm, unsigned i, uint64_t now)
+{
+    if (now > sm->state_since[i]) {
+        sm->c.warp_state[i] += (uint64_t)sm->nstate[i] * (now - sm->state_since[i]);
+        sm->state_since[i] = now;
+    }
+}
+
 static void flush_states(tm_sm *sm, uint64_t now)
 {
-    if (now <= sm->state_since)
-        return;
-    uint64_t dt = now - sm->state_since;
     for (unsigned i = 1; i < SCHED_WS_COUNT; i++)
-        sm->c.warp_state[i] += (uint64_t)sm->nstate[i] * dt;
-    sm->state_since = now;
+        flush_state(sm, i, now);
 }
 
 static void flush_mem(tm_sm *sm, uint64_t now)
@@ -442,7 +458,8 @@ static void set_state(tm_sm *sm, tm_sched *s, tm_warp *tw, uint8_t st, uint64_t 
     sched_warp_view *v = &s->views[tw->view];
     if (v->state == st)
         return;
-    flush_states(sm, now);
+    flush_state(sm, v->state, now);
+    flush_state(sm, st, now);
     sm->nstate[v->state]--;
     sm->nstate[st]++;
     s->n[v->state]--;
@@ -476,7 +493,7 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
     if (tw->w && tw->w->state != WARP_DONE && tw->ibuf == 0) {
         tw->ibuf = sm->ibuf_entries;
         tw->ibuf_ready = now + 1;
-        tw->recheck = now + 1;
+        *tw->re = now + 1;
     }
 }
 
@@ -513,25 +530,28 @@ static bool reg_hit(const tm_ins *t, uint32_t rel)
     return false;
 }
 
-/* The state of a warp at `now`; sets tw->recheck to the cycle it can next
+static uint8_t unit_check(const tm_sched *s, tm_warp *tw, uint8_t u, uint64_t now);
+
+/* The state of a warp at `now`; sets *tw->re to the cycle it can next
  * change without an outside event (memory completion, barrier release,
  * fetch). */
 static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
 {
     ex_warp *w = tw->w;
-    tw->recheck = TM_NEVER;
+    *tw->re = TM_NEVER;
+    tw->ready_unit = TM_UNIT_COUNT;
     if (w->state == WARP_DONE || w->state == WARP_FAULT)
         return SCHED_WS_DONE;
     if (w->state == WARP_AT_BARRIER)
         return SCHED_WS_BARRIER;
     if (!ignore_backoff && tw->backoff_until > now) {
-        tw->recheck = tw->backoff_until;
+        *tw->re = tw->backoff_until;
         return SCHED_WS_BACKOFF;
     }
     if (tw->ibuf == 0)
         return SCHED_WS_IBUF_EMPTY;
     if (tw->ibuf_ready > now) {
-        tw->recheck = tw->ibuf_ready;
+        *tw->re = tw->ibuf_ready;
         return SCHED_WS_IBUF_EMPTY;
     }
     const ex_instr *in = ex_warp_next(w);
@@ -578,28 +598,46 @@ static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
         waits_event = until == TM_NEVER;
     }
     if (blocked) {
-        tw->recheck = waits_event ? TM_NEVER : until;
+        *tw->re = waits_event ? TM_NEVER : until;
         return on_mem ? SCHED_WS_SB_MEM : SCHED_WS_SB_ALU;
     }
-    if (t->unit == TM_UNIT_LDST && s->stuck) {
-        tw->recheck = now + 1;
-        return SCHED_WS_STALL_MEM;
-    }
-    if (s->unit_free[t->unit] > now) {
-        tw->recheck = s->unit_free[t->unit];
-        return t->unit == TM_UNIT_LDST ? SCHED_WS_STALL_MEM : SCHED_WS_STALL_ALU;
-    }
-    tw->recheck = now; /* issuable: look again at every slot */
-    return t->unit == TM_UNIT_LDST ? SCHED_WS_ISSUE_MEM : SCHED_WS_ISSUE_ALU;
+    if (!ignore_backoff)
+        tw->ready_unit = t->unit;
+    return unit_check(s, tw, t->unit, now);
 }
 
-static void refresh(tm_sm *sm, tm_sched *s, uint64_t now)
+/* A warp whose operands are ready waits only for its unit. */
+static uint8_t unit_check(const tm_sched *s, tm_warp *tw, uint8_t u, uint64_t now)
 {
-    for (uint32_t i = 0; i < s->nviews; i++) {
-        tm_warp *tw = &sm->warps[i * sm->nsched + s->id];
-        if (tw->w && tw->recheck <= now)
-            set_state(sm, s, tw, eval(sm, tw, now, false), now);
+    if (u == TM_UNIT_LDST && s->stuck) {
+        *tw->re = now + 1;
+        return SCHED_WS_STALL_MEM;
     }
+    if (s->unit_free[u] > now) {
+        *tw->re = s->unit_free[u];
+        return u == TM_UNIT_LDST ? SCHED_WS_STALL_MEM : SCHED_WS_STALL_ALU;
+    }
+    *tw->re = now; /* issuable: look again at every slot */
+    return u == TM_UNIT_LDST ? SCHED_WS_ISSUE_MEM : SCHED_WS_ISSUE_ALU;
+}
+
+/* Re-evaluates the scheduler's warps that are due; returns the earliest
+ * cycle one of them needs looking at again. */
+static uint64_t refresh(tm_sm *sm, tm_sched *s, uint64_t now)
+{
+    uint64_t next = TM_NEVER;
+    for (uint32_t i = 0; i < s->nviews; i++) {
+        if (s->recheck[i] <= now) {
+            tm_warp *tw = &sm->warps[i * sm->nsched + s->id]; /* empty slots hold TM_NEVER */
+            uint8_t st = tw->ready_unit != TM_UNIT_COUNT
+                             ? unit_check(s, tw, tw->ready_unit, now)
+                             : eval(sm, tw, now, false);
+            set_state(sm, s, tw, st, now);
+        }
+        if (s->recheck[i] < next)
+            next = s->recheck[i];
+    }
+    return next;
 }
 
 /* ------------------------------------------------------------------ issue */
@@ -643,10 +681,15 @@ static void add_pending(tm_warp *tw, uint32_t slot, uint32_t tag, uint64_t ready
 
 static void cta_complete(tm_sm *sm, tm_cta *c, uint64_t cycle);
 
-static void invalidate_cta(tm_sm *sm, tm_cta *c)
+static void invalidate_cta(tm_sm *sm, tm_cta *c, uint64_t now)
 {
-    for (uint32_t k = 0; k < c->nwarps; k++)
-        sm->warps[c->slots[k]].recheck = 0;
+    for (uint32_t k = 0; k < c->nwarps; k++) {
+        tm_warp *tw = &sm->warps[c->slots[k]];
+        *tw->re = 0;
+        tw->ready_unit = TM_UNIT_COUNT;
+    }
+    if (sm->wake_hint > now + 1)
+        sm->wake_hint = now + 1;
 }
 
 static void spin_observe(tm_sm *sm, tm_warp *tw, const ex_instr *in, const tm_ins *t,
@@ -705,6 +748,7 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
                           ? g_array_index(w->simt, ex_simt, w->simt->len - 1).mask : 0;
     L->smid = sm->id;
     ex_warp_step(w, mem ? &s->acc : NULL);
+    tw->ready_unit = TM_UNIT_COUNT;
     if (L->failed) {
         env->failed = true;
         return NULL;
@@ -779,7 +823,7 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
     if (w->state == WARP_DONE)
         c->live--;
     if (t->flags & TM_INS_WAKE_CTA)
-        invalidate_cta(sm, c);
+        invalidate_cta(sm, c, now);
     if (in && env->pol->spin->wants)
         spin_observe(sm, tw, in, t, pc, active, now);
     return c->live == 0 && c->outstanding == 0 ? c : NULL;
@@ -803,27 +847,30 @@ static void relax_backoff(tm_sm *sm, tm_sched *s, uint64_t now)
             uint8_t st = eval(sm, tw, now, true);
             if (sched_ws_can_issue(st)) {
                 set_state(sm, s, tw, st, now);
-                tw->recheck = now;
+                tw->relaxed_at = now;
+                *tw->re = now;
             } else {
-                tw->recheck = now; /* back to BACKOFF at the next look */
+                *tw->re = now; /* back to BACKOFF at the next look */
             }
         }
     }
 }
 
-static void schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
+/* Issues from one scheduler at slot `now`; returns the earliest cycle one
+ * of its warps needs looking at again. */
+static uint64_t schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
 {
     tm_env *env = sm->env;
     if (s->acct_from < now) {
         account(s, s->idle_cls, slots_in(s->acct_from, now, sm->dispatch));
         s->acct_from = now;
     }
-    refresh(sm, s, now);
+    uint64_t next = refresh(sm, s, now);
     uint32_t issued = 0;
     const sched_warp_ops *wp = env->pol->warp;
     sched_warp_ctx ctx = {now, sm->id, s->id, env->trace_warps ? env->trace : NULL};
     char why[SCHED_WHY_LEN];
-    for (uint32_t k = 0; k < sm->issue_width; k++) {
+    for (uint32_t k = 0; k < sm->issue_width;) {
         if (!s->n[SCHED_WS_ISSUE_ALU] && !s->n[SCHED_WS_ISSUE_MEM]) {
             if (!s->n[SCHED_WS_BACKOFF])
                 break;
@@ -836,13 +883,26 @@ static void schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
         if (i < 0 || (uint32_t)i >= s->nviews || !sched_ws_can_issue(s->views[i].state))
             break;
         tm_warp *tw = &sm->warps[(uint32_t)i * sm->nsched + s->id];
+        if (k > 0) {
+            /* an earlier issue this slot may have taken its unit: the view
+             * is stale, look again (each miss removes one candidate) */
+            uint8_t st = eval(sm, tw, now, tw->relaxed_at == now);
+            set_state(sm, s, tw, st, now);
+            if (*tw->re < next)
+                next = *tw->re;
+            if (!sched_ws_can_issue(st))
+                continue;
+        }
         if (ctx.trace)
             trace_issue(sm, s, tw, now, why);
         tm_cta *done = issue(sm, s, tw, now);
         if (env->failed)
-            return;
+            return now + 1;
         issued++;
+        k++;
         set_state(sm, s, tw, eval(sm, tw, now, false), now);
+        if (*tw->re < next)
+            next = *tw->re;
         if (done)
             cta_complete(sm, done, now);
     }
@@ -856,6 +916,7 @@ static void schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
     s->idle_cls = cls;
     s->acct_from = now + 1;
     *issued_any |= issued > 0;
+    return next;
 }
 
 static void retry_stuck(tm_sm *sm, uint64_t now)
@@ -881,12 +942,15 @@ bool tm_sm_cycle(tm_sm *sm, uint64_t now)
     bool any = false;
     uint32_t d = sm->dispatch;
     if (now % d == 0) {
-        for (uint32_t k = 0; k < sm->nsched && !sm->env->failed; k++)
-            schedule(sm, &sm->scheds[k], now, &any);
+        sm->wake_hint = TM_NEVER;
         uint64_t minre = TM_NEVER;
-        for (uint32_t i = 0; i < sm->nwarps; i++)
-            if (sm->warps[i].w && sm->warps[i].recheck < minre)
-                minre = sm->warps[i].recheck;
+        for (uint32_t k = 0; k < sm->nsched && !sm->env->failed; k++) {
+            uint64_t n = schedule(sm, &sm->scheds[k], now, &any);
+            if (n < minre)
+                minre = n;
+        }
+        if (sm->wake_hint < minre)
+            minre = sm->wake_hint;
         if (minre != TM_NEVER) {
             uint64_t t = minre > now ? minre : now + 1;
             wake = (t + d - 1) / d * d;
@@ -934,7 +998,6 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
     uint32_t slot = 0;
     for (uint32_t k = 0; k < c->nwarps; k++) {
         ex_warp *w = &c->cta.warps[k];
-        w->cta = &c->cta; /* the warps must point at the CTA where it lives */
         while (sm->warps[slot].w)
             slot++;
         tm_warp *tw = &sm->warps[slot];
@@ -942,10 +1005,12 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         tw->w = w;
         tw->cta = c;
         tw->tf = NULL;
-        tw->recheck = 0;
+        *tw->re = 0;
+        tw->ready_unit = TM_UNIT_COUNT;
         tw->ibuf = 0;
         tw->ibuf_ready = 0;
         tw->backoff_until = 0;
+        tw->relaxed_at = TM_NEVER;
         tw->outstanding = 0;
         tw->npend = 0;
         tm_sched *s = &sm->scheds[tw->sched];
@@ -973,6 +1038,7 @@ static void release(tm_sm *sm, tm_cta *c, uint64_t cycle)
     for (uint32_t k = 0; k < c->nwarps; k++) {
         tm_warp *tw = &sm->warps[c->slots[k]];
         set_state(sm, &sm->scheds[tw->sched], tw, SCHED_WS_EMPTY, cycle);
+        *tw->re = TM_NEVER;
         tw->w = NULL;
         tw->cta = NULL;
         tw->tf = NULL;
@@ -1018,7 +1084,8 @@ void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
     tw->outstanding--;
     tm_cta *c = tw->cta;
     c->outstanding--;
-    tw->recheck = 0;
+    *tw->re = 0;
+    tw->ready_unit = TM_UNIT_COUNT;
     if (sm->next_wake > cycle + 1)
         sm->next_wake = cycle + 1;
     if (c->live == 0 && c->outstanding == 0)
@@ -1032,7 +1099,7 @@ void tm_sm_abort(tm_sm *sm)
         if (!c->busy)
             continue;
         ex_cta_account(c->L, &c->cta);
-        release(sm, c, sm->state_since);
+        release(sm, c, sm->counted_to);
     }
     for (uint32_t k = 0; k < sm->nsched; k++)
         sm->scheds[k].stuck = false;

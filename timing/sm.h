@@ -118,22 +118,31 @@ typedef struct tm_warp {
     ex_warp *w;              /* NULL: slot free */
     tm_cta *cta;
     const tm_func *tf;       /* table of w->fn */
-    uint64_t recheck;        /* re-evaluate its state at this cycle */
+    uint64_t *re;            /* re-evaluate its state at this cycle: its entry
+                                of the scheduler's recheck array */
     uint64_t ibuf_ready;     /* fetched instructions usable from here */
     uint64_t backoff_until;  /* spin level */
+    uint64_t relaxed_at;     /* slot its backoff was waived (all backed off) */
     uint32_t ibuf;           /* instructions in the buffer */
     uint32_t outstanding;    /* memory instructions in flight */
     uint32_t next_tag;
     uint32_t npend;
+    tm_pending *pend;        /* its TM_MAX_PENDING scoreboard entries (kept
+                                out of line so scans over warps stay small) */
     uint16_t sched, view;    /* its scheduler and view index there */
     bool in_fetch;           /* queued for fetch */
-    tm_pending pend[TM_MAX_PENDING];
+    uint8_t ready_unit;      /* operands of its next instruction are known
+                                ready and only this unit can hold it back;
+                                TM_UNIT_COUNT: unknown (evaluate fully) */
 } tm_warp;
 
 typedef struct tm_sched {
     uint32_t id;
     uint32_t nviews;
     sched_warp_view *views;  /* view i is warp slot i * nsched + id */
+    uint64_t *recheck;       /* per view: next cycle to look at that warp
+                                (TM_NEVER when the slot is empty); one dense
+                                array so the per-slot scan stays in cache */
     void *pstate;            /* warp policy state */
     uint64_t unit_free[TM_UNIT_COUNT];
     bool stuck;              /* memsys refused acc: retry every cycle */
@@ -154,6 +163,7 @@ struct tm_sm {
     uint32_t dispatch, issue_width, ibuf_entries;
     uint32_t occupancy[TM_UNIT_COUNT];
     tm_warp *warps;
+    tm_pending *pend;        /* nwarps x TM_MAX_PENDING */
     tm_sched *scheds;
     tm_cta *ctas;
     uint32_t resident;       /* CTAs */
@@ -162,8 +172,10 @@ struct tm_sm {
     uint32_t *fetch_q;       /* ring of warp slots waiting for fetch */
     uint32_t fq_head, fq_len;
     uint64_t next_wake;      /* do nothing before this cycle */
+    uint64_t wake_hint;      /* earliest re-evaluation asked for while
+                                processing the current cycle */
     uint32_t nstate[SCHED_WS_COUNT];
-    uint64_t state_since;
+    uint64_t state_since[SCHED_WS_COUNT]; /* c.warp_state[s] counts to here */
     uint32_t mem_inflight;
     uint64_t mem_since;
     uint64_t idle_since;     /* while resident == 0 */

@@ -14,6 +14,8 @@ int cmd_bench(int argc, char **argv)
     gchar *size_s = NULL;
     gint64 seed = 1;
     gboolean break_ref = FALSE;
+    timing_cli tc = {0};
+    FILE *trace = NULL;
     GOptionEntry entries[] = {
         {"size", 0, 0, G_OPTION_ARG_STRING, &size_s, "tiny, small (default) or paper", "SIZE"},
         {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "input generator seed (default 1)", "N"},
@@ -24,6 +26,7 @@ int cmd_bench(int argc, char **argv)
     GOptionContext *oc = g_option_context_new("list | run NAME... | run all");
     g_option_context_set_summary(oc, "Run the project's benchmarks and check their answers.");
     g_option_context_add_main_entries(oc, entries, NULL);
+    timing_cli_add_group(oc, &tc);
     GError *err = NULL;
     int rc = 2;
     if (!g_option_context_parse(oc, &argc, &argv, &err)) {
@@ -36,6 +39,9 @@ int cmd_bench(int argc, char **argv)
         fprintf(stderr, "ptxemu bench: --size must be tiny, small or paper\n");
         goto out;
     }
+    ptxemu_options opts = {0};
+    if (!timing_cli_options(&tc, &opts, &trace, "ptxemu bench"))
+        goto out;
     unsigned n;
     const bench_def *const *all = bench_all(&n);
     if (argc >= 2 && !strcmp(argv[1], "list")) {
@@ -46,7 +52,7 @@ int cmd_bench(int argc, char **argv)
         rc = 0;
         if (argc == 3 && !strcmp(argv[2], "all")) {
             for (unsigned i = 0; i < n; i++)
-                rc |= bench_run_one(all[i], size, (uint64_t)seed, break_ref, true);
+                rc |= bench_run_one_opts(all[i], size, (uint64_t)seed, break_ref, true, &opts);
         } else {
             for (int i = 2; i < argc; i++) {
                 const bench_def *b = bench_find(argv[i]);
@@ -56,13 +62,17 @@ int cmd_bench(int argc, char **argv)
                     rc = 2;
                     continue;
                 }
-                rc |= bench_run_one(b, size, (uint64_t)seed, break_ref, false);
+                rc |= bench_run_one_opts(b, size, (uint64_t)seed, break_ref, false, &opts);
             }
         }
     } else {
-        fprintf(stderr, "usage: ptxemu bench list | ptxemu bench run NAME... [--size SIZE]\n");
+        fprintf(stderr, "usage: ptxemu bench list | ptxemu bench run NAME... [--size SIZE] "
+                        "[--timing ...]\n");
     }
 out:
+    if (trace)
+        fclose(trace);
+    timing_cli_free(&tc);
     g_free(size_s);
     g_option_context_free(oc);
     return rc;

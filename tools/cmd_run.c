@@ -69,6 +69,81 @@ int cmd_check(int argc, char **argv)
     return status;
 }
 
+/* ------------------------------------------------------- timing options */
+
+/* `--timing [--config NAME|FILE] [--set k=v]... [--warp-sched NAME]
+ * [--cta-sched NAME] [--stats FILE] [--trace-csv DIR] [--trace-interval N]
+ * [--sched-trace FILE]`, shared by `run` and `bench run`. */
+void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
+{
+    GOptionEntry e[] = {
+        {"timing", 0, 0, G_OPTION_ARG_NONE, &t->timing,
+         "run on the cycle-level timing model and print a timing summary", NULL},
+        {"config", 0, 0, G_OPTION_ARG_STRING, &t->config,
+         "GPU preset (m2090, c2050, gtx480, k20x, k20c, onac32, icc60) or INI file "
+         "(default: built-in generic Fermi)", "NAME|FILE"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &t->sets,
+         "override one config key (repeatable)", "GROUP.KEY=VALUE"},
+        {"warp-sched", 0, 0, G_OPTION_ARG_STRING, &t->warp, "warp scheduler (lrr, gto)", "NAME"},
+        {"cta-sched", 0, 0, G_OPTION_ARG_STRING, &t->cta, "CTA scheduler (rr)", "NAME"},
+        {"stats", 0, 0, G_OPTION_ARG_FILENAME, &t->stats, "write statistics as JSON", "FILE"},
+        {"trace-csv", 0, 0, G_OPTION_ARG_FILENAME, &t->csv_dir,
+         "write CSV time series (one file per launch) into DIR", "DIR"},
+        {"trace-interval", 0, 0, G_OPTION_ARG_INT64, &t->interval,
+         "cycles per CSV row (default: stats.interval)", "N"},
+        {"sched-trace", 0, 0, G_OPTION_ARG_FILENAME, &t->sched_trace,
+         "write every scheduling decision (CTA placement, kernel start/end) to FILE", "FILE"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionGroup *g = g_option_group_new("timing", "Timing model options:",
+                                         "Show the timing model options", NULL, NULL);
+    g_option_group_add_entries(g, e);
+    g_option_context_add_group(oc, g);
+}
+
+bool timing_cli_options(timing_cli *t, ptxemu_options *o, FILE **trace, const char *who)
+{
+    bool any = t->config || t->sets || t->warp || t->cta || t->stats || t->csv_dir ||
+               t->interval || t->sched_trace;
+    if (any && !t->timing) {
+        fprintf(stderr, "%s: timing options need --timing\n", who);
+        return false;
+    }
+    if (t->interval < 0 || t->interval > 1000000000) {
+        fprintf(stderr, "%s: --trace-interval must be between 1 and 1e9 cycles\n", who);
+        return false;
+    }
+    o->timing = t->timing;
+    o->timing_config = t->config;
+    o->timing_set = (const char *const *)t->sets;
+    o->warp_sched = t->warp;
+    o->cta_sched = t->cta;
+    o->stats_path = t->stats;
+    o->trace_csv_dir = t->csv_dir;
+    o->trace_interval = (uint32_t)t->interval;
+    if (t->sched_trace) {
+        *trace = fopen(t->sched_trace, "w");
+        if (!*trace) {
+            fprintf(stderr, "%s: cannot write %s: %s\n", who, t->sched_trace, g_strerror(errno));
+            return false;
+        }
+        o->sched_trace = *trace;
+    }
+    return true;
+}
+
+void timing_cli_free(timing_cli *t)
+{
+    g_free(t->config);
+    g_strfreev(t->sets);
+    g_free(t->warp);
+    g_free(t->cta);
+    g_free(t->stats);
+    g_free(t->csv_dir);
+    g_free(t->sched_trace);
+    memset(t, 0, sizeof *t);
+}
+
 /* -------------------------------------------------------------------- run */
 
 typedef struct run_arg {
@@ -224,6 +299,7 @@ int cmd_run(int argc, char **argv)
     gchar *kernel = NULL, *grid_s = NULL, *block_s = NULL;
     gint64 shared = 0, livelock = 0;
     gchar **arg_specs = NULL, **dumps = NULL;
+    timing_cli tc = {0};
     GOptionEntry entries[] = {
         {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel, "kernel (.entry) to launch", "NAME"},
         {"grid", 'g', 0, G_OPTION_ARG_STRING, &grid_s, "grid size", "X[,Y[,Z]]"},
@@ -239,12 +315,15 @@ int cmd_run(int argc, char **argv)
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *oc = g_option_context_new("FILE.ptx");
-    g_option_context_set_summary(oc, "Launch one kernel functionally and report instruction "
-                                     "counts and speed.");
+    g_option_context_set_summary(oc, "Launch one kernel functionally (or, with --timing, on the "
+                                     "cycle-level timing model) and report instruction counts "
+                                     "and speed.");
     g_option_context_add_main_entries(oc, entries, NULL);
+    timing_cli_add_group(oc, &tc);
     GError *err = NULL;
     int status = 2;
     run_arg *args = NULL;
+    FILE *sched_trace = NULL;
     guint nargs = 0;
     ptxemu_ctx *ctx = NULL;
     if (!g_option_context_parse(oc, &argc, &argv, &err)) {
@@ -278,7 +357,12 @@ int cmd_run(int argc, char **argv)
     g_string_free(why, TRUE);
     ptxemu_options opts = {0};
     opts.livelock_limit = (uint64_t)livelock;
-    ptxemu_ctx_create(&ctx, &opts);
+    if (!timing_cli_options(&tc, &opts, &sched_trace, "ptxemu run"))
+        goto out;
+    if (ptxemu_ctx_create(&ctx, &opts) != PTXEMU_OK) {
+        fprintf(stderr, "ptxemu run: %s\n", ptxemu_last_error(ctx));
+        goto out;
+    }
     ptxemu_module *mod;
     status = 1;
     if (ptxemu_module_load_file(ctx, argv[1], &mod) != PTXEMU_OK) {
@@ -356,8 +440,17 @@ int cmd_run(int argc, char **argv)
     printf("wall time:           %.3f s\n", secs);
     printf("speed:               %.1f M thread-instructions/s\n",
            secs > 0 ? (double)c.thread_instructions / secs / 1e6 : 0.0);
+    if (tc.timing) {
+        printf("simulation speed:    %.2f M warp-instructions/s, %.2f M cycles/s\n",
+               secs > 0 ? (double)c.warp_instructions / secs / 1e6 : 0.0,
+               secs > 0 ? (double)c.cycles / secs / 1e6 : 0.0);
+        ptxemu_print_timing_summary(ctx, stdout);
+    }
     status = 0;
 out:
+    if (sched_trace)
+        fclose(sched_trace);
+    timing_cli_free(&tc);
     for (guint i = 0; args && i < nargs; i++)
         g_free(args[i].host);
     g_free(args);

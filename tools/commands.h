@@ -18,4 +18,24 @@ int cmd_check(int argc, char **argv);    /* tools/cmd_run.c */
 int cmd_run(int argc, char **argv);      /* tools/cmd_run.c */
 int cmd_bench(int argc, char **argv);    /* tools/cmd_bench.c */
 
+/* The timing-model options `run` and `bench run` share (tools/cmd_run.c). */
+#include "runtime/ptxemu.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct timing_cli {
+    gboolean timing;
+    gchar *config, *warp, *cta, *stats, *csv_dir, *sched_trace;
+    gchar **sets;
+    gint64 interval;
+} timing_cli;
+
+void timing_cli_add_group(GOptionContext *oc, timing_cli *t);
+/* Fills the timing fields of *o (opening the decision trace into *trace);
+ * false after printing a message. */
+bool timing_cli_options(timing_cli *t, ptxemu_options *o, FILE **trace, const char *who);
+void timing_cli_free(timing_cli *t);
+
 #endif
