@@ -14,3 +14,6 @@ build/tools/ptxemu cfg "$ptx"
 echo
 echo "== ptxemu bench run vector-add hotspot bfs --size small (functional)"
 build/tools/ptxemu bench run vector-add hotspot bfs --size small
+echo
+echo "== ptxemu bench run hotspot bfs --size small --timing --config m2090 (cycle-level)"
+build/tools/ptxemu bench run hotspot bfs --size small --timing --config m2090
