@@ -91,6 +91,9 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
          "write CSV time series (one file per launch) into DIR", "DIR"},
         {"trace-interval", 0, 0, G_OPTION_ARG_INT64, &t->interval,
          "cycles per CSV row (default: stats.interval)", "N"},
+        {"regs-per-thread", 0, 0, G_OPTION_ARG_INT64, &t->regs,
+         "registers per thread for occupancy (default: peak live registers of the "
+         "kernel's .reg declarations)", "N"},
         {"sched-trace", 0, 0, G_OPTION_ARG_FILENAME, &t->sched_trace,
          "write every scheduling decision (CTA placement, kernel start/end) to FILE", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -104,7 +107,7 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
 bool timing_cli_options(timing_cli *t, ptxemu_options *o, FILE **trace, const char *who)
 {
     bool any = t->config || t->sets || t->warp || t->cta || t->stats || t->csv_dir ||
-               t->interval || t->sched_trace;
+               t->interval || t->sched_trace || t->regs;
     if (any && !t->timing) {
         fprintf(stderr, "%s: timing options need --timing\n", who);
         return false;
@@ -121,6 +124,11 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, FILE **trace, const ch
     o->stats_path = t->stats;
     o->trace_csv_dir = t->csv_dir;
     o->trace_interval = (uint32_t)t->interval;
+    if (t->regs < 0 || t->regs > 255) {
+        fprintf(stderr, "%s: --regs-per-thread must be between 1 and 255\n", who);
+        return false;
+    }
+    o->regs_per_thread = (uint32_t)t->regs;
     if (t->sched_trace) {
         *trace = fopen(t->sched_trace, "w");
         if (!*trace) {

@@ -30,6 +30,7 @@ typedef struct timing_cli {
     gchar *config, *warp, *cta, *stats, *csv_dir, *sched_trace;
     gchar **sets;
     gint64 interval;
+    gint64 regs;        /* registers per thread for occupancy; 0 = estimate */
 } timing_cli;
 
 void timing_cli_add_group(GOptionContext *oc, timing_cli *t);
