@@ -9,6 +9,7 @@
 #include "benchmarks/registry_seed_rodinia.inc"
 #include "benchmarks/registry_rodinia_polybench.inc"
 #include "benchmarks/registry_sdk.inc"
+#include "benchmarks/registry_micro.inc"
 #undef BENCH
 
 static const bench_def *const all_benches[] = {
@@ -16,6 +17,7 @@ static const bench_def *const all_benches[] = {
 #include "benchmarks/registry_seed_rodinia.inc"
 #include "benchmarks/registry_rodinia_polybench.inc"
 #include "benchmarks/registry_sdk.inc"
+#include "benchmarks/registry_micro.inc"
 #undef BENCH
     NULL,
 };

@@ -1,0 +1,271 @@
+/* tests/timing/test_micro.c — the whole timing model (SM, scheduler, memory
+ * system) against numbers the presets imply, through the public API and the
+ * two microbenchmarks' own drivers (benchmarks/pointer-chase, stream-copy):
+ *   - pointer-chase: cycles per dependent load within 10% of the expected
+ *     value for L1-, L2- and DRAM-resident chains (m2090, gtx480), and each
+ *     extra step is exactly one access of the intended level;
+ *   - stream-copy: DRAM bandwidth at most the configured peak and at least
+ *     70% of it; bytes moved over time at least 70% of the peak, and above
+ *     the peak by no more than the L2 can hold back;
+ *   - both give the functional answer, with timing on and off. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tests/support/test_util.h"
+#include "timing/config.h"
+
+/* The drivers (and the helpers they use) come from benchmarks/, so the test
+ * measures exactly what `ptxemu bench run NAME --timing` reports. */
+#include "benchmarks/bench_util.c"
+#include "benchmarks/pointer-chase/driver.c"
+#include "benchmarks/stream-copy/driver.c"
+
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+static gpu_config load_preset(const char *preset)
+{
+    gpu_config c;
+    GError *err = NULL;
+    if (!gpu_config_load_preset(preset, &c, &err))
+        fail_msg("preset %s: %s", preset, err->message);
+    return c;
+}
+
+/* A context (timing on `preset`, or off when NULL) with bench's PTX. */
+static bench_env env_new(const char *preset, const char *bench)
+{
+    ptxemu_options o = {0};
+    o.timing = preset != NULL;
+    o.timing_config = preset;
+    bench_env env = {0};
+    if (ptxemu_ctx_create(&env.ctx, &o) != PTXEMU_OK)
+        fail_msg("%s: %s", bench, ptxemu_last_error(env.ctx));
+    char *rel = g_strdup_printf("benchmarks/%s/kernels.ptx", bench);
+    char *path = test_source_path(rel);
+    if (ptxemu_module_load_file(env.ctx, path, &env.mod) != PTXEMU_OK)
+        fail_msg("%s: %s", path, ptxemu_last_error(env.ctx));
+    g_free(rel);
+    g_free(path);
+    env.size = BENCH_TINY;
+    env.seed = 1;
+    return env;
+}
+
+static void assert_within(double measured, double expected, double tol, const char *what)
+{
+    if (!(fabs(measured - expected) <= tol * expected))
+        fail_msg("%s: measured %.1f, expected %.1f (+-%.0f%%)", what, measured, expected,
+                 tol * 100);
+}
+
+/* How often `key` names a number in the statistics JSON. */
+static unsigned json_count(const char *json, const char *key)
+{
+    char *pat = g_strdup_printf("\"%s\":", key);
+    unsigned n = 0;
+    for (const char *p = json; (p = strstr(p, pat)); p++)
+        n++;
+    g_free(pat);
+    return n;
+}
+
+/* The idx-th (0-based) number called `key` in the statistics JSON: the
+ * kernels come in launch order, each with one memory block, then the total. */
+static uint64_t json_nth(const char *json, const char *key, unsigned idx)
+{
+    char *pat = g_strdup_printf("\"%s\":", key);
+    const char *p = json;
+    for (unsigned k = 0; p && (p = strstr(p, pat)) && k < idx; k++)
+        p++;
+    if (!p)
+        fail_msg("no %s number %u in the statistics", key, idx);
+    uint64_t v = g_ascii_strtoull(p + strlen(pat), NULL, 10);
+    g_free(pat);
+    return v;
+}
+
+/* ------------------------------------------------------------ pointer-chase */
+
+/* Expected cycles per step.  The PTX loop (benchmarks/pointer-chase/
+ * kernels.ptx) is
+ *     mul.wide.u32  %rd4, %r11, 4;       needs the last load's value
+ *     add.s64       %rd5, %rd1, %rd4;    latency int_mul = 4 later
+ *     ld.global.u32 %r11, [%rd5];        latency int_add = 4 later
+ *     add.s32 / setp.lt.u32 / @%p2 bra   independent: issue under the load
+ * The load issues at cycle t; its data is back at t + M (M: the memory
+ * latency of the level, as tests/timing/test_memsys.c derives it).  The
+ * memory system delivers completions after the SMs have run that cycle, so
+ * the SM sees the value at t + M + 1 and issues the mul.wide at the next
+ * issue slot of its scheduler (every core.dispatch_interval cycles), then
+ * the add.s64 and the ld follow the ALU latencies:
+ *     step = roundup(M + 1, dispatch_interval) + int_mul + int_add.
+ *
+ * M per level:
+ *   L1    l1d.hit_latency = 20.
+ *   L2    m2090 115 = 1 tag + 1 bus + 4 request crossbar + 100 L2 + 1
+ *         hand-over + 7 reply crossbar (4 flits) + 1 fill; gtx480 ~228, the
+ *         same path with the NoC and L2 at 700 MHz (2 core cycles each).
+ *   DRAM  the cold miss of test_memsys (m2090 138, gtx480 ~272: L2 path +
+ *         ACT, tRCD 12, two reads 4 apart, tCL 12, last burst) plus the
+ *         precharge: the chain steps one row further in the same bank, so
+ *         the open row must close first, tRP = 12 DRAM cycles (m2090: x
+ *         1300/1850 = 8.4 core cycles; gtx480: x 1401/924 = 18.2).
+ * m2090 (dispatch 2): L1 22 + 8 = 30, L2 116 + 8 = 124,
+ *                     DRAM roundup(147.4, 2) + 8 = 156.
+ * gtx480 (dispatch 1): L1 21 + 8 = 29, L2 229 + 8 = 237,
+ *                      DRAM roundup(291.2, 1) + 8 = 300. */
+static double chase_expect(const gpu_config *c, double mem)
+{
+    double d = c->core.dispatch_interval;
+    return ceil((mem + 1) / d) * d + c->latency.cycles[PTX_LAT_INT_MUL] +
+           c->latency.cycles[PTX_LAT_INT_ADD];
+}
+
+static void check_chase(const char *preset, double l2_mem, double dram_cold)
+{
+    gpu_config cfg = load_preset(preset);
+    double precharge = cfg.dram.tRP * (double)cfg.clock.core / cfg.clock.dram;
+    const double mem[PC_LEVELS] = {cfg.l1d.hit_latency, l2_mem, dram_cold + precharge};
+    const uint32_t n = pc_steps(BENCH_TINY);
+    for (unsigned l = 0; l < PC_LEVELS; l++) {
+        bench_env env = env_new(preset, "pointer-chase");
+        pc_result r;
+        bench_outcome o = pc_measure(&env, (pc_level)l, n, &r);
+        if (o != BENCH_PASS)
+            fail_msg("%s %s: %s", preset, pc_level_names[l], env.msg);
+        double want = chase_expect(&cfg, mem[l]);
+        printf("# %s pointer-chase %s: %.2f cycles/step, expected %.1f\n", preset,
+               pc_level_names[l], r.cycles_per_step, want);
+        char what[64];
+        snprintf(what, sizeof what, "%s %s cycles per step", preset, pc_level_names[l]);
+        assert_within(r.cycles_per_step, want, 0.10, what);
+
+        /* launches: prime, W + N, prime, W + 2N.  The N extra steps are N
+         * more accesses of exactly the intended level. */
+        const char *json = ptxemu_timing_stats_json(env.ctx);
+        assert_non_null(json);
+#define EXTRA(key) (json_nth(json, key, 3) - json_nth(json, key, 1))
+        assert_int_equal(json_count(json, "l1_hits"), 4 + 1); /* 4 launches + total */
+        if (l == PC_L1) {
+            assert_int_equal(EXTRA("l1_hits"), n);
+            assert_int_equal(EXTRA("l1_misses"), 0);
+        } else if (l == PC_L2) {
+            assert_int_equal(EXTRA("l1_hits"), 0);
+            assert_int_equal(EXTRA("l2_hits"), n);
+            assert_int_equal(EXTRA("dram_reads"), 0);
+        } else {
+            assert_int_equal(EXTRA("l2_hits"), 0);
+            assert_int_equal(EXTRA("dram_reads"), n);
+            assert_int_equal(EXTRA("dram_row_hits"), 0);
+            assert_int_equal(EXTRA("dram_row_misses"), n);
+        }
+#undef EXTRA
+        ptxemu_ctx_destroy(env.ctx);
+    }
+}
+
+static void test_chase_m2090(void **state)
+{
+    (void)state;
+    check_chase("m2090", 115, 138);
+}
+
+static void test_chase_gtx480(void **state)
+{
+    (void)state;
+    check_chase("gtx480", 228, 272);
+}
+
+/* ------------------------------------------------------------ stream-copy */
+
+/* 2^18 float4s: 4 MiB per array, 5.3 times the 768 KiB L2 of both presets;
+ * 1,024 CTAs of 256 threads, 64 per SM, enough warps to keep every L1's
+ * MSHRs full. */
+static void check_stream(const char *preset)
+{
+    gpu_config cfg = load_preset(preset);
+    /* dram.partitions x bus_width / 8 x data_rate x clock.dram, per core cycle */
+    double peak = gpu_config_dram_gbps(&cfg) * 1e9 / (cfg.clock.core * 1e6);
+    bench_env env = env_new(preset, "stream-copy");
+    sc_result r;
+    bench_outcome o = sc_copy(&env, 1u << 18, &r);
+    if (o != BENCH_PASS)
+        fail_msg("%s stream-copy: %s", preset, env.msg);
+    printf("# %s stream-copy: %llu bytes moved in %llu cycles = %.1f B/cycle (%.1f%% of "
+           "%.1f); DRAM %llu bytes = %.1f B/cycle (%.1f%%), %.1f GB/s of %.1f\n",
+           preset, (unsigned long long)r.bytes, (unsigned long long)r.cycles,
+           r.bytes_per_cycle, 100 * r.bytes_per_cycle / peak, peak,
+           (unsigned long long)r.dram_bytes, r.dram_bytes_per_cycle,
+           100 * r.dram_bytes_per_cycle / peak, r.dram_gbps, gpu_config_dram_gbps(&cfg));
+    assert_true(r.cycles > 0);
+    assert_within(r.core_mhz, cfg.clock.core, 1e-9, "core clock in the statistics");
+    /* every read is a cold miss: the source crossed the DRAM bus */
+    assert_true(r.dram_bytes >= r.bytes / 2);
+    assert_true(r.dram_bytes_per_cycle <= peak);
+    assert_true(r.dram_bytes_per_cycle >= 0.70 * peak);
+    assert_true(r.bytes_per_cycle >= 0.70 * peak);
+    /* what was moved but not (yet) on the DRAM bus is written lines held by
+     * the write-back L2 */
+    assert_true(r.bytes - r.dram_bytes <= gpu_config_l2_total(&cfg));
+    ptxemu_ctx_destroy(env.ctx);
+}
+
+static void test_stream_m2090(void **state)
+{
+    (void)state;
+    check_stream("m2090");
+}
+
+static void test_stream_gtx480(void **state)
+{
+    (void)state;
+    check_stream("gtx480");
+}
+
+/* ------------------------------------------------------------ functional */
+
+/* Without timing both drivers still check their answers, report no cycles,
+ * and a broken reference fails. */
+static void test_functional(void **state)
+{
+    (void)state;
+    bench_env env = env_new(NULL, "pointer-chase");
+    pc_result r;
+    assert_int_equal(pc_measure(&env, PC_L2, 8, &r), BENCH_PASS);
+    assert_true(isnan(r.cycles_per_step));
+    assert_int_equal(r.cycles[0], 0);
+    assert_int_equal(bench_pointer_chase.run(&env), BENCH_PASS);
+    env.break_reference = true;
+    assert_int_equal(bench_pointer_chase.run(&env), BENCH_FAIL);
+    ptxemu_ctx_destroy(env.ctx);
+
+    env = env_new(NULL, "stream-copy");
+    sc_result s;
+    assert_int_equal(sc_copy(&env, 1000, &s), BENCH_PASS); /* a partial last CTA */
+    assert_int_equal(s.cycles, 0);
+    assert_int_equal(bench_stream_copy.run(&env), BENCH_PASS);
+    env.break_reference = true;
+    assert_int_equal(bench_stream_copy.run(&env), BENCH_FAIL);
+    ptxemu_ctx_destroy(env.ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chase_m2090),
+        cmocka_unit_test(test_chase_gtx480),
+        cmocka_unit_test(test_stream_m2090),
+        cmocka_unit_test(test_stream_gtx480),
+        cmocka_unit_test(test_functional),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
