@@ -1,7 +1,8 @@
-/* frontend/builder.c — semantic actions of the PTX grammar: declarations,
- * scopes, name resolution and the lexer's helpers.  Instruction decoding and
- * operand checks live in frontend/builder_instr.c. */
-#include "frontend/builder.h"
+/* frontend/builder.c — semantic actions of the PTX grammar for module-level
+ * directives, declarations, functions and statements.  The lexer's helpers
+ * are in builder_lex.c, scopes and operands in builder_names.c, instruction
+ * decoding and operand checks in builder_instr.c. */
+#include "frontend/builder_internal.h"
 #include "frontend/ptx.tab.h"
 
 #include <errno.h>
@@ -10,214 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NAME_REG = 1, NAME_SYM = 2 };
-#define NAME_ENC(kind, id) GINT_TO_POINTER(((kind) << 28) | (id))
-#define NAME_KIND(v) (GPOINTER_TO_INT(v) >> 28)
-#define NAME_ID(v) (GPOINTER_TO_INT(v) & 0x0fffffff)
-
-/* A NUL-terminated copy of a token: in buf when it fits, else on the heap
- * (mangled C++ names can be long; truncating would resolve a wrong name). */
-static char *name_copy(ptx_strref s, char *buf, size_t size)
-{
-    if (s.len < size) {
-        memcpy(buf, s.s, s.len);
-        buf[s.len] = '\0';
-        return buf;
-    }
-    return g_strndup(s.s, s.len);
-}
-
-static void name_free(char *name, const char *buf)
-{
-    if (name != buf)
-        g_free(name);
-}
-
-/* ------------------------------------------------------------------ lexer */
-
-void builder_advance(ptx_builder *b, PTX_YYLTYPE *loc, const char *text, int len)
-{
-    loc->first_line = b->line;
-    loc->first_column = b->col + 1;
-    for (int i = 0; i < len; i++) {
-        if (text[i] == '\n') {
-            b->line++;
-            b->col = 0;
-        } else {
-            b->col++;
-        }
-    }
-    loc->last_line = b->line;
-    loc->last_column = b->col;
-}
-
-void builder_error(ptx_builder *b, const PTX_YYLTYPE *loc, const char *fmt, ...)
-{
-    if (b->error)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    /* bison's location of an end of file met before any token is 0:0 */
-    if (loc && loc->first_line <= 0)
-        loc = NULL;
-    b->error = g_string_new(NULL);
-    g_string_printf(b->error, "%s:%d:%d: error: %s", b->m->source_name,
-                    loc ? loc->first_line : b->line,
-                    loc ? loc->first_column : b->col + 1, msg);
-    g_free(msg);
-}
-
-int builder_lex_error(ptx_builder *b, PTX_YYLTYPE *loc, const char *msg)
-{
-    builder_error(b, loc, "%s", msg);
-    return LEXERROR;
-}
-
-int builder_bad_char(ptx_builder *b, PTX_YYLTYPE *loc, unsigned char c)
-{
-    if (c >= 0x20 && c < 0x7f)
-        builder_error(b, loc, "unexpected character '%c'", c);
-    else
-        builder_error(b, loc, "unexpected byte 0x%02x (is this a PTX text file?)", c);
-    return LEXERROR;
-}
-
-static const struct {
-    const char *name;
-    int token;
-    int value;
-} directive_table[] = {
-    {"version", DIR_VERSION, 0},
-    {"target", DIR_TARGET, 0},
-    {"address_size", DIR_ADDRSIZE, 0},
-    {"entry", DIR_ENTRY, 0},
-    {"func", DIR_FUNC, 0},
-    {"file", DIR_FILE, 0},
-    {"loc", DIR_LOC, 0},
-    {"pragma", DIR_PRAGMA, 0},
-    {"callprototype", DIR_CALLPROTOTYPE, 0},
-    {"calltargets", DIR_CALLTARGETS, 0},
-    {"branchtargets", DIR_BRANCHTARGETS, 0},
-    {"noreturn", DIR_NORETURN, 0},
-    {"align", DIR_ALIGN, 0},
-    {"ptr", DIR_PTR, 0},
-    {"alias", DIR_ALIAS, 0},
-    {"visible", DIR_LINK, PTX_LINK_VISIBLE},
-    {"extern", DIR_LINK, PTX_LINK_EXTERN},
-    {"weak", DIR_LINK, PTX_LINK_WEAK},
-    {"common", DIR_LINK, PTX_LINK_COMMON},
-    {"reg", DIR_SPACE, PTX_SPACE_REG},
-    {"sreg", DIR_SPACE, PTX_SPACE_SREG},
-    {"const", DIR_SPACE, PTX_SPACE_CONST},
-    {"global", DIR_SPACE, PTX_SPACE_GLOBAL},
-    {"local", DIR_SPACE, PTX_SPACE_LOCAL},
-    {"param", DIR_SPACE, PTX_SPACE_PARAM},
-    {"shared", DIR_SPACE, PTX_SPACE_SHARED},
-    {"tex", DIR_SPACE, PTX_SPACE_TEX},
-    {"v2", DIR_VEC, 2},
-    {"v4", DIR_VEC, 4},
-    {"v8", DIR_VEC, 8},
-    {"maxntid", DIR_PERF, 0},
-    {"reqntid", DIR_PERF, 0},
-    {"minnctapersm", DIR_PERF, 0},
-    {"maxnctapersm", DIR_PERF, 0},
-    {"maxnreg", DIR_PERF, 0},
-    {"maxclusterrank", DIR_PERF, 0},
-    {"explicitcluster", DIR_PERF, 0},
-    {"reqnctapercluster", DIR_PERF, 0},
-    {"blocksareclusters", DIR_PERF, 0},
-    {"abi_preserve", DIR_PERF, 0},
-    {"abi_preserve_control", DIR_PERF, 0},
-};
-
-int builder_directive(ptx_builder *b, PTX_YYSTYPE *val, PTX_YYLTYPE *loc,
-                      const char *text, int len)
-{
-    const char *s = text + 1;
-    unsigned n = (unsigned)len - 1;
-    for (size_t i = 0; i < G_N_ELEMENTS(directive_table); i++) {
-        const char *d = directive_table[i].name;
-        /* first letter first: this runs for every directive token */
-        if (d[0] == s[0] && strncmp(d, s, n) == 0 && d[n] == '\0') {
-            if (directive_table[i].token == DIR_PERF) {
-                val->str.s = text;
-                val->str.len = (unsigned)len;
-            } else {
-                val->i = directive_table[i].value;
-            }
-            return directive_table[i].token;
-        }
-    }
-    ptx_type t = ptx_type_from_name(s, n);
-    if (t != PTX_T_NONE) {
-        val->i = (int)t;
-        return DIR_TYPE;
-    }
-    /* a well-formed .section is one lexer token; this one lacks NAME { */
-    if (n == 7 && memcmp(s, "section", 7) == 0)
-        builder_error(b, loc, "malformed .section: expected '.section NAME {'");
-    else
-        builder_error(b, loc, "unknown directive '%.*s'", len, text);
-    return LEXERROR;
-}
-
-int builder_int(ptx_builder *b, PTX_YYSTYPE *val, PTX_YYLTYPE *loc,
-                const char *text, int len, int base)
-{
-    char buf[80];
-    int n = len;
-    if (n > 0 && text[n - 1] == 'U')
-        n--;
-    const char *digits = text;
-    if (base == 16 || base == 2) {
-        digits += 2;
-        n -= 2;
-    }
-    if (n <= 0 || n >= (int)sizeof buf) {
-        builder_error(b, loc, "integer literal '%.*s' out of range", len, text);
-        return LEXERROR;
-    }
-    memcpy(buf, digits, (size_t)n);
-    buf[n] = '\0';
-    errno = 0;
-    val->u = strtoull(buf, NULL, base);
-    if (errno == ERANGE) {
-        builder_error(b, loc, "integer literal '%.*s' out of range", len, text);
-        return LEXERROR;
-    }
-    return INTLIT;
-}
-
-void builder_section_begin(ptx_builder *b, const char *text, int len)
-{
-    if (!b->section)
-        b->section = g_string_new(NULL);
-    g_string_truncate(b->section, 0);
-    g_string_append_len(b->section, text, len);
-    b->section_depth = 1;
-}
-
-void builder_section_text(ptx_builder *b, const char *text, int len)
-{
-    g_string_append_len(b->section, text, len);
-}
-
 /* ------------------------------------------------------------ module level */
 
-static const char *intern(ptx_builder *b, ptx_strref s)
-{
-    return g_string_chunk_insert_len(b->m->strings, s.s, (gssize)s.len);
-}
-
-static void add_item(ptx_builder *b, ptx_item_kind kind, uint32_t index)
-{
-    ptx_item it = {kind, index};
-    g_array_append_val(b->m->items, it);
-}
-
-/* MAJOR.MINOR, digits only; ISA 1.0 (CUDA 1) up to 9.x (CUDA 13). */
 void builder_version(ptx_builder *b, ptx_strref text, const PTX_YYLTYPE *loc)
 {
     unsigned maj = 0, min = 0, i = 0, nmaj = 0, nmin = 0;
@@ -258,21 +53,21 @@ void builder_address_size(ptx_builder *b, uint64_t n, const PTX_YYLTYPE *loc)
 
 void builder_file(ptx_builder *b, uint64_t idx, ptx_strref path, const char *extra)
 {
-    ptx_file_entry fe = {(uint32_t)idx, intern(b, path), g_strdup(extra)};
+    ptx_file_entry fe = {(uint32_t)idx, builder_intern(b, path), g_strdup(extra)};
     g_array_append_val(b->m->files, fe);
-    add_item(b, PTX_ITEM_FILE, b->m->files->len - 1);
+    builder_add_item(b, PTX_ITEM_FILE, b->m->files->len - 1);
 }
 
 void builder_section(ptx_builder *b)
 {
     g_ptr_array_add(b->m->texts, g_strdup(b->section->str));
-    add_item(b, PTX_ITEM_SECTION, b->m->texts->len - 1);
+    builder_add_item(b, PTX_ITEM_SECTION, b->m->texts->len - 1);
 }
 
 void builder_module_pragma(ptx_builder *b, ptx_strref s)
 {
     g_ptr_array_add(b->m->texts, g_strdup_printf(".pragma \"%.*s\";", (int)s.len, s.s));
-    add_item(b, PTX_ITEM_PRAGMA, b->m->texts->len - 1);
+    builder_add_item(b, PTX_ITEM_PRAGMA, b->m->texts->len - 1);
 }
 
 /* `.alias a, b;` makes function a another name for function b.  Kept as
@@ -286,92 +81,7 @@ void builder_alias(ptx_builder *b, ptx_strref alias, ptx_strref target,
     g_free(a);
     g_ptr_array_add(b->m->texts, g_strdup_printf(".alias %.*s, %.*s;", (int)alias.len,
                                                  alias.s, (int)target.len, target.s));
-    add_item(b, PTX_ITEM_PRAGMA, b->m->texts->len - 1);
-}
-
-/* ----------------------------------------------------------------- scopes */
-
-static ptx_scope *scope_new(void)
-{
-    ptx_scope *s = g_new0(ptx_scope, 1);
-    s->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    s->ranges = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    return s;
-}
-
-void builder_scope_free(gpointer p)
-{
-    ptx_scope *s = p;
-    g_hash_table_destroy(s->names);
-    g_hash_table_destroy(s->ranges);
-    g_free(s);
-}
-
-static ptx_scope *scope_top(ptx_builder *b)
-{
-    return g_ptr_array_index(b->scopes, b->scopes->len - 1);
-}
-
-static void add_stmt(ptx_builder *b, ptx_stmt_kind kind, uint32_t index)
-{
-    ptx_stmt st = {kind, index};
-    g_array_append_val(b->fn->stmts, st);
-}
-
-void builder_scope_push(ptx_builder *b)
-{
-    g_ptr_array_add(b->scopes, scope_new());
-    add_stmt(b, PTX_STMT_OPEN, 0);
-}
-
-void builder_scope_pop(ptx_builder *b)
-{
-    g_ptr_array_remove_index(b->scopes, b->scopes->len - 1);
-    add_stmt(b, PTX_STMT_CLOSE, 0);
-}
-
-/* Finds a name (register or symbol) from the innermost scope out, then at
- * module scope.  Returns the encoded value or NULL. */
-static gpointer lookup_name(ptx_builder *b, const char *name, size_t len)
-{
-    for (guint i = b->scopes->len; i-- > 0;) {
-        ptx_scope *s = g_ptr_array_index(b->scopes, i);
-        gpointer v = g_hash_table_lookup(s->names, name);
-        if (v)
-            return v;
-        /* %r12: a range %r<N> declares the prefix */
-        size_t d = len;
-        while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
-            d--;
-        if (d < len && d > 0 && g_hash_table_size(s->ranges) > 0 &&
-            !(name[d] == '0' && d + 1 < len)) {
-            char buf[256];
-            char *pfx = name_copy((ptx_strref){name, (unsigned)d}, buf, sizeof buf);
-            gpointer r = g_hash_table_lookup(s->ranges, pfx);
-            name_free(pfx, buf);
-            if (r) {
-                const ptx_regdecl *rd = &g_array_index(
-                    b->fn->regdecls, ptx_regdecl, GPOINTER_TO_INT(r) - 1);
-                errno = 0;
-                unsigned long idx = strtoul(name + d, NULL, 10);
-                if (errno == 0 && idx < rd->count)
-                    return NAME_ENC(NAME_REG, rd->first_reg + (uint32_t)idx);
-            }
-        }
-    }
-    gpointer v = g_hash_table_lookup(b->m->globals, name);
-    if (v)
-        return NAME_ENC(NAME_SYM, GPOINTER_TO_INT(v) - 1);
-    return NULL;
-}
-
-static int32_t add_symbol(ptx_builder *b, const char *name, ptx_sym_kind kind,
-                          int32_t index, const PTX_YYLTYPE *loc)
-{
-    ptx_symbol s = {name, kind, index, b->fn ? b->fn_index : -1,
-                    {(uint32_t)loc->first_line, (uint32_t)loc->first_column}};
-    g_array_append_val(b->m->syms, s);
-    return (int32_t)b->m->syms->len - 1;
+    builder_add_item(b, PTX_ITEM_PRAGMA, b->m->texts->len - 1);
 }
 
 /* ----------------------------------------------------------- declarations */
@@ -504,7 +214,7 @@ static bool declare_name(ptx_builder *b, const char *name, gpointer enc,
                          const PTX_YYLTYPE *loc)
 {
     if (b->fn) {
-        ptx_scope *s = scope_top(b);
+        ptx_scope *s = builder_scope_top(b);
         if (g_hash_table_contains(s->names, name) ||
             g_hash_table_contains(s->ranges, name)) {
             builder_error(b, loc, "'%s' is already declared in this scope", name);
@@ -529,7 +239,7 @@ static int32_t declare_reg(ptx_builder *b, const char *name, const PTX_YYLTYPE *
         return -1;
     }
     uint32_t di = f->regdecls->len;
-    ptx_scope *s = scope_top(b);
+    ptx_scope *s = builder_scope_top(b);
     if (d.is_range) {
         if (g_hash_table_contains(s->ranges, name) ||
             g_hash_table_contains(s->names, name)) {
@@ -546,7 +256,7 @@ static int32_t declare_reg(ptx_builder *b, const char *name, const PTX_YYLTYPE *
     for (uint32_t i = 0; i < d.count; i++)
         g_array_index(f->regs, ptx_reg, d.first_reg + i) = (ptx_reg){di, i, d.type, d.vec};
     if (stmt)
-        add_stmt(b, PTX_STMT_REG, di);
+        builder_add_stmt(b, PTX_STMT_REG, di);
     return (int32_t)d.first_reg;
 }
 
@@ -577,7 +287,7 @@ static int32_t make_var(ptx_builder *b, const char *name, const PTX_YYLTYPE *loc
 void builder_decl_name(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc,
                        int64_t range, bool has_init)
 {
-    const char *name = intern(b, sname);
+    const char *name = builder_intern(b, sname);
     if (b->attrs.space == PTX_SPACE_NONE) {
         builder_error(b, loc, "declaration of '%s' needs a state space (.reg, .global, ...)", name);
         return;
@@ -613,11 +323,11 @@ void builder_decl_name(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc,
         ptx_module_var(b->m, vi)->init = b->init;
         b->init = NULL;
     }
-    int32_t sym = add_symbol(b, name, PTX_SYM_VAR, vi, loc);
+    int32_t sym = builder_add_symbol(b, name, PTX_SYM_VAR, vi, loc);
     if (b->fn) {
         if (!declare_name(b, name, NAME_ENC(NAME_SYM, sym), loc))
             return;
-        add_stmt(b, PTX_STMT_VAR, (uint32_t)vi);
+        builder_add_stmt(b, PTX_STMT_VAR, (uint32_t)vi);
     } else {
         gpointer old = g_hash_table_lookup(b->m->globals, name);
         if (old) {
@@ -631,7 +341,7 @@ void builder_decl_name(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc,
             }
         }
         g_hash_table_insert(b->m->globals, (gpointer)name, GINT_TO_POINTER(sym + 1));
-        add_item(b, PTX_ITEM_VAR, (uint32_t)vi);
+        builder_add_item(b, PTX_ITEM_VAR, (uint32_t)vi);
     }
 }
 
@@ -663,7 +373,7 @@ void builder_func_begin(ptx_builder *b, bool entry, const PTX_YYLTYPE *loc)
     b->fn = f;
     b->fn_index = (int32_t)b->m->funcs->len;
     g_ptr_array_add(b->m->funcs, f);
-    g_ptr_array_add(b->scopes, scope_new());
+    g_ptr_array_add(b->scopes, builder_scope_new());
     b->labels = g_hash_table_new(g_str_hash, g_str_equal);
     b->param_mode = PARAMS_FUNC;
     b->in_body = false;
@@ -672,7 +382,7 @@ void builder_func_begin(ptx_builder *b, bool entry, const PTX_YYLTYPE *loc)
 void builder_func_name(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
 {
     ptx_func *f = b->fn;
-    f->name = intern(b, sname);
+    f->name = builder_intern(b, sname);
     gpointer old = g_hash_table_lookup(b->m->globals, f->name);
     if (old) {
         ptx_symbol *s = ptx_module_sym(b->m, GPOINTER_TO_INT(old) - 1);
@@ -688,7 +398,7 @@ void builder_func_name(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
     b->fn_index = -1; /* function symbols are module scope */
     ptx_func *cur = b->fn;
     b->fn = NULL;
-    f->sym = add_symbol(b, f->name, PTX_SYM_FUNC, saved, loc);
+    f->sym = builder_add_symbol(b, f->name, PTX_SYM_FUNC, saved, loc);
     b->fn = cur;
     b->fn_index = saved;
     g_hash_table_insert(b->m->globals, (gpointer)f->name, GINT_TO_POINTER(f->sym + 1));
@@ -701,7 +411,7 @@ void builder_param_mode(ptx_builder *b, ptx_param_mode mode)
 
 void builder_param(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
 {
-    const char *name = intern(b, sname);
+    const char *name = builder_intern(b, sname);
     if (b->attrs.space != PTX_SPACE_PARAM && b->attrs.space != PTX_SPACE_REG) {
         builder_error(b, loc, "parameter '%s' must be declared .param or .reg", name);
         return;
@@ -732,7 +442,7 @@ void builder_param(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
         int32_t r = declare_reg(b, name, loc, -1, false);
         ptx_module_var(b->m, vi)->reg = r;
     } else {
-        int32_t sym = add_symbol(b, name, PTX_SYM_VAR, vi, loc);
+        int32_t sym = builder_add_symbol(b, name, PTX_SYM_VAR, vi, loc);
         declare_name(b, name, NAME_ENC(NAME_SYM, sym), loc);
     }
     g_array_append_val(b->param_mode == PARAMS_RETS ? b->fn->rets : b->fn->params, vi);
@@ -840,7 +550,7 @@ void builder_func_end(ptx_builder *b, bool has_body, const PTX_YYLTYPE *loc)
     b->labels = NULL;
     b->fn = NULL;
     b->in_body = false;
-    add_item(b, PTX_ITEM_FUNC, (uint32_t)b->fn_index);
+    builder_add_item(b, PTX_ITEM_FUNC, (uint32_t)b->fn_index);
     b->fn_index = -1;
 }
 
@@ -864,13 +574,13 @@ void builder_label(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
         s->loc.line = (uint32_t)loc->first_line;
         s->loc.col = (uint32_t)loc->first_column;
     } else {
-        const char *iname = intern(b, sname);
-        sym = add_symbol(b, iname, PTX_SYM_LABEL, (int32_t)b->fn->instrs->len, loc);
+        const char *iname = builder_intern(b, sname);
+        sym = builder_add_symbol(b, iname, PTX_SYM_LABEL, (int32_t)b->fn->instrs->len, loc);
         g_hash_table_insert(b->labels, (gpointer)iname, GINT_TO_POINTER(sym + 1));
     }
     g_free(name);
     g_array_append_val(b->fn->labels, sym);
-    add_stmt(b, PTX_STMT_LABEL, (uint32_t)sym);
+    builder_add_stmt(b, PTX_STMT_LABEL, (uint32_t)sym);
     b->last_label = sym;
     b->last_label_stmt = b->fn->stmts->len - 1;
 }
@@ -890,13 +600,13 @@ void builder_loc(ptx_builder *b, const uint64_t *v, ptx_strref fname,
         : g_strdup_printf(".loc %llu %llu %llu", (unsigned long long)v[0],
                           (unsigned long long)v[1], (unsigned long long)v[2]);
     g_ptr_array_add(b->fn->texts, t);
-    add_stmt(b, PTX_STMT_LOC, b->fn->texts->len - 1);
+    builder_add_stmt(b, PTX_STMT_LOC, b->fn->texts->len - 1);
 }
 
 void builder_stmt_pragma(ptx_builder *b, ptx_strref s)
 {
     g_ptr_array_add(b->fn->texts, g_strdup_printf(".pragma \"%.*s\";", (int)s.len, s.s));
-    add_stmt(b, PTX_STMT_PRAGMA, b->fn->texts->len - 1);
+    builder_add_stmt(b, PTX_STMT_PRAGMA, b->fn->texts->len - 1);
 }
 
 /* A label immediately before .callprototype/.branchtargets/.calltargets names
@@ -933,7 +643,7 @@ void builder_proto_begin(ptx_builder *b, const PTX_YYLTYPE *loc)
 void builder_proto_end(ptx_builder *b, bool noreturn)
 {
     b->proto->noreturn = noreturn;
-    add_stmt(b, PTX_STMT_PROTO, b->fn->protos->len - 1);
+    builder_add_stmt(b, PTX_STMT_PROTO, b->fn->protos->len - 1);
     b->proto = NULL;
     b->param_mode = PARAMS_FUNC;
 }
@@ -968,281 +678,6 @@ void builder_targets_end(ptx_builder *b, bool calls, const PTX_YYLTYPE *loc)
     ptx_symbol *s = ptx_module_sym(b->m, sym);
     s->kind = calls ? PTX_SYM_CALLTARGETS : PTX_SYM_BRANCHTARGETS;
     s->index = (int32_t)b->fn->targets->len - 1;
-    add_stmt(b, PTX_STMT_TARGETS, b->fn->targets->len - 1);
+    builder_add_stmt(b, PTX_STMT_TARGETS, b->fn->targets->len - 1);
 }
 
-/* --------------------------------------------------------------- operands */
-
-static bool parse_sreg(const char *name, ptx_operand *o)
-{
-    /* name without '%' and without component */
-    size_t n = strlen(name);
-    for (int i = 0; i < PTX_SREG_COUNT; i++) {
-        const char *s = ptx_sreg_name((ptx_sreg)i);
-        size_t sl = strlen(s);
-        if (n == sl && memcmp(s, name, n) == 0) {
-            o->kind = PTX_OPND_SREG;
-            o->id = i;
-            return true;
-        }
-    }
-    /* indexed forms: %envreg0..31, %pm0..7, %pm0_64 */
-    const char *digits = NULL;
-    int id = -1;
-    if (strncmp(name, "envreg", 6) == 0) {
-        digits = name + 6;
-        id = PTX_SREG_ENVREG;
-    } else if (strncmp(name, "pm", 2) == 0) {
-        digits = name + 2;
-        id = PTX_SREG_PM;
-    }
-    if (!digits || !g_ascii_isdigit(digits[0]))
-        return false;
-    char *end;
-    unsigned long v = strtoul(digits, &end, 10);
-    if (id == PTX_SREG_PM && strcmp(end, "_64") == 0)
-        id = PTX_SREG_PM64;
-    else if (*end)
-        return false;
-    if ((id == PTX_SREG_ENVREG && v > 31) || (id != PTX_SREG_ENVREG && v > 7))
-        return false;
-    o->kind = PTX_OPND_SREG;
-    o->id = id;
-    o->val = (int64_t)v;
-    return true;
-}
-
-static int comp_index(char c)
-{
-    switch (c) {
-    case 'x': case 'r': return 1;
-    case 'y': case 'g': return 2;
-    case 'z': case 'b': return 3;
-    case 'w': case 'a': return 4;
-    default: return 0;
-    }
-}
-
-/* name is a writable copy of the token; the component suffix is cut off. */
-static ptx_operand resolve_reg(ptx_builder *b, char *name, unsigned len,
-                               const PTX_YYLTYPE *loc)
-{
-    ptx_operand o = {0};
-    o.id2 = -1;
-    uint8_t comp = 0;
-    if (len > 2 && name[len - 2] == '.') {
-        comp = (uint8_t)comp_index(name[len - 1]);
-        len -= 2;
-        name[len] = '\0';
-    } else if (len > 3 && name[len - 3] == '.' && (name[len - 2] == 'b' || name[len - 2] == 'h')) {
-        /* video byte/half selectors: .b0-.b3 = 5..8, .h0/.h1 = 9/10 */
-        comp = (uint8_t)((name[len - 2] == 'b' ? 5 : 9) + (name[len - 1] - '0'));
-        len -= 3;
-        name[len] = '\0';
-    }
-    o.comp = comp;
-    if (!b->fn) {
-        builder_error(b, loc, "register '%s' used outside a function", name);
-        return o;
-    }
-    gpointer v = lookup_name(b, name, len);
-    if (v && NAME_KIND(v) == NAME_REG) {
-        o.kind = PTX_OPND_REG;
-        o.id = NAME_ID(v);
-        return o;
-    }
-    if (name[0] == '%' && parse_sreg(name + 1, &o)) {
-        if (comp && !ptx_sreg_has_components((ptx_sreg)o.id))
-            builder_error(b, loc, "special register '%s' has no components", name);
-        if (!comp && ptx_sreg_has_components((ptx_sreg)o.id))
-            builder_error(b, loc, "special register '%s' needs a component (.x, .y or .z)", name);
-        return o;
-    }
-    if (v && NAME_KIND(v) == NAME_SYM) {
-        o.kind = PTX_OPND_SYM;
-        o.id = NAME_ID(v);
-        return o;
-    }
-    builder_error(b, loc, "undeclared register '%s'", name);
-    return o;
-}
-
-ptx_operand builder_reg(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
-{
-    char buf[256];
-    char *name = name_copy(sname, buf, sizeof buf);
-    ptx_operand o = resolve_reg(b, name, sname.len, loc);
-    name_free(name, buf);
-    return o;
-}
-
-ptx_operand builder_pair(ptx_builder *b, ptx_strref p, ptx_strref q,
-                         const PTX_YYLTYPE *loc)
-{
-    ptx_operand a = builder_reg(b, p, loc);
-    ptx_operand c = builder_reg(b, q, loc);
-    ptx_operand o = {0};
-    if (a.kind != PTX_OPND_REG || c.kind != PTX_OPND_REG) {
-        builder_error(b, loc, "both halves of a p|q destination must be registers");
-        return o;
-    }
-    o.kind = PTX_OPND_PAIR;
-    o.id = a.id;
-    o.id2 = c.id;
-    return o;
-}
-
-static ptx_operand resolve_sym(ptx_builder *b, const char *name, ptx_strref sname,
-                               const PTX_YYLTYPE *loc)
-{
-    ptx_operand o = {0};
-    o.id2 = -1;
-    unsigned len = sname.len;
-    gpointer v = b->fn ? lookup_name(b, name, len) : NULL;
-    if (!v) {
-        gpointer g = g_hash_table_lookup(b->m->globals, name);
-        if (g)
-            v = NAME_ENC(NAME_SYM, GPOINTER_TO_INT(g) - 1);
-    }
-    if (v && NAME_KIND(v) == NAME_REG) {
-        o.kind = PTX_OPND_REG;
-        o.id = NAME_ID(v);
-        return o;
-    }
-    if (v) {
-        o.kind = PTX_OPND_SYM;
-        o.id = NAME_ID(v);
-        return o;
-    }
-    if (strcmp(name, "WARP_SZ") == 0) /* predefined constant (PTX ISA 5.4) */
-        return builder_imm(32);
-    if (!b->fn || !b->labels) {
-        builder_error(b, loc, "undefined symbol '%s'", name);
-        return o;
-    }
-    gpointer l = g_hash_table_lookup(b->labels, name);
-    if (!l) { /* forward reference: must be defined before the function ends */
-        const char *iname = intern(b, sname);
-        int32_t sym = add_symbol(b, iname, PTX_SYM_LABEL, -1, loc);
-        g_hash_table_insert(b->labels, (gpointer)iname, GINT_TO_POINTER(sym + 1));
-        l = GINT_TO_POINTER(sym + 1);
-    }
-    o.kind = PTX_OPND_SYM;
-    o.id = GPOINTER_TO_INT(l) - 1;
-    return o;
-}
-
-ptx_operand builder_sym(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
-{
-    char buf[256];
-    char *name = name_copy(sname, buf, sizeof buf);
-    ptx_operand o = resolve_sym(b, name, sname, loc);
-    name_free(name, buf);
-    return o;
-}
-
-ptx_operand builder_imm(uint64_t v)
-{
-    ptx_operand o = {0};
-    o.kind = PTX_OPND_IMM;
-    o.id = o.id2 = -1;
-    o.val = (int64_t)v;
-    return o;
-}
-
-ptx_operand builder_fimm(ptx_operand_kind kind, uint64_t bits)
-{
-    ptx_operand o = builder_imm(bits);
-    o.kind = (uint8_t)kind;
-    return o;
-}
-
-ptx_operand builder_float_text(ptx_strref text, bool neg)
-{
-    char buf[128];
-    char *t = name_copy(text, buf, sizeof buf);
-    double d = g_ascii_strtod(t, NULL);
-    name_free(t, buf);
-    if (neg)
-        d = -d;
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    return builder_fimm(PTX_OPND_FIMM64, bits);
-}
-
-ptx_operand builder_addr(ptx_builder *b, const ptx_operand *base, int64_t off,
-                         const PTX_YYLTYPE *loc)
-{
-    ptx_operand o = {0};
-    o.kind = PTX_OPND_ADDR;
-    o.id = o.id2 = -1;
-    o.val = off;
-    switch (base->kind) {
-    case PTX_OPND_REG:
-        o.id = base->id;
-        break;
-    case PTX_OPND_SYM:
-        o.id2 = base->id;
-        break;
-    case PTX_OPND_IMM:
-        o.val = base->val + off;
-        break;
-    default:
-        builder_error(b, loc, "an address is [register], [symbol] or [immediate], "
-                              "optionally plus an offset");
-    }
-    return o;
-}
-
-ptx_operand builder_sink(void)
-{
-    ptx_operand o = {0};
-    o.kind = PTX_OPND_SINK;
-    o.id = o.id2 = -1;
-    return o;
-}
-
-void builder_push(ptx_builder *b, const ptx_operand *o)
-{
-    g_array_append_val(b->stack, *o);
-}
-
-uint32_t builder_list_begin(ptx_builder *b)
-{
-    return b->stack->len;
-}
-
-/* Moves the elements of a finished list out of the stack so an enclosing
- * list's elements stay contiguous; ids are made absolute at instr_end. */
-ptx_operand builder_list_end(ptx_builder *b, uint32_t start, ptx_operand_kind kind)
-{
-    ptx_operand o = {0};
-    o.kind = (uint8_t)kind;
-    o.id = (int32_t)b->final->len;
-    o.id2 = (int32_t)(b->stack->len - start);
-    if (b->stack->len > start) /* "()" may come before any push: no NULL + 0 */
-        g_array_append_vals(b->final, &g_array_index(b->stack, ptx_operand, start),
-                            b->stack->len - start);
-    g_array_set_size(b->stack, start);
-    return o;
-}
-
-ptx_operand builder_addrlist(ptx_builder *b, uint32_t start, const ptx_operand *first,
-                             const PTX_YYLTYPE *loc)
-{
-    ptx_operand f = *first;
-    if (f.kind != PTX_OPND_ADDR || f.val != 0) {
-        builder_error(b, loc, "the first element of [a, b, ...] must be a name");
-        return f;
-    }
-    /* [tex, ...]: the address form of a plain name becomes the name itself */
-    if (f.id >= 0) {
-        f.kind = PTX_OPND_REG;
-    } else {
-        f.kind = PTX_OPND_SYM;
-        f.id = f.id2;
-    }
-    f.id2 = -1;
-    g_array_insert_val(b->stack, start, f);
-    return builder_list_end(b, start, PTX_OPND_ADDRLIST);
-}
