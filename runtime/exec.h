@@ -250,6 +250,8 @@ struct ex_launch {
     uint64_t livelock_limit;
     uint64_t clock;             /* warp instructions executed so far (also %clock) */
     uint64_t last_progress;     /* clock when memory last changed */
+    const uint64_t *cycle_source; /* timing mode: the simulated core cycle that
+                                     %clock/%globaltimer read; NULL otherwise */
     uint32_t stack_limit;       /* bytes of stack per thread */
     uint32_t launch_id;
     uint64_t warp_instrs, thread_instrs;

@@ -124,6 +124,9 @@ static void h_sreg(ex_warp *w, const ex_instr *in, uint32_t mask)
     const ex_cta *c = w->cta;
     unsigned comp = in->op2 ? in->op2 - 1u : 0;
     uint64_t dm = width_mask(ptx_type_size((ptx_type)in->type));
+    /* functional runs count executed warp instructions; timing runs read the
+     * simulated cycle */
+    uint64_t clk = L->cycle_source ? *L->cycle_source : L->clock;
     EX_LANES(mask, l, {
         uint64_t v = 0;
         uint32_t t = ex_thread_linear(w, l);
@@ -146,13 +149,13 @@ static void h_sreg(ex_warp *w, const ex_instr *in, uint32_t mask)
         case PTX_SREG_SMID: v = L->smid; break;
         case PTX_SREG_NSMID: v = L->nsmid; break;
         case PTX_SREG_GRIDID: v = L->launch_id; break;
-        case PTX_SREG_CLOCK: v = L->clock & 0xffffffffu; break;
-        case PTX_SREG_CLOCK_HI: v = L->clock >> 32; break;
-        case PTX_SREG_CLOCK64: v = L->clock; break;
+        case PTX_SREG_CLOCK: v = clk & 0xffffffffu; break;
+        case PTX_SREG_CLOCK_HI: v = clk >> 32; break;
+        case PTX_SREG_CLOCK64: v = clk; break;
         /* a deterministic 1 GHz clock stands in for wall time */
-        case PTX_SREG_GLOBALTIMER: v = L->clock; break;
-        case PTX_SREG_GLOBALTIMER_LO: v = L->clock & 0xffffffffu; break;
-        case PTX_SREG_GLOBALTIMER_HI: v = L->clock >> 32; break;
+        case PTX_SREG_GLOBALTIMER: v = clk; break;
+        case PTX_SREG_GLOBALTIMER_LO: v = clk & 0xffffffffu; break;
+        case PTX_SREG_GLOBALTIMER_HI: v = clk >> 32; break;
         case PTX_SREG_LANEMASK_EQ: v = 1u << l; break;
         case PTX_SREG_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
         case PTX_SREG_LANEMASK_LT: v = (1u << l) - 1; break;

@@ -165,6 +165,7 @@ static bool kernel_setup(tm_gpu *g, tm_kernel *k, ex_launch *L, GError **error)
     const gpu_config *c = &g->cfg;
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
     k->L = L;
+    L->cycle_source = &g->now; /* %clock reads simulated cycles */
     k->id = L->launch_id;
     k->total = L->grid[0] * L->grid[1] * L->grid[2];
     k->req.threads = threads;
@@ -503,6 +504,7 @@ bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **erro
     g->cta_dirty = true;
     while (left && !g->env.failed) {
         now++;
+        g->now = now; /* what %clock reads while instructions issue */
         if (g->cta_dirty)
             schedule_ctas(g, now);
         for (uint32_t i = 0; i < g->nsms && !g->env.failed; i++)

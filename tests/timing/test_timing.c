@@ -602,9 +602,56 @@ static void test_faults(void **state)
     expect_fault("trap.ptx", "trapper", 32, 0, "trap instruction executed");
 }
 
+/* %clock64 around a cold global load: in timing mode it counts simulated
+ * cycles, so the difference covers the DRAM round trip (m2090: 138 cycles
+ * from test_memsys.c); functionally it counts executed warp instructions. */
+static uint64_t clock_delta(bool timing)
+{
+    static const char ptx[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k(.param .u64 p)\n{\n"
+        ".reg .b32 %r<3>; .reg .b64 %rd<6>;\n"
+        "ld.param.u64 %rd1, [p];\n"
+        "mov.u64 %rd2, %clock64;\n"
+        "ld.global.u32 %r1, [%rd1+64];\n"
+        "add.u32 %r2, %r1, 1;\n"
+        "mov.u64 %rd3, %clock64;\n"
+        "sub.s64 %rd4, %rd3, %rd2;\n"
+        "st.global.u64 [%rd1], %rd4;\n"
+        "st.global.u32 [%rd1+8], %r2;\n"
+        "ret;\n}\n";
+    ptxemu_options o = timing ? timing_opts("m2090", "lrr") : (ptxemu_options){0};
+    ptxemu_ctx *ctx;
+    assert_int_equal(ptxemu_ctx_create(&ctx, &o), PTXEMU_OK);
+    ptxemu_module *m;
+    assert_int_equal(ptxemu_module_load_string(ctx, ptx, "clock.ptx", &m), PTXEMU_OK);
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(ctx, &d, 128), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(ctx, d, 0, 128), PTXEMU_OK);
+    void *args[] = {&d};
+    assert_int_equal(ptxemu_launch(m, "k", (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){1, 1, 1}, 0,
+                                   args), PTXEMU_OK);
+    uint64_t delta = 0;
+    assert_int_equal(ptxemu_memcpy_dtoh(ctx, &delta, d, 8), PTXEMU_OK);
+    ptxemu_ctx_destroy(ctx);
+    return delta;
+}
+
+static void test_clock_reads_simulated_cycles(void **state)
+{
+    (void)state;
+    /* functional: the three warp instructions between the two reads */
+    assert_int_equal(clock_delta(false), 3);
+    uint64_t cycles = clock_delta(true);
+    if (cycles < 138 || cycles > 300)
+        fail_msg("timing %%clock64 delta %llu cycles, expected a DRAM round trip",
+                 (unsigned long long)cycles);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clock_reads_simulated_cycles),
         cmocka_unit_test(test_warp_policies),
         cmocka_unit_test(test_rr_trace),
         cmocka_unit_test(test_ipc_bound),
