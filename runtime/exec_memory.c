@@ -85,6 +85,18 @@ static void h_mov(ex_warp *w, const ex_instr *in, uint32_t mask)
     EX_LANES(mask, l, d[l] = s[l] & m;);
 }
 
+/* mov.v2/.v4: element k from the k-th source slot (a, b, c, e) to vr[k] */
+static void h_movv(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    const uint32_t src[4] = {in->a, in->b, in->c, in->e};
+    uint64_t m = (uint64_t)in->imm;
+    for (unsigned k = 0; k < in->vec; k++) {
+        const uint64_t *sv = w->r[src[k]];
+        uint64_t *dv = w->r[in->vr[k]];
+        EX_LANES(mask, l, dv[l] = sv[l] & m;);
+    }
+}
+
 static void h_mov_frame_addr(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     uint64_t v = w->fp + (uint64_t)in->imm;
@@ -343,12 +355,57 @@ static bool decode_st(ex_decoder *d, ex_instr *in)
     return true;
 }
 
+/* Slot of element k of a vector operand: {a, b, ...} or a .v2/.v4 register. */
+static uint32_t vec_elem_slot(ex_decoder *d, const ptx_operand *o, unsigned k, ptx_type t)
+{
+    if (o->kind == PTX_OPND_VEC)
+        return d->slot(d, ptx_func_opnd(d->irf, (uint32_t)o->id + k), t);
+    if (o->kind == PTX_OPND_REG && !o->comp) {
+        uint32_t s = d->slot(d, o, t);
+        return s == EX_NONE ? EX_NONE : s + k;
+    }
+    return EX_NONE;
+}
+
+/* mov.v2/.v4 d, a: whole vectors, element by element */
+static bool decode_movv(ex_decoder *d, ex_instr *in, ptx_type t)
+{
+    const ptx_operand *dst = ex_opnd(d, 0), *src = ex_opnd(d, 1);
+    unsigned n = d->pi->vec;
+    if (n > 4 || (dst->kind == PTX_OPND_VEC && (unsigned)dst->id2 != n) ||
+        (src->kind == PTX_OPND_VEC && (unsigned)src->id2 != n)) {
+        g_string_assign(d->why, "vector operands must have as many elements as .vN");
+        return false;
+    }
+    if (dst->kind == PTX_OPND_REG &&
+        g_array_index(d->irf->regs, ptx_reg, dst->id).vec < n) {
+        g_string_assign(d->why, "destination register is not a vector of that width");
+        return false;
+    }
+    if (src->kind == PTX_OPND_REG && g_array_index(d->irf->regs, ptx_reg, src->id).vec < n) {
+        g_string_assign(d->why, "source register is not a vector of that width");
+        return false;
+    }
+    uint32_t *srcs[4] = {&in->a, &in->b, &in->c, &in->e};
+    for (unsigned k = 0; k < n; k++) {
+        in->vr[k] = vec_elem_slot(d, dst, k, t);
+        *srcs[k] = vec_elem_slot(d, src, k, t);
+        if (in->vr[k] == EX_NONE || *srcs[k] == EX_NONE)
+            return false;
+    }
+    in->imm = (int64_t)width_mask(ptx_type_size(t));
+    in->fn = h_movv;
+    return true;
+}
+
 static bool decode_mov(ex_decoder *d, ex_instr *in)
 {
     const ptx_instr *pi = d->pi;
     ptx_type t = (ptx_type)pi->types[0];
     const ptx_operand *dst = ex_opnd(d, 0), *src = ex_opnd(d, 1);
     unsigned tsz = ptx_type_size(t);
+    if (pi->vec > 1)
+        return decode_movv(d, in, t);
     if (src->kind == PTX_OPND_VEC || dst->kind == PTX_OPND_VEC) {
         const ptx_operand *v = src->kind == PTX_OPND_VEC ? src : dst;
         if (v->id2 < 1 || v->id2 > 4 || tsz % (unsigned)v->id2)
@@ -357,8 +414,6 @@ static bool decode_mov(ex_decoder *d, ex_instr *in)
         in->size = (uint8_t)(tsz / (unsigned)v->id2);
         ptx_type et = in->size == 1 ? PTX_T_B8 : in->size == 2 ? PTX_T_B16
                     : in->size == 4 ? PTX_T_B32 : PTX_T_B64;
-        if (pi->vec > 1)
-            return false; /* mov.v2 of whole vectors: not emitted by nvcc */
         decode_vec_slots(d, v, in, et);
         if (v == src) {
             in->d = d->slot(d, dst, t);

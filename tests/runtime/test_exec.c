@@ -324,6 +324,34 @@ static void test_special_registers(void **state)
         assert_int_equal(out[t], ((t / 32) << 16) | ((t % 32) << 8) | (t % 32));
 }
 
+/* mov.v4 between vector registers and brace lists, and .x/.w components. */
+static const char vector_moves[] = HEADER
+    ".visible .entry k(.param .u64 out)\n{\n"
+    ".reg .b32 %r<8>; .reg .v4 .b32 %va; .reg .v4 .b32 %vb; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [out];\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "add.u32 %r2, %r1, 100;\n"
+    "add.u32 %r3, %r1, 200;\n"
+    "add.u32 %r4, %r1, 300;\n"
+    "mov.v4.b32 %va, {%r1, %r2, %r3, %r4};\n"
+    "mov.v4.b32 %vb, %va;\n"
+    "mov.v4.b32 {%r5, %r6, %r7, %r4}, %vb;\n"
+    "add.u32 %r5, %r5, %vb.w;\n"          /* tid + tid+300 */
+    "add.u32 %r5, %r5, %r7;\n"            /* + tid+200 */
+    "mul.wide.u32 %rd2, %r1, 4;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r5;\n"
+    "ret;\n}\n";
+
+static void test_vector_moves(void **state)
+{
+    (void)state;
+    uint32_t out[40] = {0};
+    run_u32(vector_moves, "k", 1, 40, out, 40);
+    for (unsigned t = 0; t < 40; t++)
+        assert_int_equal(out[t], 3 * t + 500);
+}
+
 /* The decoded kernel carries the phase and spin annotations of the
  * analyses, instruction by instruction (issue: schedulers read them without
  * re-analysis). */
@@ -372,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_barrier_reductions),
         cmocka_unit_test(test_shared_memory_across_warps),
         cmocka_unit_test(test_special_registers),
+        cmocka_unit_test(test_vector_moves),
         cmocka_unit_test(test_annotations_travel_to_decoded_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
