@@ -70,14 +70,17 @@ void builder_module_pragma(ptx_builder *b, ptx_strref s)
     builder_add_item(b, PTX_ITEM_PRAGMA, b->m->texts->len - 1);
 }
 
-/* `.alias a, b;` makes function a another name for function b.  Kept as
- * text; calling through an alias is reported as unsupported at load. */
+/* `.alias a, b;` makes function a another name for function b: kept as text
+ * for printing and as a name map the loader resolves calls through. */
 void builder_alias(ptx_builder *b, ptx_strref alias, ptx_strref target,
                    const PTX_YYLTYPE *loc)
 {
     char *a = g_strndup(alias.s, alias.len);
     if (ptx_module_find_func(b->m, a) < 0)
         builder_error(b, loc, ".alias: '%s' is not a declared function", a);
+    else
+        g_hash_table_insert(b->m->aliases, (gpointer)builder_intern(b, alias),
+                            (gpointer)builder_intern(b, target));
     g_free(a);
     g_ptr_array_add(b->m->texts, g_strdup_printf(".alias %.*s, %.*s;", (int)alias.len,
                                                  alias.s, (int)target.len, target.s));

@@ -72,6 +72,7 @@ ptx_module *ptx_module_new(const char *source_name)
     m->items = g_array_new(FALSE, TRUE, sizeof(ptx_item));
     m->dyn_mods = g_ptr_array_new_with_free_func(g_free);
     m->globals = g_hash_table_new(g_str_hash, g_str_equal);
+    m->aliases = g_hash_table_new(g_str_hash, g_str_equal);
     m->address_size = 64;
     return m;
 }
@@ -81,6 +82,7 @@ void ptx_module_free(ptx_module *m)
     if (!m)
         return;
     g_hash_table_destroy(m->globals);
+    g_hash_table_destroy(m->aliases);
     g_ptr_array_free(m->dyn_mods, TRUE);
     g_array_free(m->items, TRUE);
     g_ptr_array_free(m->texts, TRUE);

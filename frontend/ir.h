@@ -271,6 +271,7 @@ typedef struct ptx_module {
     GArray *items;        /* ptx_item */
     GPtrArray *dyn_mods;  /* char*: spellings of dynamic modifier ids */
     GHashTable *globals;  /* name -> symbol id + 1 (module scope) */
+    GHashTable *aliases;  /* .alias: function name -> target function name */
 } ptx_module;
 
 ptx_module *ptx_module_new(const char *source_name);

@@ -420,6 +420,12 @@ static bool decode_call(ex_decoder *d, ex_instr *in)
         }
         const ptx_func *f = ptx_module_func(d->ir, (guint)s->index);
         c.callee = (uint32_t)s->index;
+        const char *target = g_hash_table_lookup(d->ir->aliases, f->name);
+        int32_t ti = target ? ptx_module_find_func(d->ir, target) : -1;
+        if (!f->has_body && ti >= 0 && ptx_module_func(d->ir, (guint)ti)->has_body) {
+            c.callee = (uint32_t)ti; /* .alias f, target */
+            f = ptx_module_func(d->ir, (guint)ti);
+        }
         if (!f->has_body) {
             if (!strcmp(f->name, "vprintf"))
                 c.builtin = EX_BUILTIN_VPRINTF;

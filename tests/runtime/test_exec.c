@@ -352,6 +352,38 @@ static void test_vector_moves(void **state)
         assert_int_equal(out[t], 3 * t + 500);
 }
 
+/* A call through `.alias` runs the aliased function. */
+static const char alias_call[] = HEADER
+    ".visible .func (.param .b32 r) twice(.param .b32 x)\n{\n"
+    ".reg .b32 %r<3>;\n"
+    "ld.param.b32 %r1, [x];\n"
+    "shl.b32 %r2, %r1, 1;\n"
+    "st.param.b32 [r], %r2;\n"
+    "ret;\n}\n"
+    ".visible .func (.param .b32 r) dbl(.param .b32 x);\n"
+    ".alias dbl, twice;\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    ".reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [out];\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "{\n.param .b32 a0;\n.param .b32 r0;\n"
+    "st.param.b32 [a0], %r1;\n"
+    "call (r0), dbl, (a0);\n"
+    "ld.param.b32 %r2, [r0];\n}\n"
+    "mul.wide.u32 %rd2, %r1, 4;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r2;\n"
+    "ret;\n}\n";
+
+static void test_alias_call(void **state)
+{
+    (void)state;
+    uint32_t out[32] = {0};
+    run_u32(alias_call, "k", 1, 32, out, 32);
+    for (unsigned t = 0; t < 32; t++)
+        assert_int_equal(out[t], 2 * t);
+}
+
 /* The decoded kernel carries the phase and spin annotations of the
  * analyses, instruction by instruction (issue: schedulers read them without
  * re-analysis). */
@@ -401,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_shared_memory_across_warps),
         cmocka_unit_test(test_special_registers),
         cmocka_unit_test(test_vector_moves),
+        cmocka_unit_test(test_alias_call),
         cmocka_unit_test(test_annotations_travel_to_decoded_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
