@@ -1,0 +1,220 @@
+/* timing/sm_instr.c — instruction tables (unit, latency, registers) and register liveness. */
+#include "timing/sm_internal.h"
+#include "isa/latency.h"
+#include "isa/opcodes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------ instruction tables */
+
+static tm_unit unit_of(ptx_opcode op, ptx_lat_class lc)
+{
+    if (lc >= PTX_LAT_DP_ADD && lc <= PTX_LAT_DP_DIV)
+        return TM_UNIT_DP;
+    switch (ptx_opcode_info(op)->unit) {
+    case PTX_UNIT_SFU: return TM_UNIT_SFU;
+    case PTX_UNIT_MEM: case PTX_UNIT_TEX: return TM_UNIT_LDST;
+    default: return TM_UNIT_SP; /* ALU, control, sync and MMA go down the SP pipe */
+    }
+}
+
+/* Cycles a unit slice is busy with one warp instruction: 32 threads over
+ * the lanes one scheduler owns (config [units]). */
+uint32_t tm_unit_occupancy(const gpu_config *cfg, tm_unit u)
+{
+    uint32_t lanes = u == TM_UNIT_SP    ? cfg->units.sp
+                   : u == TM_UNIT_SFU   ? cfg->units.sfu
+                   : u == TM_UNIT_DP    ? cfg->units.dp
+                                        : cfg->units.ldst;
+    lanes /= cfg->core.warp_schedulers;
+    if (lanes == 0)
+        lanes = 1;
+    return (cfg->gpu.warp_size + lanes - 1) / lanes;
+}
+
+static void add_slot(uint32_t *arr, uint8_t *n, unsigned cap, uint32_t slot, uint32_t nregs)
+{
+    if (slot == EX_NONE || slot >= nregs) /* absent, or a constant slot */
+        return;
+    for (unsigned i = 0; i < *n; i++)
+        if (arr[i] == slot)
+            return;
+    if (*n < cap)
+        arr[(*n)++] = slot;
+}
+
+/* Which slot fields an instruction reads and writes.  Most families use
+ * d/d2 as destinations and a/b/c/e as sources; the exceptions are listed
+ * (vr[] holds vector elements for memory and mov packing only, and atom.v*
+ * keeps extra destinations in c and e). */
+static void operands(const ex_func *fn, const ex_instr *in, tm_ins *t)
+{
+    uint32_t nr = fn->nregs;
+    ptx_opcode op = (ptx_opcode)in->op;
+    bool atom = op == PTX_OP_ATOM || op == PTX_OP_RED;
+    bool atom_vec = atom && in->vec > 1;
+    bool bar = op == PTX_OP_BAR || op == PTX_OP_BARRIER;
+    add_slot(t->src, &t->nsrc, 9, in->a, nr);
+    add_slot(t->src, &t->nsrc, 9, in->b, nr);
+    add_slot(t->src, &t->nsrc, 9, in->guard, nr);
+    if (!atom_vec)
+        add_slot(t->src, &t->nsrc, 9, in->c, nr);
+    if (!atom_vec && !bar) /* bar keeps its reduction operator in e */
+        add_slot(t->src, &t->nsrc, 9, in->e, nr);
+    add_slot(t->dst, &t->ndst, 6, in->d, nr);
+    add_slot(t->dst, &t->ndst, 6, in->d2, nr);
+    if (atom_vec) {
+        add_slot(t->dst, &t->ndst, 6, in->c, nr);
+        add_slot(t->dst, &t->ndst, 6, in->e, nr);
+    }
+    bool vr_src = op == PTX_OP_ST || atom || (op == PTX_OP_MOV && in->d != EX_NONE);
+    bool vr_dst = op == PTX_OP_LD || op == PTX_OP_LDU || (op == PTX_OP_MOV && in->d == EX_NONE);
+    for (unsigned k = 0; k < 4; k++) {
+        if (vr_src)
+            add_slot(t->src, &t->nsrc, 9, in->vr[k], nr);
+        if (vr_dst)
+            add_slot(t->dst, &t->ndst, 6, in->vr[k], nr);
+    }
+}
+
+/* Widths (32-bit registers) of every slot, from the register declarations;
+ * predicates live in their own file and cost nothing. */
+static uint8_t *slot_widths(const ex_func *fn)
+{
+    uint8_t *w = g_new0(uint8_t, fn->nregs + 1);
+    const ptx_func *f = fn->ir;
+    uint32_t n = 0;
+    for (guint i = 0; f && i < f->regs->len && n < fn->nregs; i++) {
+        const ptx_reg *r = &g_array_index(f->regs, ptx_reg, i);
+        unsigned cnt = r->vec > 1 ? r->vec : 1;
+        unsigned sz = r->type == PTX_T_PRED ? 0 : ptx_type_size(r->type);
+        for (unsigned k = 0; k < cnt && n < fn->nregs; k++)
+            w[n++] = (uint8_t)((sz + 3) / 4);
+    }
+    return w;
+}
+
+/* Registers per thread a compiler would need: the most 32-bit registers
+ * live at once (backward liveness over the CFG), since PTX declares
+ * virtual registers far beyond what ptxas allocates. */
+static uint32_t estimate_regs(const ex_func *fn, const tm_ins *ins)
+{
+    const ptx_cfg *cfg = fn->cfg;
+    if (!cfg || fn->nregs == 0 || fn->ninstrs == 0)
+        return 0;
+    uint32_t words = (fn->nregs + 63) / 64, nb = cfg->nblocks;
+    uint64_t *live_in = g_new0(uint64_t, (size_t)(nb + 1) * words);
+    uint64_t *cur = g_new0(uint64_t, words);
+    uint8_t *width = slot_widths(fn);
+    bool changed = true;
+    for (unsigned iter = 0; changed && iter < 1000; iter++) {
+        changed = false;
+        for (uint32_t b = nb; b-- > 0;) {
+            const ptx_block *blk = &cfg->blocks[b];
+            memset(cur, 0, words * sizeof *cur);
+            for (guint s = 0; s < blk->succs->len; s++) {
+                uint32_t sb = g_array_index(blk->succs, uint32_t, s);
+                for (uint32_t k = 0; k < words; k++)
+                    cur[k] |= live_in[(size_t)sb * words + k];
+            }
+            for (uint32_t i = blk->end; i-- > blk->first;) {
+                const tm_ins *t = &ins[i];
+                for (unsigned j = 0; j < t->ndst; j++)
+                    cur[t->dst[j] / 64] &= ~(1ull << (t->dst[j] % 64));
+                for (unsigned j = 0; j < t->nsrc; j++)
+                    cur[t->src[j] / 64] |= 1ull << (t->src[j] % 64);
+            }
+            uint64_t *in = &live_in[(size_t)b * words];
+            if (memcmp(in, cur, words * sizeof *cur) != 0) {
+                memcpy(in, cur, words * sizeof *cur);
+                changed = true;
+            }
+        }
+    }
+    /* the peak: walk each block once more, weighing the live set */
+    uint32_t peak = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const ptx_block *blk = &cfg->blocks[b];
+        memset(cur, 0, words * sizeof *cur);
+        for (guint s = 0; s < blk->succs->len; s++) {
+            uint32_t sb = g_array_index(blk->succs, uint32_t, s);
+            for (uint32_t k = 0; k < words; k++)
+                cur[k] |= live_in[(size_t)sb * words + k];
+        }
+        uint32_t weight = 0;
+        for (uint32_t r = 0; r < fn->nregs; r++)
+            if (cur[r / 64] >> (r % 64) & 1)
+                weight += width[r];
+        for (uint32_t i = blk->end; i-- > blk->first;) {
+            const tm_ins *t = &ins[i];
+            for (unsigned j = 0; j < t->ndst; j++) {
+                uint32_t r = t->dst[j];
+                if (cur[r / 64] >> (r % 64) & 1) {
+                    cur[r / 64] &= ~(1ull << (r % 64));
+                    weight -= width[r];
+                }
+            }
+            for (unsigned j = 0; j < t->nsrc; j++) {
+                uint32_t r = t->src[j];
+                if (!(cur[r / 64] >> (r % 64) & 1)) {
+                    cur[r / 64] |= 1ull << (r % 64);
+                    weight += width[r];
+                }
+            }
+            /* a destination needs a register even when it is dead */
+            uint32_t dw = 0;
+            for (unsigned j = 0; j < t->ndst; j++)
+                dw += width[t->dst[j]];
+            if (weight + dw > peak)
+                peak = weight + dw;
+        }
+    }
+    g_free(width);
+    g_free(cur);
+    g_free(live_in);
+    return peak;
+}
+
+tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn)
+{
+    tm_func *f = g_new0(tm_func, 1);
+    f->fn = fn;
+    f->ins = g_new0(tm_ins, fn->ninstrs + 1);
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        const ex_instr *in = &fn->code[i];
+        tm_ins *t = &f->ins[i];
+        ptx_opcode op = (ptx_opcode)in->op;
+        ptx_lat_class lc = ptx_latency_class_of(op, (ptx_type)in->type);
+        tm_unit u = unit_of(op, lc);
+        uint32_t occ = tm_unit_occupancy(cfg, u);
+        if (cfg->initiation.cycles[lc] > occ)
+            occ = cfg->initiation.cycles[lc];
+        t->unit = (uint8_t)u;
+        t->lat_class = (uint16_t)lc;
+        t->occupancy = (uint16_t)(occ > 65535 ? 65535 : occ);
+        t->latency = cfg->latency.cycles[lc];
+        if (op == PTX_OP_CALL || op == PTX_OP_RET)
+            t->flags |= TM_INS_DRAIN;
+        if (op == PTX_OP_MEMBAR || op == PTX_OP_FENCE)
+            t->flags |= TM_INS_FENCE;
+        if (op == PTX_OP_BAR || op == PTX_OP_BARRIER || op == PTX_OP_EXIT ||
+            op == PTX_OP_RET)
+            t->flags |= TM_INS_WAKE_CTA;
+        if (op == PTX_OP_SETP)
+            t->flags |= TM_INS_SETP;
+        if (op == PTX_OP_BRA)
+            t->flags |= TM_INS_BRANCH;
+        operands(fn, in, t);
+    }
+    f->regs32 = estimate_regs(fn, f->ins);
+    return f;
+}
+
+void tm_func_free(tm_func *f)
+{
+    if (!f)
+        return;
+    g_free(f->ins);
+    g_free(f);
+}
