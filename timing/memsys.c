@@ -163,7 +163,7 @@ static void send_write(memsys *m, ms_sm *s, uint64_t addr, uint32_t bytes, uint6
 static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c,
                        bool cst, bool local, bool bypass)
 {
-    const coal_out *co = &m->co;
+    const coal_out *co = m->cur;
     cache *ca = cst ? &s->cc : &s->l1;
     mshr_table *t = cst ? &s->ccm : &s->l1m;
     uint32_t shift = cst ? m->cc_shift : m->l1_shift;
@@ -251,7 +251,7 @@ refuse:
 static bool issue_store(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c,
                         bool local)
 {
-    const coal_out *co = &m->co;
+    const coal_out *co = m->cur;
     /* local memory is write-back, write-allocate in L1 (as on Fermi); global
      * stores follow l1d.write_policy / l1d.write_allocate */
     int32_t pol = local ? GPU_WRITE_BACK : m->cfg.l1d.write_policy;
@@ -306,7 +306,7 @@ static bool issue_store(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint6
 
 static bool issue_atomic(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c)
 {
-    const coal_out *co = &m->co;
+    const coal_out *co = m->cur;
     if (co->ntx > s->npkt_free || !missq_room(m, s, co->ntx)) {
         m->st.l1_reservation_fails++;
         return false;
@@ -354,13 +354,76 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
         return false;
     }
     bool cst = coal_is_const(acc->space), local = coal_is_local(acc->space);
-    coalesce(acc, smi, warp, cst ? m->cfg.const_cache.line : m->cfg.l1d.line, &m->co);
+    uint64_t addr0 = acc->addr[__builtin_ctz(acc->mask)];
+    ms_refused *r = NULL;
+    if (s->rc) {
+        for (uint32_t k = 0; k < MS_RC_N; k++) {
+            ms_refused *e = &s->rc[k];
+            if (e->valid && e->token == token && e->warp == warp && e->mask == acc->mask &&
+                e->space == acc->space && e->write == acc->write &&
+                e->atomic == acc->atomic && e->size == acc->size && e->addr0 == addr0 &&
+                e->flags == (uint8_t)flags) {
+                r = e;
+                break;
+            }
+        }
+    }
+    if (r) {
+        if (r->known && r->ver == s->ver && r->npkt_free == s->npkt_free &&
+            r->missq_n == s->missq.n) {
+            /* nothing the checks look at changed: refused again */
+            m->st.l1_reservation_fails++;
+            return false;
+        }
+        m->cur = &r->co;
+    } else {
+        coalesce(acc, smi, warp, cst ? m->cfg.const_cache.line : m->cfg.l1d.line, &m->co);
+        m->cur = &m->co;
+    }
+    bool ok;
     if (acc->atomic)
-        return issue_atomic(m, s, smi, token, c);
-    if (acc->write)
-        return issue_store(m, s, smi, token, c, local);
-    return issue_read(m, s, smi, token, c, cst, local,
-                      (flags & MEMSYS_BYPASS_L1) != 0);
+        ok = issue_atomic(m, s, smi, token, c);
+    else if (acc->write)
+        ok = issue_store(m, s, smi, token, c, local);
+    else
+        ok = issue_read(m, s, smi, token, c, cst, local, (flags & MEMSYS_BYPASS_L1) != 0);
+    if (ok) {
+        s->ver++;
+        if (r)
+            r->valid = false;
+        return true;
+    }
+    if (!r) {
+        /* keep the transactions for the retries */
+        if (!s->rc)
+            s->rc = g_new0(ms_refused, MS_RC_N);
+        uint32_t k = 0;
+        while (k < MS_RC_N && s->rc[k].valid)
+            k++;
+        if (k == MS_RC_N) {
+            k = s->rc_next;
+            s->rc_next = (s->rc_next + 1) % MS_RC_N;
+        }
+        r = &s->rc[k];
+        r->valid = true;
+        r->token = token;
+        r->warp = warp;
+        r->mask = acc->mask;
+        r->space = acc->space;
+        r->write = acc->write;
+        r->atomic = acc->atomic;
+        r->size = acc->size;
+        r->addr0 = addr0;
+        r->flags = (uint8_t)flags;
+        r->co.ntx = m->co.ntx;
+        r->co.naddrs = m->co.naddrs;
+        memcpy(r->co.tx, m->co.tx, m->co.ntx * sizeof m->co.tx[0]);
+    }
+    r->known = true;
+    r->ver = s->ver;
+    r->npkt_free = s->npkt_free;
+    r->missq_n = s->missq.n;
+    return false;
 }
 
 /* Data for `line` reached SM smi (NoC tick k); waiters finish at core
@@ -370,6 +433,7 @@ static void sm_fill(memsys *m, uint32_t smi, uint64_t line, uint8_t flags, uint3
                     uint64_t k, uint64_t done)
 {
     ms_sm *s = &m->sm[smi];
+    s->ver++;
     if (p != PKT_NIL && (m->pool[p].flags & PKTF_NOMSHR)) {
         inst_progress(m, smi, m->pool[p].inst, done);
         pkt_release(m, p);
@@ -622,6 +686,7 @@ void memsys_invalidate_l1(memsys *m)
 {
     for (uint32_t i = 0; i < m->nsms; i++) {
         ms_sm *s = &m->sm[i];
+        s->ver++;
         cache *cs[2] = {&s->l1, &s->cc};
         for (int j = 0; j < 2; j++) {
             size_t n = (size_t)cs[j]->nsets * cs[j]->assoc;
@@ -739,6 +804,7 @@ void memsys_destroy(memsys *m)
         mshr_free(&s->ccm);
         g_free(s->inst);
         g_free(s->inst_free);
+        g_free(s->rc);
     }
     for (uint32_t c = 0; c < m->nclusters; c++) {
         icc_free(&m->cl[c].icc);

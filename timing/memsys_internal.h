@@ -38,7 +38,29 @@ typedef struct ms_sm {
     uint64_t port_free;             /* core cycle the L1 takes the next instruction */
     uint32_t loads_out;
     uint64_t busy_since;
+    /* coalescing results of instructions refused by the L1 (retried every
+     * cycle with the same token until they go), so a retry skips coalescing */
+    struct ms_refused *rc;          /* MS_RC_N entries, allocated on first refusal */
+    uint32_t rc_next;               /* round-robin replacement */
+    /* bumped whenever the L1 / constant cache contents or their MSHRs may
+     * have changed (an issue, a fill, an invalidation): a refused
+     * instruction whose inputs (this, npkt_free, missq.n) are unchanged is
+     * refused again without re-checking its transactions */
+    uint64_t ver;
 } ms_sm;
+
+#define MS_RC_N 4u
+typedef struct ms_refused {
+    bool valid;
+    uint8_t space, write, atomic;
+    uint16_t size;
+    uint8_t flags;
+    bool known;                     /* ver/npkt_free/missq_n hold a refusal's state */
+    uint32_t warp, mask;
+    uint32_t npkt_free, missq_n;
+    uint64_t token, addr0, ver;
+    coal_out co;
+} ms_refused;
 
 typedef struct ms_cluster {
     uint32_t first, nsms, rr, queued;
@@ -82,6 +104,7 @@ struct memsys {
     uint32_t nheap, heap_cap;
     uint64_t seq;
     coal_out co;
+    const coal_out *cur;            /* the issuing instruction's transactions */
     uint32_t l1_shift, cc_shift, l2_shift, il_shift;
     uint32_t missq_cap, ret_cap, icc_delay;
     bool icc_on;
