@@ -8,7 +8,7 @@
 #ifndef PTXEMU_BENCH_H
 #define PTXEMU_BENCH_H
 
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 
 #include <stdbool.h>
 #include <stdint.h>

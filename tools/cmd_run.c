@@ -1,7 +1,7 @@
 /* tools/cmd_run.c — `ptxemu check` (will this PTX run?) and `ptxemu run`
  * (launch one kernel with arguments given on the command line). */
 #include "frontend/parser.h"
-#include "runtime/api_internal.h"
+#include "api/api_internal.h"
 #include "tools/commands.h"
 
 #include <errno.h>

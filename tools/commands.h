@@ -19,7 +19,7 @@ int cmd_run(int argc, char **argv);      /* tools/cmd_run.c */
 int cmd_bench(int argc, char **argv);    /* tools/cmd_bench.c */
 
 /* The timing-model options `run` and `bench run` share (tools/cmd_run.c). */
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 
 #include <glib.h>
 #include <stdbool.h>

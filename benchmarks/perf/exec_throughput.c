@@ -2,7 +2,7 @@
  * benchmark, not a test): thread-instructions per second on one host thread
  * for a compute-bound FMA chain and a memory-bound strided copy.  Usage:
  *   exec_throughput [PTX]   (default: the committed benchmarks/perf/kernels.ptx) */
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 
 #include <glib.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* tests/runtime/test_api.c — the host API contract (runtime/ptxemu.h):
+/* tests/runtime/test_api.c — the host API contract (api/ptxemu.h):
  * statuses and messages, memory bounds, symbols, launch validation. */
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 #include "tests/support/test_util.h"
 
 #include <setjmp.h>

@@ -1,7 +1,7 @@
 /* tests/runtime/test_atomic_warp.c — atom/red and the warp-level
  * instructions through the public API, against hand-computed tables and a C
  * model of the manual's shfl pseudo-code. */
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 #include "tests/support/test_util.h"
 
 #include <setjmp.h>

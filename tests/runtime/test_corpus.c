@@ -1,7 +1,7 @@
 /* tests/runtime/test_corpus.c — the nvcc-generated kernels of the parser
  * corpus run through the C API and match C reference computations
  * (the .cu files in tests/corpus/cuda hold the sources these references mirror). */
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 #include "tests/support/test_util.h"
 
 #include <math.h>

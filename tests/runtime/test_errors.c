@@ -1,7 +1,7 @@
 /* tests/runtime/test_errors.c — bad input at run time: every fault stops the
  * launch with kernel / CTA / thread / PC / source line, through the API and
  * through `ptxemu run` (message and exit status). */
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 #include "tests/support/test_util.h"
 
 #include <setjmp.h>

@@ -5,7 +5,7 @@
  * (or by the plain C loop each kernel describes). */
 #include "frontend/phase.h"
 #include "frontend/spin.h"
-#include "runtime/api_internal.h"
+#include "api/api_internal.h"
 #include "tests/support/test_util.h"
 
 #include <setjmp.h>

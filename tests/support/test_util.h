@@ -10,7 +10,7 @@ char *test_source_path(const char *relative);
 /* Whole file as a NUL-terminated string; aborts the test when missing. */
 char *test_read_file(const char *relative, gsize *len);
 
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "benchmarks/bench.h"
-#include "runtime/api_internal.h"
+#include "api/api_internal.h"
 #include "sched/sched.h"
 #include "tests/support/test_util.h"
 #include "timing/gpu.h"

@@ -1,4 +1,4 @@
-/* isa/exec_int_internal.h — handler templates and decode helpers shared with exec_bits.c. */
+/* runtime/exec_int_internal.h — handler templates and decode helpers shared with exec_bits.c. */
 #ifndef PTXEMU_ISA_EXEC_INT_INTERNAL_H
 #define PTXEMU_ISA_EXEC_INT_INTERNAL_H
 

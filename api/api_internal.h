@@ -1,10 +1,10 @@
-/* runtime/api_internal.h — what the ptxemu program (tools/) needs beyond the
+/* api/api_internal.h — what the ptxemu program (tools/) needs beyond the
  * public API: the decoded module behind a handle. */
 #ifndef PTXEMU_RUNTIME_API_INTERNAL_H
 #define PTXEMU_RUNTIME_API_INTERNAL_H
 
 #include "runtime/exec.h"
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 
 ex_module *ptxemu_module_ex(ptxemu_module *mod);
 

@@ -1,5 +1,5 @@
 /* isa/exec_bits.c — bit-field, dot-product, prmt, shift and logic handlers and their decoding. */
-#include "isa/exec_int_internal.h"
+#include "runtime/exec_int_internal.h"
 
 /* ------------------------------------------------------------- bit fields */
 

@@ -1,9 +1,9 @@
-/* runtime/api.c — the public host API (runtime/ptxemu.h) over the parser,
+/* runtime/api.c — the public host API (api/ptxemu.h) over the parser,
  * loader, device memory and the launch drivers (functional, or the timing
  * model of timing/gpu.h when the context asks for it). */
-#include "runtime/ptxemu.h"
+#include "api/ptxemu.h"
 #include "frontend/parser.h"
-#include "runtime/api_internal.h"
+#include "api/api_internal.h"
 #include "timing/gpu.h"
 
 #include <stdarg.h>
