@@ -545,8 +545,8 @@ ptxemu_status ptxemu_get_timing_summary(const ptxemu_ctx *ctx, ptxemu_timing_sum
     tm_stats_totals(st, &t);
     memset(out, 0, sizeof *out);
     out->gpu = cfg->gpu.name;
-    out->warp_sched = gpu_config_choice_name(gpu_warp_policy_names, cfg->warp.policy);
-    out->cta_sched = gpu_config_choice_name(gpu_cta_policy_names, cfg->cta.policy);
+    out->warp_sched = gpu_config_choice_name(sched_names_warp, cfg->warp.policy);
+    out->cta_sched = gpu_config_choice_name(sched_names_cta, cfg->cta.policy);
     out->num_sms = cfg->gpu.num_sms;
     out->warp_schedulers = cfg->core.warp_schedulers;
     out->issue_width = cfg->core.issue_width;

@@ -11,6 +11,8 @@
 #define PTXEMU_RUNTIME_EXEC_H
 
 #include "frontend/cfg.h"
+#include "isa/annot.h"
+#include "isa/latency.h"
 #include "frontend/ir.h"
 #include "runtime/memory.h"
 
@@ -81,15 +83,9 @@ struct ex_instr {
     const void *ext;            /* family data owned by the ex_func (call info) */
 };
 
-/* Compiler-side annotations of one instruction, read by the schedulers
- * (phase-aware warp scheduling, spin backoff) without re-analysis. */
-typedef struct ex_annot {
-    uint32_t phase;             /* phase id within the function */
-    uint32_t phase_distance;    /* cycles to the end of its phase */
-    uint32_t next_phase_length; /* cycles of the phase that follows, 0 if none */
-    uint8_t long_latency;       /* thesis §3.3.1 footnote 1 */
-    uint8_t spin_candidate;     /* a setp-spin candidate (spin seed §2) */
-} ex_annot;
+/* Compiler-side annotations of one instruction (isa/annot.h), read by the
+ * schedulers (phase-aware warp scheduling, spin backoff) without re-analysis. */
+typedef ptx_annot ex_annot;
 
 /* A parameter-space or local-space variable that lives in a thread's frame. */
 typedef struct ex_frame_var {
@@ -281,6 +277,15 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id);
 void ex_warp_destroy(ex_warp *w);
 /* Runs up to `budget` instructions; stops early at a barrier, exit or fault. */
 void ex_warp_run(ex_warp *w, uint64_t budget);
+/* The annotations of ef's instructions with phases measured in the
+ * latencies of `lat` (a GPU config's table; NULL: the default table), one
+ * more entry than instructions; free with g_free. */
+ex_annot *ex_func_annotate(const ex_func *ef, const ptx_latency_table *lat);
+
+/* The lanes of `mask` whose guard predicate of `in` holds (all of them
+ * when it has none): the lanes that run it. */
+uint32_t ex_warp_guard_mask(const ex_warp *w, const ex_instr *in, uint32_t mask);
+
 /* The instruction the warp issues next, or NULL when it cannot run. */
 const ex_instr *ex_warp_next(const ex_warp *w);
 /* Executes exactly one instruction; with `rec`, records its memory accesses

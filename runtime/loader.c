@@ -258,28 +258,49 @@ static void describe_instr(GString *out, const ptx_module *ir, const ptx_func *f
     g_string_free(text, TRUE);
 }
 
+/* Fills the phase fields of out[0..n) from the phase pass run with `lat`
+ * (NULL: the default table of isa/latency.h). */
+static void fill_phases(const ex_func *ef, const ptx_latency_table *lat, ex_annot *out)
+{
+    ptx_phase_info *ph = ptx_phase_analyze(ef->cfg, lat);
+    if (!ph)
+        return;
+    for (uint32_t i = 0; i < ef->ir->instrs->len; i++) {
+        ex_annot *a = &out[i];
+        a->phase = ph->phase_of[i];
+        a->phase_distance = ph->distance[i];
+        a->phase_length = ph->phases[ph->phase_of[i]].length;
+        a->next_phase_length = ph->next_length[i];
+        a->long_latency = ph->is_long[i];
+    }
+    ptx_phase_info_free(ph);
+}
+
 /* Phases and spin candidates travel with the decoded code (default latency
- * table until the timing model brings a GPU configuration). */
+ * table; the timing model recomputes the phases with its config's
+ * latencies through ex_func_annotate). */
 static void annotate(ex_module *m, ex_func *ef)
 {
     uint32_t n = ef->ir->instrs->len;
     ef->annot = g_new0(ex_annot, n + 1);
+    fill_phases(ef, NULL, ef->annot);
     ptx_phase_info *ph = ptx_phase_analyze(ef->cfg, NULL);
-    ptx_spin_info *sp = ptx_spin_analyze(m->ir, ef->cfg);
-    for (uint32_t i = 0; i < n; i++) {
-        ex_annot *a = &ef->annot[i];
-        if (ph) {
-            a->phase = ph->phase_of[i];
-            a->phase_distance = ph->distance[i];
-            a->next_phase_length = ph->next_length[i];
-            a->long_latency = ph->is_long[i];
-        }
-        if (sp)
-            a->spin_candidate = sp->is_candidate[i];
-    }
     ef->nphases = ph ? ph->nphases : 0;
     ptx_phase_info_free(ph);
+    ptx_spin_info *sp = ptx_spin_analyze(m->ir, ef->cfg);
+    for (uint32_t i = 0; sp && i < n; i++)
+        ef->annot[i].spin_candidate = sp->is_candidate[i];
     ptx_spin_info_free(sp);
+}
+
+ex_annot *ex_func_annotate(const ex_func *ef, const ptx_latency_table *lat)
+{
+    uint32_t n = ef->ir->instrs->len;
+    ex_annot *a = g_new0(ex_annot, n + 1);
+    if (ef->annot)
+        memcpy(a, ef->annot, sizeof *a * (n + 1)); /* spin candidates */
+    fill_phases(ef, lat, a);
+    return a;
 }
 
 static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GError **err)

@@ -278,6 +278,11 @@ static uint32_t guard_mask(const ex_warp *w, const ex_instr *in, uint32_t mask)
     return mask & g;
 }
 
+uint32_t ex_warp_guard_mask(const ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    return in->guard != EX_NONE ? guard_mask(w, in, mask) : mask;
+}
+
 static void report_livelock(ex_warp *w, uint32_t pc)
 {
     const ptx_cfg *cfg = w->fn->cfg;

@@ -1,38 +1,131 @@
-/* sched/registry.c — every scheduling policy by name: one line per policy.
- * A new policy is one file under sched/<level>/ plus one line here. */
+/* sched/registry.c — the registry generated from sched/policies.def: the
+ * policies of each level by name, their keys, and the planned names. */
 #include "sched/sched.h"
 
+#include <stddef.h>
 #include <string.h>
 
-extern const sched_warp_ops sched_warp_lrr;
-extern const sched_warp_ops sched_warp_gto;
-extern const sched_cta_ops sched_cta_rr;
-extern const sched_kernel_ops sched_kernel_leftover;
+/* The ops structs the policy files define. */
+#define SCHED_POLICY(lv, id, name, ops) extern const sched_##lv##_ops_t ops;
+#define SCHED_PLANNED(lv, name, where)
+#define SCHED_KEY(id, name, key, KIND, def, lo, hi, unit, doc)
+typedef sched_kernel_ops sched_KERNEL_ops_t;
+typedef sched_cta_ops sched_CTA_ops_t;
+typedef sched_filter_ops sched_FILTER_ops_t;
+typedef sched_warp_ops sched_WARP_ops_t;
+typedef sched_backoff_ops sched_BACKOFF_ops_t;
+typedef sched_fetch_ops sched_FETCH_ops_t;
+typedef sched_l1_ops sched_L1_ops_t;
+#include "sched/policies.def"
+#undef SCHED_POLICY
 
-/* The spin level's baseline does nothing, so it needs no file of its own. */
-static const sched_spin_ops spin_none = {
-    "none", "no spin detection: warps are never backed off", 0, 0, NULL, NULL, NULL,
+static const sched_policy policies[] = {
+#define SCHED_POLICY(lv, id, name, ops) {SCHED_LEVEL_##lv, name, &ops.h},
+#include "sched/policies.def"
+#undef SCHED_POLICY
+};
+#undef SCHED_PLANNED
+#undef SCHED_KEY
+
+/* Names per level, NULL-terminated (the config's choices): policies.def is
+ * included once per level with only that level's SELECT_<LEVEL> keeping
+ * its names. */
+#define SCHED_PLANNED(lv, name, where)
+#define SCHED_KEY(id, name, key, KIND, def, lo, hi, unit, doc)
+#define SCHED_POLICY(lv, id, name, ops) SELECT_##lv(name)
+#define KEEP(n) n,
+#define DROP(n)
+#define SELECT_KERNEL DROP
+#define SELECT_CTA DROP
+#define SELECT_FILTER DROP
+#define SELECT_WARP DROP
+#define SELECT_BACKOFF DROP
+#define SELECT_FETCH DROP
+#define SELECT_L1 DROP
+#undef SELECT_KERNEL
+#define SELECT_KERNEL KEEP
+const char *const sched_names_kernel[] = {
+#include "sched/policies.def"
+    NULL};
+#undef SELECT_KERNEL
+#define SELECT_KERNEL DROP
+#undef SELECT_CTA
+#define SELECT_CTA KEEP
+const char *const sched_names_cta[] = {
+#include "sched/policies.def"
+    NULL};
+#undef SELECT_CTA
+#define SELECT_CTA DROP
+#undef SELECT_FILTER
+#define SELECT_FILTER KEEP
+const char *const sched_names_filter[] = {
+#include "sched/policies.def"
+    NULL};
+#undef SELECT_FILTER
+#define SELECT_FILTER DROP
+#undef SELECT_WARP
+#define SELECT_WARP KEEP
+const char *const sched_names_warp[] = {
+#include "sched/policies.def"
+    NULL};
+#undef SELECT_WARP
+#define SELECT_WARP DROP
+#undef SELECT_BACKOFF
+#define SELECT_BACKOFF KEEP
+const char *const sched_names_backoff[] = {
+#include "sched/policies.def"
+    NULL};
+#undef SELECT_BACKOFF
+#define SELECT_BACKOFF DROP
+#undef SELECT_FETCH
+#define SELECT_FETCH KEEP
+const char *const sched_names_fetch[] = {
+#include "sched/policies.def"
+    NULL};
+#undef SELECT_FETCH
+#define SELECT_FETCH DROP
+#undef SELECT_L1
+#define SELECT_L1 KEEP
+const char *const sched_names_l1[] = {
+#include "sched/policies.def"
+    NULL};
+#undef SCHED_POLICY
+#undef SCHED_PLANNED
+#undef SCHED_KEY
+
+typedef struct planned {
+    sched_level level;
+    const char *name, *where;
+} planned;
+static const planned planned_list[] = {
+#define SCHED_POLICY(lv, id, name, ops)
+#define SCHED_PLANNED(lv, name, where) {SCHED_LEVEL_##lv, name, where},
+#define SCHED_KEY(id, name, key, KIND, def, lo, hi, unit, doc)
+#include "sched/policies.def"
+#undef SCHED_POLICY
+#undef SCHED_PLANNED
+#undef SCHED_KEY
+    {SCHED_LEVEL_COUNT, NULL, NULL},
 };
 
-static const sched_warp_ops *const warp_list[] = {
-    &sched_warp_lrr,
-    &sched_warp_gto,
-    NULL,
+#define KIND_U32 SCHED_KEY_U32
+#define KIND_DBL SCHED_KEY_DBL
+#define KIND_BOOL SCHED_KEY_BOOL
+static const sched_key_def key_defs[] = {
+#define SCHED_POLICY(lv, id, name, ops)
+#define SCHED_PLANNED(lv, name, where)
+#define SCHED_KEY(id, name, key, KIND, def, lo, hi, unit, doc)               \
+    {name, #key, KIND_##KIND, offsetof(sched_keys, id##_##key), (double)(def),   \
+     (double)(lo), (double)(hi), unit, doc},
+#include "sched/policies.def"
+#undef SCHED_POLICY
+#undef SCHED_PLANNED
+#undef SCHED_KEY
+    {NULL, NULL, SCHED_KEY_U32, 0, 0, 0, 0, NULL, NULL},
 };
-static const sched_spin_ops *const spin_list[] = {
-    &spin_none,
-    NULL,
-};
-static const sched_cta_ops *const cta_list[] = {
-    &sched_cta_rr,
-    NULL,
-};
-static const sched_cta_filter_ops *const filter_list[] = {
-    NULL,
-};
-static const sched_kernel_ops *const kernel_list[] = {
-    &sched_kernel_leftover,
-    NULL,
+
+static const char *const level_names[SCHED_LEVEL_COUNT] = {
+    "kernel", "cta", "filter", "warp", "backoff", "fetch", "l1",
 };
 
 const char *const sched_warp_state_names[SCHED_WS_COUNT] = {
@@ -41,68 +134,76 @@ const char *const sched_warp_state_names[SCHED_WS_COUNT] = {
     "backed_off",
 };
 
-/* Each list holds structs whose first member is the name. */
-#define LOOKUP(fn, type, list)                                               \
-    const type *fn(const char *name)                                         \
-    {                                                                        \
-        for (unsigned i = 0; name && list[i]; i++)                           \
-            if (strcmp(list[i]->name, name) == 0)                            \
-                return list[i];                                              \
-        return NULL;                                                         \
-    }
-LOOKUP(sched_warp_lookup, sched_warp_ops, warp_list)
-LOOKUP(sched_spin_lookup, sched_spin_ops, spin_list)
-LOOKUP(sched_cta_lookup, sched_cta_ops, cta_list)
-LOOKUP(sched_cta_filter_lookup, sched_cta_filter_ops, filter_list)
-LOOKUP(sched_kernel_lookup, sched_kernel_ops, kernel_list)
-#undef LOOKUP
+const char *const sched_block_names[SCHED_BLOCK_COUNT] = {
+    "none", "fetch", "scoreboard", "memory", "pipeline", "barrier", "backoff", "done",
+};
 
-const sched_warp_ops *const *sched_warp_policies(void) { return warp_list; }
-const sched_spin_ops *const *sched_spin_policies(void) { return spin_list; }
-const sched_cta_ops *const *sched_cta_policies(void) { return cta_list; }
-const sched_cta_filter_ops *const *sched_cta_filter_policies(void) { return filter_list; }
-const sched_kernel_ops *const *sched_kernel_policies(void) { return kernel_list; }
-
-/* "lrr, gto" — the names a level offers, for the error message. */
-#define AVAILABLE(buf, list)                                                 \
-    do {                                                                     \
-        for (unsigned i_ = 0; list[i_]; i_++)                                \
-            g_string_append_printf(buf, "%s%s", i_ ? ", " : "", list[i_]->name); \
-        if (!list[0])                                                        \
-            g_string_append(buf, "none yet");                                \
-    } while (0)
-
-#define MISSING(key, value, list)                                            \
-    do {                                                                     \
-        GString *av_ = g_string_new(NULL);                                   \
-        AVAILABLE(av_, list);                                                \
-        g_set_error(error, GPU_CONFIG_ERROR, GPU_CONFIG_ERROR_BAD_VALUE,     \
-                    "%s = %s: this policy is not implemented yet "           \
-                    "(implemented: %s)", key, value, av_->str);              \
-        g_string_free(av_, TRUE);                                            \
-        return false;                                                        \
-    } while (0)
-
-bool sched_select(const gpu_config *cfg, sched_selection *out, GError **error)
+const char *sched_level_name(sched_level level)
 {
-    memset(out, 0, sizeof *out);
-    const char *n = gpu_config_choice_name(gpu_warp_policy_names, cfg->warp.policy);
-    if (!(out->warp = sched_warp_lookup(n)))
-        MISSING("warp.policy", n, warp_list);
-    n = gpu_config_choice_name(gpu_spin_policy_names, cfg->spin.policy);
-    if (!(out->spin = sched_spin_lookup(n)))
-        MISSING("spin.policy", n, spin_list);
-    n = gpu_config_choice_name(gpu_cta_policy_names, cfg->cta.policy);
-    if (!(out->cta = sched_cta_lookup(n)))
-        MISSING("cta.policy", n, cta_list);
-    for (unsigned i = 0; i < cfg->cta.filters.count; i++) {
-        n = gpu_config_choice_name(gpu_cta_filter_names, cfg->cta.filters.items[i]);
-        if (!(out->filters[i] = sched_cta_filter_lookup(n)))
-            MISSING("cta.filters", n, filter_list);
-        out->nfilters = i + 1;
-    }
-    n = gpu_config_choice_name(gpu_kernel_policy_names, cfg->kernel.policy);
-    if (!(out->kernel = sched_kernel_lookup(n)))
-        MISSING("kernel.policy", n, kernel_list);
-    return true;
+    return level < SCHED_LEVEL_COUNT ? level_names[level] : "?";
+}
+
+const char *const *sched_policy_names(sched_level level)
+{
+    static const char *const *const by_level[SCHED_LEVEL_COUNT] = {
+        sched_names_kernel, sched_names_cta, sched_names_filter, sched_names_warp, sched_names_backoff, sched_names_fetch,
+        sched_names_l1,
+    };
+    return by_level[level];
+}
+
+const sched_policy *sched_policies(sched_level level, uint32_t *n)
+{
+    /* a level's policies are the entries of that level, in order; the
+     * first one's address and the count describe them because the lists in
+     * policies.def are grouped by level (checked by the registry test) */
+    const sched_policy *first = NULL;
+    uint32_t count = 0;
+    for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+        if (policies[i].level == level) {
+            if (!first)
+                first = &policies[i];
+            count++;
+        }
+    *n = count;
+    return first;
+}
+
+const sched_policy *sched_find(sched_level level, const char *name)
+{
+    for (size_t i = 0; name && i < sizeof policies / sizeof policies[0]; i++)
+        if (policies[i].level == level && strcmp(policies[i].name, name) == 0)
+            return &policies[i];
+    return NULL;
+}
+
+const sched_policy *sched_find_any(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof policies / sizeof policies[0]; i++)
+        if (strcmp(policies[i].name, name) == 0)
+            return &policies[i];
+    return NULL;
+}
+
+const char *sched_planned_list(uint32_t i, sched_level *level, const char **where)
+{
+    if (i >= sizeof planned_list / sizeof planned_list[0] - 1)
+        return NULL;
+    *level = planned_list[i].level;
+    *where = planned_list[i].where;
+    return planned_list[i].name;
+}
+
+const char *sched_planned_where(sched_level level, const char *name)
+{
+    for (const planned *p = planned_list; p->name; p++)
+        if (p->level == level && strcmp(p->name, name) == 0)
+            return p->where;
+    return NULL;
+}
+
+const sched_key_def *sched_key_defs(uint32_t *n)
+{
+    *n = (uint32_t)(sizeof key_defs / sizeof key_defs[0] - 1);
+    return key_defs;
 }

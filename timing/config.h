@@ -13,6 +13,7 @@
 #define PTXEMU_TIMING_CONFIG_H
 
 #include "isa/latency.h"
+#include "sched/sched.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -21,29 +22,15 @@
 #include <stdio.h>
 
 #define GPU_CONFIG_STR_LEN 64  /* text keys hold at most 63 bytes */
-#define GPU_CONFIG_LIST_MAX 7  /* entries of a list key (cta.filters) */
+#define GPU_CONFIG_LIST_MAX SCHED_MAX_FILTERS /* entries of a list key (cta.filters) */
 
 /* ------------------------------------------------------------ choices */
 /* X(ENUM, "name in the INI file").  Values are stored as int32_t so the
  * struct stays plain data; compare them with the constants below. */
 
-#define GPU_WARP_POLICIES(X)                                                 \
-    X(LRR, "lrr") X(GTO, "gto") X(TL_RR, "tl-rr") X(TL_GTO, "tl-gto")        \
-    X(PA, "pa") X(PA_TL, "pa-tl") X(OWL, "owl")
-#define GPU_SPIN_POLICIES(X) X(NONE, "none") X(GREEDY, "greedy") X(DDOS, "ddos")
-/* CTA placement policies (admission filters are a separate list). */
-#define GPU_CTA_POLICIES(X)                                                  \
-    X(RR, "rr") X(TWO_LEVEL_RR, "2lrr") X(GLOBAL_RR, "grr")                  \
-    X(GREEDY_CLUSTER, "greedy-cluster") X(DISTRIBUTED, "distributed")        \
-    X(DISTRIBUTED_BLOCK, "distributed-block") X(BCS, "bcs")                  \
-    X(LAPERM_TBPRI, "laperm-tbpri") X(LAPERM_SMXBIND, "laperm-smxbind")      \
-    X(LAPERM_ADAPTIVE, "laperm-adaptive")
-#define GPU_CTA_FILTERS(X)                                                   \
-    X(CLASO, "claso") X(DYNCTA, "dyncta") X(PERF_SAT, "perf-sat")            \
-    X(ONAC, "onac") X(SEQ_DET, "seq-det")
-#define GPU_KERNEL_POLICIES(X)                                               \
-    X(LEFTOVER, "leftover") X(SPATIAL, "spatial") X(INTERLEAVED, "interleaved")
-#define GPU_DEVICE_LAUNCHES(X) X(CDP, "cdp") X(DTBL, "dtbl")
+/* Scheduling-policy choices are not listed here: they are the policies
+ * registered in sched/policies.def (sched_names_<level>), so a new policy
+ * becomes a valid choice without touching this file. */
 #define GPU_WRITE_POLICIES(X)                                                \
     X(EVICT, "write-evict") X(THROUGH, "write-through") X(BACK, "write-back")
 #define GPU_REPLACEMENTS(X) X(LRU, "lru") X(FIFO, "fifo")
@@ -51,36 +38,6 @@
 #define GPU_ICC_MODES(X) X(OFF, "off") X(ICC, "icc") X(ICC_CC, "icc-cc")
 
 #define GPU_ENUM_ITEM(prefix, e) prefix##e,
-typedef enum gpu_warp_policy {
-#define X(e, s) GPU_ENUM_ITEM(GPU_WARP_, e)
-    GPU_WARP_POLICIES(X)
-#undef X
-} gpu_warp_policy;
-typedef enum gpu_spin_policy {
-#define X(e, s) GPU_ENUM_ITEM(GPU_SPIN_, e)
-    GPU_SPIN_POLICIES(X)
-#undef X
-} gpu_spin_policy;
-typedef enum gpu_cta_policy {
-#define X(e, s) GPU_ENUM_ITEM(GPU_CTA_, e)
-    GPU_CTA_POLICIES(X)
-#undef X
-} gpu_cta_policy;
-typedef enum gpu_cta_filter {
-#define X(e, s) GPU_ENUM_ITEM(GPU_FILTER_, e)
-    GPU_CTA_FILTERS(X)
-#undef X
-} gpu_cta_filter;
-typedef enum gpu_kernel_policy {
-#define X(e, s) GPU_ENUM_ITEM(GPU_KERNEL_, e)
-    GPU_KERNEL_POLICIES(X)
-#undef X
-} gpu_kernel_policy;
-typedef enum gpu_device_launch {
-#define X(e, s) GPU_ENUM_ITEM(GPU_LAUNCH_, e)
-    GPU_DEVICE_LAUNCHES(X)
-#undef X
-} gpu_device_launch;
 typedef enum gpu_write_policy {
 #define X(e, s) GPU_ENUM_ITEM(GPU_WRITE_, e)
     GPU_WRITE_POLICIES(X)
@@ -103,12 +60,6 @@ typedef enum gpu_icc_mode {
 } gpu_icc_mode;
 
 /* NULL-terminated name arrays, indexed by the enums above. */
-extern const char *const gpu_warp_policy_names[];
-extern const char *const gpu_spin_policy_names[];
-extern const char *const gpu_cta_policy_names[];
-extern const char *const gpu_cta_filter_names[];
-extern const char *const gpu_kernel_policy_names[];
-extern const char *const gpu_device_launch_names[];
 extern const char *const gpu_write_policy_names[];
 extern const char *const gpu_replacement_names[];
 extern const char *const gpu_dram_scheduler_names[];
@@ -210,7 +161,9 @@ typedef struct gpu_name_list {
     X(l1d, write_allocate, BOOL, false, 0, 0, 0, "", NULL,                   \
       "A store miss allocates a line")                                       \
     X(l1d, replacement, ENUM, GPU_REPL_LRU, 0, 0, 0, "",                     \
-      gpu_replacement_names, "Replacement policy")
+      gpu_replacement_names, "Replacement policy")                           \
+    X(l1d, policy, ENUM, 0, 0, 0, 0, "", sched_names_l1,                     \
+      "Which refused L1 request retries first")
 
 #define GPU_CFG_l2(X)                                                        \
     X(l2, partition_size, SIZE, 128 * 1024, 1024, 64 * 1024 * 1024, 0,       \
@@ -345,80 +298,30 @@ typedef struct gpu_name_list {
     X(energy, icc_access, DBL, 0.05, 0, 1e6, 0, "nJ", NULL,                  \
       "Per merge-table or coalesced-cache lookup")
 
+/* Policy choices.  A policy's own keys live in the section named after it
+ * ([throttle] burst = 4), generated from sched/policies.def. */
 #define GPU_CFG_warp(X)                                                      \
-    X(warp, policy, ENUM, GPU_WARP_LRR, 0, 0, 0, "",                         \
-      gpu_warp_policy_names, "Warp scheduling (ordering) policy")            \
-    X(warp, fetch_group, U32, 6, 1, 64, 0, "warps", NULL,                    \
-      "Ready-queue (fetch-group) size of tl-rr, tl-gto and pa-tl")           \
-    X(warp, pa_distance_cap, U32, 512, 1, 1048576, 0, "cycles", NULL,        \
-      "Phase distances saturate here, like the opcode-extension field of "   \
-      "thesis 3.4")
+    X(warp, policy, ENUM, 0, 0, 0, 0, "", sched_names_warp,                  \
+      "Warp scheduling (ordering) policy")
 
 #define GPU_CFG_spin(X)                                                      \
-    X(spin, policy, ENUM, GPU_SPIN_NONE, 0, 0, 0, "",                        \
-      gpu_spin_policy_names, "Spin detection and warp backoff")              \
-    X(spin, backoff, U32, 1000, 1, 100000000, 0, "core cycles", NULL,        \
-      "Cycles a warp found spinning is backed off")                          \
-    X(spin, history_window, U32, 5, 1, 64, 0, "tuples", NULL,                \
-      "greedy: operand tuples kept per setp PC per thread")                  \
-    X(spin, history_pcs, U32, 4, 1, 64, 0, "PCs", NULL,                      \
-      "greedy: setp PCs (history-table rows) tracked per thread")            \
-    X(spin, repeat_threshold, U32, 5, 1, 64, 0, "tuples", NULL,              \
-      "greedy: identical tuples in the window that mark a thread spinning "  \
-      "(at most history_window)")                                            \
-    X(spin, ddos_threshold, U32, 2, 1, 64, 0, "confidence", NULL,            \
-      "ddos: confidence at which a backward branch is spin-inducing")        \
-    X(spin, ddos_entries, U32, 16, 1, 1024, 0, "entries", NULL,              \
-      "ddos: prediction-table entries per SM")
+    X(spin, policy, ENUM, 0, 0, 0, 0, "", sched_names_backoff,               \
+      "Spin detection and warp backoff policy")
+
+#define GPU_CFG_fetch(X)                                                     \
+    X(fetch, policy, ENUM, 0, 0, 0, 0, "", sched_names_fetch,                \
+      "Which warp the fetch stage refills next")
 
 #define GPU_CFG_cta(X)                                                       \
-    X(cta, policy, ENUM, GPU_CTA_RR, 0, 0, 0, "", gpu_cta_policy_names,      \
+    X(cta, policy, ENUM, 0, 0, 0, 0, "", sched_names_cta,                    \
       "CTA placement policy")                                                \
-    X(cta, filters, LIST, 0, 0, 0, 0, "", gpu_cta_filter_names,              \
-      "Admission filters run in this order after placement (comma list; "    \
-      "empty or none = no filter)")                                          \
-    X(cta, block_size, U32, 2, 1, 64, 0, "CTAs", NULL,                       \
-      "Consecutive CTAs kept together on one SM by distributed-block and "   \
-      "bcs")                                                                 \
-    X(cta, claso_active_levels, U32, 1, 1, 64, 0, "levels", NULL,            \
-      "CLASO active levels p_A (layers of global credits)")                  \
-    X(cta, claso_loose_levels, U32, 0, 0, 64, 0, "credits", NULL,            \
-      "CLASO loose levels p_L (extra local credits per core)")               \
-    X(cta, perfsat_toggle_limit, U32, 3, 1, 64, 0, "toggles", NULL,          \
-      "Perf-Sat: weak-state toggles before the CTA count is fixed")          \
-    X(cta, dyncta_period, U32, 2048, 1, 100000000, 0, "core cycles", NULL,   \
-      "DYNCTA sampling period")                                              \
-    X(cta, dyncta_idle, U32, 16, 0, 100000000, 0, "core cycles", NULL,       \
-      "DYNCTA: idle cycles per period above which a core gets more CTAs")    \
-    X(cta, dyncta_mem_low, U32, 128, 0, 100000000, 0, "core cycles", NULL,   \
-      "DYNCTA: memory-wait cycles per period below which CTAs are added")    \
-    X(cta, dyncta_mem_high, U32, 384, 0, 100000000, 0, "core cycles", NULL,  \
-      "DYNCTA: memory-wait cycles per period above which CTAs are removed")  \
-    X(cta, onac_threshold, DBL, 0.98, 0.5, 1.0, 0, "fraction", NULL,         \
-      "ONAC and Seq-Det: IPC an active-core count must reach, as a "         \
-      "fraction of the all-cores IPC")                                       \
-    X(cta, onac_sample_waves, U32, 4, 1, 64, 0, "CTA waves", NULL,           \
-      "ONAC and Seq-Det: CTA waves per IPC sample")                          \
-    X(cta, laperm_queue, U32, 128, 1, 4096, 0, "entries", NULL,              \
-      "LaPerm: on-chip priority-queue entries per SM")                       \
-    X(cta, laperm_shared_queue, U32, 32, 1, 4096, 0, "entries", NULL,        \
-      "LaPerm: entries of the priority-0 queue shared by all SMs")
+    X(cta, filters, LIST, 0, 0, 0, 0, "", sched_names_filter,                \
+      "Admission filters; every filter sees every request, in this order "   \
+      "(comma list; empty or none = no filter)")
 
 #define GPU_CFG_kernel(X)                                                    \
-    X(kernel, policy, ENUM, GPU_KERNEL_LEFTOVER, 0, 0, 0, "",                \
-      gpu_kernel_policy_names, "Concurrent-kernel scheduling policy")        \
-    X(kernel, kdu_entries, U32, 32, 1, 1024, 0, "kernels", NULL,             \
-      "Concurrent kernel limit (kernel distributor entries)")                \
-    X(kernel, priority_levels, U32, 8, 1, 64, 0, "levels", NULL,             \
-      "Priority queues of the kernel management unit")                       \
-    X(kernel, device_launch, ENUM, GPU_LAUNCH_CDP, 0, 0, 0, "",              \
-      gpu_device_launch_names,                                               \
-      "Device-side launch model: cdp (child kernels) or dtbl (TB groups "    \
-      "joined to running kernels)")                                          \
-    X(kernel, cdp_latency, U32, 10000, 0, 100000000, 0, "core cycles", NULL, \
-      "Launch latency of a device-launched kernel (cdp)")                    \
-    X(kernel, dtbl_latency, U32, 100, 0, 100000000, 0, "core cycles", NULL,  \
-      "Launch latency of a dynamic TB group (dtbl)")
+    X(kernel, policy, ENUM, 0, 0, 0, 0, "", sched_names_kernel,              \
+      "Concurrent-kernel scheduling policy")
 
 #define GPU_CFG_stats(X)                                                     \
     X(stats, interval, U32, 1000, 1, 1000000000, 0, "core cycles", NULL,     \
@@ -431,7 +334,7 @@ typedef struct gpu_name_list {
 #define GPU_CONFIG_GROUPS_A(G) G(gpu) G(clock) G(core) G(units)
 #define GPU_CONFIG_GROUPS_B(G)                                               \
     G(l1d) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
-    G(energy) G(warp) G(spin) G(cta) G(kernel) G(stats)
+    G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats)
 
 /* ------------------------------------------------------------ the struct */
 #define GPU_FIELD_U32(n) uint32_t n;
@@ -451,6 +354,7 @@ typedef struct gpu_config {
     ptx_latency_table latency;    /* issue-to-result cycles per class */
     ptx_latency_table initiation; /* cycles before a unit takes the next one */
     GPU_CONFIG_GROUPS_B(GPU_CFG_GROUP_STRUCT)
+    sched_keys policy;            /* every policy's own keys */
 } gpu_config;
 
 /* ------------------------------------------------------------ key table */
@@ -562,8 +466,8 @@ static inline double gpu_config_dram_gbps(const gpu_config *c)
     return (double)c->dram.partitions * c->dram.bus_width / 8.0 *
            c->dram.data_rate * c->clock.dram / 1000.0;
 }
-/* Whether cta.filters contains f. */
-bool gpu_config_has_filter(const gpu_config *c, gpu_cta_filter f);
+/* The chosen policies (sched/registry.c lists) of a config. */
+void gpu_config_policies(const gpu_config *c, sched_selection *out);
 /* Name of choice v in a NULL-terminated names array ("?" when outside). */
 const char *gpu_config_choice_name(const char *const *names, int32_t v);
 

@@ -50,21 +50,24 @@ static const group_doc group_docs[] = {
                "placeholders of a plausible order of magnitude, good for "
                "relative comparisons (ONAC, ICC)."},
     {"warp", "Warp scheduler (ordering policy) of every SM scheduler."},
-    {"spin", "Spin detection and warp backoff (spin seed section 2): greedy "
-             "setp-history detection or the DDOS prediction table."},
+    {"spin", "Spin detection and warp backoff (the backoff level)."},
+    {"fetch", "Fetch-stage policy: which waiting warp gets its instruction "
+              "buffer refilled next."},
     {"cta", "CTA scheduling: one placement policy followed by a chain of "
-            "admission filters, and their parameters."},
-    {"kernel", "Kernel-level scheduling: concurrent-kernel policy, the "
-               "kernel management and distributor units, device launches."},
+            "admission filters; every filter sees every request."},
+    {"kernel", "Kernel-level scheduling: the concurrent-kernel policy."},
     {"stats", "Statistics sampling."},
 };
 
+/* A built-in group's description, else the summary of the policy whose
+ * own keys the section holds. */
 static const char *group_doc_of(const char *group)
 {
     for (size_t i = 0; i < G_N_ELEMENTS(group_docs); i++)
         if (strcmp(group_docs[i].name, group) == 0)
             return group_docs[i].doc;
-    return "";
+    const sched_policy *p = sched_find_any(group);
+    return p ? p->hooks->summary : "";
 }
 
 static const void *cfield(const gpu_config *c, const gpu_config_key *k)

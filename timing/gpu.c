@@ -6,15 +6,24 @@
 
 #include <string.h>
 
+/* Launches whose CTAs form one kernel: its own, then appended TB groups. */
+typedef struct tm_seg {
+    ex_launch *L;
+    uint32_t first, count;       /* kernel-wide CTA indices [first, first+count) */
+    tm_cta_req req;
+} tm_seg;
+
 /* A kernel of the current run. */
 typedef struct tm_kernel {
-    ex_launch *L;
+    ex_launch *L;                /* its own launch (segment 0) */
     uint32_t id;                 /* launch id */
     uint32_t total, next, finished;
-    tm_cta_req req;
+    GArray *segs;                /* tm_seg */
+    uint32_t cur;                /* segment holding CTA `next` */
     tm_occupancy occ;
     uint64_t arrival, end;
-    bool done;
+    bool arrived, done;
+    uint32_t pending_appends;    /* submissions still to append to it */
     uint32_t *resident;          /* per SM */
     uint64_t *issued_on, *finished_on;
     tm_core_counters *base;      /* SM counters at arrival */
@@ -22,25 +31,34 @@ typedef struct tm_kernel {
     uint64_t *served_base;
 } tm_kernel;
 
+/* A submission of the current run, in arrival order. */
+typedef struct tm_pending_sub {
+    tm_submit s;
+    uint64_t at;                 /* absolute arrival cycle */
+    uint32_t kernel;             /* its kernel (own, or the one it joins) */
+} tm_pending_sub;
+
 struct tm_gpu {
     gpu_config cfg;
     tm_options opts;
     char *csv_dir;
-    sched_selection pol;
+    tm_policies pol;
     tm_env env;
     memsys *mem;
     tm_sm **sms;
     uint32_t nsms;
     uint64_t now;                /* last simulated cycle */
     tm_stats stats;
-    void *cta_state, *kernel_state;
-    void *filter_state[GPU_CONFIG_LIST_MAX];
     /* the current run */
     tm_kernel *kernels;
     uint32_t nkernels;
+    tm_pending_sub *subs;
+    uint32_t nsubs, next_sub;
     bool cta_dirty;              /* CTA placement may succeed now */
+    uint64_t cta_retry_at;       /* a policy asked to be asked again then */
     uint32_t *limits;            /* SCHED_MAX_KERNELS x nsms */
     sched_cta_sm_view *smv;
+    sched_sm_view *smview;       /* per SM, refreshed when asked for */
     sched_kernel_info kinfo[SCHED_MAX_KERNELS];
     uint32_t kidx[SCHED_MAX_KERNELS];
 };
@@ -60,16 +78,68 @@ static void on_cta_done(void *user, tm_sm *sm, void *kernel, uint32_t cta, uint6
     k->finished++;
     k->resident[sm->id]--;
     k->finished_on[sm->id]++;
-    if (g->pol.cta->finished)
-        g->pol.cta->finished(g->cta_state, k->id, cta, sm->id, cycle);
-    for (unsigned f = 0; f < g->pol.nfilters; f++)
-        if (g->pol.filters[f]->finished)
-            g->pol.filters[f]->finished(g->filter_state[f], k->id, cta, sm->id, cycle);
+    sched_cta_event e = {k->id, cta, sm->id, NULL};
+    tm_pol_event_send(&g->pol, cycle, TM_EV_CTA_FINISHED, sm->id, SCHED_NONE, &e);
     if (g->opts.trace)
         fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u finished on SM %u\n",
                 (unsigned long long)cycle, k->id, cta, sm->id);
     g->cta_dirty = true;
 }
+
+/* ------------------------------------------------- controls for policies */
+
+static void pol_sm_control(void *gpu, uint32_t sm, int what, uint32_t arg)
+{
+    tm_gpu *g = gpu;
+    if (sm >= g->nsms)
+        return;
+    tm_sm_control(g->sms[sm], what, arg, g->now);
+    if (g->opts.trace) {
+        static const char *const names[] = {"paused", "draining", "gated", "resumed",
+                                            "limited"};
+        fprintf(g->opts.trace, "cycle %llu: SM %u %s", (unsigned long long)g->now, sm,
+                names[what]);
+        if (what == TM_SM_LIMIT)
+            fprintf(g->opts.trace, " to %u CTAs", arg);
+        fputc('\n', g->opts.trace);
+    }
+    g->cta_dirty = true;
+}
+
+static const sched_sm_view *pol_sm_view(void *gpu, uint32_t s)
+{
+    tm_gpu *g = gpu;
+    tm_sm *sm = g->sms[s];
+    tm_sm_flush(sm, g->now);
+    sched_sm_view *v = &g->smview[s];
+    v->sm = s;
+    v->cluster = s / g->cfg.gpu.sms_per_cluster;
+    v->resident = sm->resident;
+    v->warps = sm->nwarps - sm->free_warps;
+    v->limit = sm->cta_limit;
+    v->paused = sm->paused;
+    v->draining = sm->draining;
+    v->gated = sm->gated;
+    v->ctas_issued = sm->c.ctas_issued;
+    v->ctas_finished = sm->c.ctas_finished;
+    v->warp_instrs = sm->c.warp_instrs;
+    v->stall_cycles = sm->c.sched.idle_scoreboard + sm->c.sched.idle_pipeline;
+    v->mem_stall_cycles = sm->c.sched.sb_mem + sm->c.sched.pipe_mem;
+    v->idle_cycles = sm->c.idle_cycles;
+    v->gated_cycles = sm->c.gated_cycles;
+    return v;
+}
+
+static void pol_cta_retry(void *gpu, uint64_t cycle)
+{
+    tm_gpu *g = gpu;
+    if (cycle <= g->now)
+        g->cta_dirty = true;
+    else if (cycle < g->cta_retry_at)
+        g->cta_retry_at = cycle;
+}
+
+static const tm_pol_ops pol_ops = {pol_sm_control, pol_sm_view, pol_cta_retry};
 
 static void free_funcs(gpointer p)
 {
@@ -82,10 +152,6 @@ tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **er
         return NULL;
     tm_gpu *g = g_new0(tm_gpu, 1);
     g->cfg = *cfg;
-    if (!sched_select(&g->cfg, &g->pol, error)) {
-        g_free(g);
-        return NULL;
-    }
     if (opts)
         g->opts = *opts;
     g->csv_dir = g_strdup(g->opts.csv_dir);
@@ -93,6 +159,7 @@ tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **er
     if (!g->opts.csv_interval)
         g->opts.csv_interval = g->cfg.stats.interval;
     g->env.cfg = &g->cfg;
+    tm_pol_init(&g->pol, &g->cfg, g->opts.trace, &pol_ops, g, gpu_config_max_warps(&g->cfg));
     g->env.pol = &g->pol;
     g->env.trace = g->opts.trace;
     g->env.trace_warps = g->opts.trace && g->opts.trace_warps;
@@ -103,22 +170,14 @@ tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **er
     g->env.mem = g->mem;
     g->nsms = g->cfg.gpu.num_sms;
     g->sms = g_new0(tm_sm *, g->nsms);
-    for (uint32_t i = 0; i < g->nsms; i++)
+    for (uint32_t i = 0; i < g->nsms; i++) {
         g->sms[i] = tm_sm_create(&g->env, i, 0);
+        g->sms[i]->step = g->opts.step_every_cycle;
+    }
     g->limits = g_new0(uint32_t, (size_t)SCHED_MAX_KERNELS * g->nsms);
     g->smv = g_new0(sched_cta_sm_view, g->nsms);
-    g->cta_state = g_malloc0(g->pol.cta->state_size ? g->pol.cta->state_size : 1);
-    if (g->pol.cta->init)
-        g->pol.cta->init(g->cta_state, &g->cfg);
-    for (unsigned f = 0; f < g->pol.nfilters; f++) {
-        size_t sz = g->pol.filters[f]->state_size;
-        g->filter_state[f] = g_malloc0(sz ? sz : 1);
-        if (g->pol.filters[f]->init)
-            g->pol.filters[f]->init(g->filter_state[f], &g->cfg);
-    }
-    g->kernel_state = g_malloc0(g->pol.kernel->state_size ? g->pol.kernel->state_size : 1);
-    if (g->pol.kernel->init)
-        g->pol.kernel->init(g->kernel_state, &g->cfg);
+    g->smview = g_new0(sched_sm_view, g->nsms);
+    g->cta_retry_at = TM_NEVER;
     tm_stats_init(&g->stats);
     return g;
 }
@@ -134,10 +193,8 @@ void tm_gpu_destroy(tm_gpu *g)
     g_hash_table_destroy(g->env.funcs);
     g_free(g->limits);
     g_free(g->smv);
-    g_free(g->cta_state);
-    for (unsigned f = 0; f < g->pol.nfilters; f++)
-        g_free(g->filter_state[f]);
-    g_free(g->kernel_state);
+    g_free(g->smview);
+    tm_pol_destroy(&g->pol);
     tm_stats_clear(&g->stats);
     g_free(g->csv_dir);
     g_free(g);
@@ -160,17 +217,18 @@ uint64_t tm_gpu_cycle(const tm_gpu *g)
 
 /* ------------------------------------------------------------- occupancy */
 
-static bool kernel_setup(tm_gpu *g, tm_kernel *k, ex_launch *L, GError **error)
+/* The resources one CTA of L holds and how many fit an empty SM; false and
+ * a message when not even one does. */
+static bool launch_req(tm_gpu *g, ex_launch *L, tm_cta_req *req, tm_occupancy *occ,
+                       GError **error)
 {
     const gpu_config *c = &g->cfg;
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
-    k->L = L;
     L->cycle_source = &g->now; /* %clock reads simulated cycles */
-    k->id = L->launch_id;
-    k->total = L->grid[0] * L->grid[1] * L->grid[2];
-    k->req.threads = threads;
-    k->req.warps = (threads + c->gpu.warp_size - 1) / c->gpu.warp_size;
-    k->req.shared = L->kernel->shared_static + L->dyn_shared;
+    L->nsmid = g->nsms;
+    req->threads = threads;
+    req->warps = (threads + c->gpu.warp_size - 1) / c->gpu.warp_size;
+    req->shared = L->kernel->shared_static + L->dyn_shared;
     uint32_t regs = g->opts.regs_per_thread;
     if (!regs) {
         tm_func *f = g_hash_table_lookup(g->env.funcs, L->kernel);
@@ -185,39 +243,53 @@ static bool kernel_setup(tm_gpu *g, tm_kernel *k, ex_launch *L, GError **error)
         if (regs > 255)
             regs = 255;
         /* a compiler spills rather than fail: one CTA must fit */
-        uint32_t cap = c->core.registers / (k->req.warps * c->gpu.warp_size);
+        uint32_t cap = c->core.registers / (req->warps * c->gpu.warp_size);
         if (regs > cap)
             regs = cap & ~1u;
     }
-    k->req.regs = regs * k->req.warps * c->gpu.warp_size;
+    req->regs = regs * req->warps * c->gpu.warp_size;
     const char *why = NULL;
-    uint32_t fit = tm_sm_fit_empty(c, &k->req, &why);
-    k->occ.regs_per_thread = regs;
-    k->occ.shared_per_cta = k->req.shared;
-    k->occ.threads_per_cta = threads;
-    k->occ.ctas_per_sm = fit;
-    k->occ.limited_by = why;
+    uint32_t fit = tm_sm_fit_empty(c, req, &why);
+    occ->regs_per_thread = regs;
+    occ->shared_per_cta = req->shared;
+    occ->threads_per_cta = threads;
+    occ->ctas_per_sm = fit;
+    occ->limited_by = why;
     if (fit == 0) {
         g_set_error(error, g_quark_from_static_string("ptxemu"), 1,
                     "launch of '%s': one CTA (%u threads, %u registers each, %u bytes of "
                     "shared memory) does not fit an SM of %s (%u threads, %u registers, "
                     "%llu bytes of shared memory); limited by %s",
-                    L->kernel->name, threads, regs, k->req.shared, c->gpu.name,
+                    L->kernel->name, threads, regs, req->shared, c->gpu.name,
                     c->core.max_threads, c->core.registers,
                     (unsigned long long)c->core.shared_mem, why);
         return false;
     }
+    return true;
+}
+
+static bool kernel_setup(tm_gpu *g, tm_kernel *k, ex_launch *L, GError **error)
+{
+    tm_seg seg = {L, 0, L->grid[0] * L->grid[1] * L->grid[2], {0}};
+    k->L = L;
+    k->id = L->launch_id;
+    k->segs = g_array_new(FALSE, TRUE, sizeof(tm_seg));
+    if (!launch_req(g, L, &seg.req, &k->occ, error))
+        return false;
+    g_array_append_val(k->segs, seg);
+    k->total = seg.count;
     k->resident = g_new0(uint32_t, g->nsms);
     k->issued_on = g_new0(uint64_t, g->nsms);
     k->finished_on = g_new0(uint64_t, g->nsms);
     k->base = g_new0(tm_core_counters, g->nsms);
     k->served_base = g_new0(uint64_t, g->nsms);
-    L->nsmid = g->nsms;
     return true;
 }
 
 static void kernel_free(tm_kernel *k)
 {
+    if (k->segs)
+        g_array_free(k->segs, TRUE);
     g_free(k->resident);
     g_free(k->issued_on);
     g_free(k->finished_on);
@@ -225,56 +297,93 @@ static void kernel_free(tm_kernel *k)
     g_free(k->served_base);
 }
 
+static sched_kernel_info kernel_info(const tm_kernel *k)
+{
+    return (sched_kernel_info){k->id, k->total, k->next, k->finished, k->occ.ctas_per_sm,
+                               g_array_index(k->segs, tm_seg, 0).req.warps, k->arrival,
+                               k->L->kernel->name};
+}
+
+/* The segment (launch) of CTA `next` of k. */
+static const tm_seg *next_seg(tm_kernel *k)
+{
+    while (k->cur + 1 < k->segs->len &&
+           k->next >= g_array_index(k->segs, tm_seg, k->cur + 1).first)
+        k->cur++;
+    return &g_array_index(k->segs, tm_seg, k->cur);
+}
+
 /* ------------------------------------------------------- CTA scheduling */
 
-static void build_sm_views(tm_gpu *g, const tm_kernel *k, uint32_t vi)
+static void build_sm_views(tm_gpu *g, tm_kernel *k, uint32_t vi, const tm_cta_req *req)
 {
     for (uint32_t s = 0; s < g->nsms; s++) {
         tm_sm *sm = g->sms[s];
         sched_cta_sm_view *v = &g->smv[s];
         uint32_t limit = g->limits[(size_t)vi * g->nsms + s];
-        uint32_t fit = tm_sm_fit(sm, &k->req);
+        uint32_t fit = tm_sm_accepts(sm) ? tm_sm_fit(sm, req) : 0;
+        if (sm->cta_limit != SCHED_NO_LIMIT && sm->cta_limit - sm->resident < fit)
+            fit = sm->cta_limit - sm->resident;
         if (limit != SCHED_NO_LIMIT)
             fit = k->resident[s] >= limit ? 0 : (limit - k->resident[s] < fit ? limit - k->resident[s] : fit);
-        v->sm = s;
-        v->cluster = s / g->cfg.gpu.sms_per_cluster;
-        v->resident = sm->resident;
+        v->sm = pol_sm_view(g, s);
         v->resident_kernel = k->resident[s];
         v->fit = fit;
         v->limit = limit;
         v->issued = k->issued_on[s];
         v->finished = k->finished_on[s];
-        v->stall_cycles = sm->c.sched.idle_scoreboard + sm->c.sched.idle_pipeline;
-        v->idle_cycles = sm->c.idle_cycles;
-        v->warp_instrs = sm->c.warp_instrs;
         v->eligible = fit > 0;
     }
+}
+
+/* Asks every admission filter about CTA v->next_cta on SM s: every filter
+ * sees the request, refused or not; the earliest retry cycle wins. */
+static sched_verdict admit_all(tm_gpu *g, const sched_ctl *ctl, const sched_cta_view *v,
+                               uint32_t s, char *reasons)
+{
+    sched_verdict verdict = SCHED_ADMIT;
+    char fwhy[SCHED_WHY_LEN];
+    reasons[0] = '\0';
+    for (unsigned f = 0; f < g->pol.sel.nfilters; f++) {
+        const sched_filter_ops *fo = g->pol.sel.filters[f];
+        fwhy[0] = '\0';
+        sched_verdict vf = fo->admit(g->pol.gpu_inst[2 + f].st, ctl, v, s,
+                                     verdict != SCHED_ADMIT, fwhy);
+        if (vf == SCHED_ADMIT)
+            continue;
+        if (verdict == SCHED_ADMIT || vf < verdict)
+            verdict = vf;
+        size_t len = strlen(reasons);
+        snprintf(reasons + len, SCHED_WHY_LEN * 2 - len, "%s%s%s%s", len ? "; " : "",
+                 fo->h.name, fwhy[0] ? ": " : "", fwhy);
+    }
+    return verdict;
 }
 
 static void schedule_ctas(tm_gpu *g, uint64_t now)
 {
     g->cta_dirty = false;
+    if (g->cta_retry_at <= now)
+        g->cta_retry_at = TM_NEVER;
     uint32_t nk = 0;
     for (uint32_t i = 0; i < g->nkernels && nk < SCHED_MAX_KERNELS; i++) {
         tm_kernel *k = &g->kernels[i];
-        if (k->done)
+        if (!k->arrived || k->done)
             continue;
         g->kidx[nk] = i;
-        g->kinfo[nk] = (sched_kernel_info){k->id, k->total, k->next, k->finished,
-                                           k->occ.ctas_per_sm, k->arrival};
+        g->kinfo[nk] = kernel_info(k);
         nk++;
     }
     if (!nk)
         return;
     for (size_t i = 0; i < (size_t)nk * g->nsms; i++)
         g->limits[i] = SCHED_NO_LIMIT;
+    const sched_ctl *ctl = tm_pol_ctl(&g->pol, now);
     sched_kernel_view kv = {now, nk, g->kinfo, g->nsms};
     sched_kernel_decision dec = {0};
     dec.limit = g->limits;
-    sched_kernel_ctx kctx = {g->opts.trace};
-    g->pol.kernel->decide(g->kernel_state, &kctx, &kv, &dec);
-    sched_cta_ctx cctx = {g->opts.trace};
-    char why[SCHED_WHY_LEN], fwhy[SCHED_WHY_LEN];
+    g->pol.sel.kernel->decide(g->pol.gpu_inst[0].st, ctl, &kv, &dec);
+    char why[SCHED_WHY_LEN], reasons[SCHED_WHY_LEN * 2];
     for (uint32_t o = 0; o < dec.count && o < nk; o++) {
         uint32_t vi = dec.order[o];
         if (vi >= nk)
@@ -282,52 +391,52 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
         tm_kernel *k = &g->kernels[g->kidx[vi]];
         if (k->next >= k->total)
             continue;
-        build_sm_views(g, k, vi);
+        const tm_seg *seg = next_seg(k);
+        build_sm_views(g, k, vi, &seg->req);
         sched_cta_view v = {now, k->id, k->next, k->total, k->next, k->occ.ctas_per_sm,
                             g->nsms, g->cfg.gpu.sms_per_cluster, g->smv};
         while (k->next < k->total) {
+            const tm_seg *sg = next_seg(k);
+            if (sg != seg) { /* an appended launch: its own resources */
+                seg = sg;
+                build_sm_views(g, k, vi, &seg->req);
+            }
             v.next_cta = k->next;
             v.issued = k->next;
             why[0] = '\0';
-            int32_t s = g->pol.cta->place(g->cta_state, &cctx, &v, why);
+            int32_t s = g->pol.sel.cta->place(g->pol.gpu_inst[1].st, ctl, &v, why);
             if (s < 0 || (uint32_t)s >= g->nsms || !g->smv[s].eligible)
                 break;
-            bool admitted = true;
-            for (unsigned f = 0; f < g->pol.nfilters && admitted; f++) {
-                fwhy[0] = '\0';
-                if (!g->pol.filters[f]->admit(g->filter_state[f], &cctx, &v, (uint32_t)s, fwhy)) {
-                    admitted = false;
-                    if (g->opts.trace)
-                        fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u refused on SM %d "
-                                "(%s%s%s)\n", (unsigned long long)now, k->id, k->next, s,
-                                g->pol.filters[f]->name, fwhy[0] ? ": " : "", fwhy);
-                }
-            }
+            sched_verdict verdict = admit_all(g, ctl, &v, (uint32_t)s, reasons);
             g->smv[s].eligible = false; /* one decision per SM per cycle */
-            if (!admitted)
+            if (verdict != SCHED_ADMIT) {
+                if (verdict != SCHED_REFUSE) /* a filter named a cycle to ask again */
+                    pol_cta_retry(g, verdict > now ? verdict : now + 1);
+                if (g->opts.trace)
+                    fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u refused on SM %d "
+                            "(%s)\n", (unsigned long long)now, k->id, k->next, s, reasons);
+                sched_cta_event e = {k->id, k->next, (uint32_t)s, reasons};
+                tm_pol_event_send(&g->pol, now, TM_EV_CTA_DROPPED, (uint32_t)s, SCHED_NONE, &e);
                 continue;
+            }
             if (g->opts.trace && k->next == 0)
                 fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) starts placing CTAs: %u CTAs, "
                         "at most %u per SM (limited by %s) (%s)\n", (unsigned long long)now,
                         k->id, k->L->kernel->name, k->total, k->occ.ctas_per_sm,
-                        k->occ.limited_by, g->pol.kernel->name);
+                        k->occ.limited_by, g->pol.sel.kernel->h.name);
             if (g->opts.trace)
                 fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u -> SM %d (%s%s%s)\n",
-                        (unsigned long long)now, k->id, k->next, s, g->pol.cta->name,
+                        (unsigned long long)now, k->id, k->next, s, g->pol.sel.cta->h.name,
                         why[0] ? ": " : "", why);
-            tm_sm_launch(g->sms[s], k->L, k, k->id, k->next, &k->req, now);
+            tm_sm_launch(g->sms[s], seg->L, k, k->id, k->next - seg->first, &seg->req, now);
             k->resident[s]++;
             k->issued_on[s]++;
-            k->next++;
-            g->smv[s].resident++;
+            uint32_t placed = k->next++;
             g->smv[s].resident_kernel++;
             g->smv[s].issued++;
             g->smv[s].fit--;
-            if (g->pol.cta->placed)
-                g->pol.cta->placed(g->cta_state, &v, (uint32_t)s);
-            for (unsigned f = 0; f < g->pol.nfilters; f++)
-                if (g->pol.filters[f]->placed)
-                    g->pol.filters[f]->placed(g->filter_state[f], &v, (uint32_t)s);
+            sched_cta_event e = {k->id, placed, (uint32_t)s, NULL};
+            tm_pol_event_send(&g->pol, now, TM_EV_CTA_ISSUED, (uint32_t)s, SCHED_NONE, &e);
             /* SMs with room left take the next CTA next cycle */
             if (g->smv[s].fit)
                 g->cta_dirty = true;
@@ -353,11 +462,18 @@ static void snapshot_mem(tm_gpu *g, tm_mem_counters *out, uint64_t *served)
 static void kernel_begin(tm_gpu *g, tm_kernel *k, uint64_t now)
 {
     k->arrival = now;
+    k->arrived = true;
     for (uint32_t i = 0; i < g->nsms; i++) {
         tm_sm_flush(g->sms[i], now);
         k->base[i] = g->sms[i]->c;
     }
     snapshot_mem(g, &k->mem_base, k->served_base);
+    if (g->opts.trace)
+        fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) arrives: %u CTAs\n",
+                (unsigned long long)now, k->id, k->L->kernel->name, k->total);
+    sched_kernel_info ki = kernel_info(k);
+    tm_pol_event_send(&g->pol, now, TM_EV_KERNEL_ARRIVE, SCHED_NONE, SCHED_NONE, &ki);
+    g->cta_dirty = true;
 }
 
 static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
@@ -373,8 +489,11 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
     ks->occ = k->occ;
     ks->start = k->arrival;
     ks->end = now;
-    ks->warp_instrs = k->L->warp_instrs;
-    ks->thread_instrs = k->L->thread_instrs;
+    for (guint i = 0; i < k->segs->len; i++) {
+        const ex_launch *L = g_array_index(k->segs, tm_seg, i).L;
+        ks->warp_instrs += L->warp_instrs;
+        ks->thread_instrs += L->thread_instrs;
+    }
     for (uint32_t i = 0; i < g->nsms; i++) {
         tm_sm_flush(g->sms[i], now + 1);
         ks->cores[i] = g->sms[i]->c;
@@ -392,6 +511,36 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
     if (g->opts.trace)
         fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) finished\n",
                 (unsigned long long)now, k->id, ks->name);
+    sched_kernel_info ki = kernel_info(k);
+    tm_pol_event_send(&g->pol, now, TM_EV_KERNEL_FINISH, SCHED_NONE, SCHED_NONE, &ki);
+}
+
+/* Submissions arriving at `now`: new kernels begin, TB groups join theirs. */
+static void arrivals(tm_gpu *g, uint64_t now)
+{
+    while (g->next_sub < g->nsubs && g->subs[g->next_sub].at <= now) {
+        tm_pending_sub *p = &g->subs[g->next_sub++];
+        tm_kernel *k = &g->kernels[p->kernel];
+        if (p->s.append_to < 0) {
+            kernel_begin(g, k, now);
+            continue;
+        }
+        tm_seg seg = {p->s.L, k->total, p->s.L->grid[0] * p->s.L->grid[1] * p->s.L->grid[2],
+                      {0}};
+        tm_occupancy occ;
+        GError *err = NULL;
+        if (!launch_req(g, p->s.L, &seg.req, &occ, &err)) { /* checked at set-up */
+            g_error_free(err);
+            continue;
+        }
+        g_array_append_val(k->segs, seg);
+        k->total += seg.count;
+        k->pending_appends--;
+        if (g->opts.trace)
+            fprintf(g->opts.trace, "cycle %llu: %u CTAs of '%s' appended to kernel %u\n",
+                    (unsigned long long)now, seg.count, p->s.L->kernel->name, k->id);
+        g->cta_dirty = true;
+    }
 }
 
 /* --------------------------------------------------------------- the loop */
@@ -399,9 +548,9 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
 static void fail_run(tm_gpu *g, GError **error)
 {
     const char *msg = "timing run failed";
-    for (uint32_t i = 0; i < g->nkernels; i++)
-        if (g->kernels[i].L->failed && g->kernels[i].L->error) {
-            msg = g->kernels[i].L->error->str;
+    for (uint32_t i = 0; i < g->nsubs; i++)
+        if (g->subs[i].s.L->failed && g->subs[i].s.L->error) {
+            msg = g->subs[i].s.L->error->str;
             break;
         }
     g_set_error(error, g_quark_from_static_string("ptxemu"), 1, "%s", msg);
@@ -415,7 +564,8 @@ static void fail_run(tm_gpu *g, GError **error)
     g->env.failed = false;
 }
 
-/* Nothing can ever happen again: a barrier nobody else reaches, or a bug. */
+/* Nothing can ever happen again: a barrier nobody else reaches, CTAs that
+ * the policies hold back with nothing left to wake them, or a bug. */
 static void report_stall(tm_gpu *g, uint64_t now)
 {
     for (uint32_t i = 0; i < g->nsms; i++) {
@@ -449,24 +599,128 @@ static void report_stall(tm_gpu *g, uint64_t now)
         }
     }
     ex_launch *L = g->kernels[0].L;
+    for (uint32_t i = 0; i < g->nkernels; i++)
+        if (g->kernels[i].arrived && !g->kernels[i].done) {
+            L = g->kernels[i].L;
+            break;
+        }
     L->failed = true;
     if (!L->error)
         L->error = g_string_new(NULL);
-    g_string_printf(L->error, "kernel '%s': the timing model made no progress at cycle %llu "
-                    "(internal error)", L->kernel->name, (unsigned long long)now);
+    uint32_t waiting = 0, open = 0;
+    for (uint32_t i = 0; i < g->nkernels; i++)
+        if (g->kernels[i].arrived && !g->kernels[i].done)
+            waiting += g->kernels[i].total - g->kernels[i].next;
+    for (uint32_t i = 0; i < g->nsms; i++)
+        open += tm_sm_accepts(g->sms[i]);
+    if (waiting)
+        g_string_printf(L->error, "kernel '%s': %u CTAs wait to be placed at cycle %llu but "
+                        "no SM runs anything and no policy asked to be asked again (%u of %u "
+                        "SMs accept CTAs; policies: kernel %s, cta %s, %u filters): a "
+                        "scheduling-policy deadlock", L->kernel->name, waiting,
+                        (unsigned long long)now, open, g->nsms, g->pol.sel.kernel->h.name,
+                        g->pol.sel.cta->h.name, g->pol.sel.nfilters);
+    else
+        g_string_printf(L->error, "kernel '%s': the timing model made no progress at cycle "
+                        "%llu (internal error)", L->kernel->name, (unsigned long long)now);
     g->env.failed = true;
+}
+
+static int cmp_sub(const void *a, const void *b)
+{
+    const tm_pending_sub *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    return x->s.L->launch_id < y->s.L->launch_id ? -1 : x->s.L->launch_id > y->s.L->launch_id;
+}
+
+static void run_free(tm_gpu *g)
+{
+    for (uint32_t i = 0; i < g->nkernels; i++)
+        kernel_free(&g->kernels[i]);
+    g_free(g->kernels);
+    g_free(g->subs);
+    g->kernels = NULL;
+    g->subs = NULL;
+    g->nkernels = g->nsubs = g->next_sub = 0;
+}
+
+/* Kernels and arrival order of a run; false with a message on a bad
+ * submission. */
+static bool run_setup(tm_gpu *g, const tm_submit *subs, uint32_t n, uint64_t start,
+                      GError **error)
+{
+    g->kernels = g_new0(tm_kernel, n);
+    g->subs = g_new0(tm_pending_sub, n);
+    g->nsubs = n;
+    g->next_sub = 0;
+    uint32_t *kernel_of = g_new(uint32_t, n);
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        const tm_submit *s = &subs[i];
+        g->subs[i].s = *s;
+        g->subs[i].at = start + s->arrival;
+        if (s->append_to < 0) {
+            kernel_of[i] = g->nkernels;
+            ok = kernel_setup(g, &g->kernels[g->nkernels++], s->L, error);
+        } else if ((uint32_t)s->append_to >= i || subs[s->append_to].append_to >= 0 ||
+                   subs[s->append_to].arrival > s->arrival) {
+            g_set_error(error, g_quark_from_static_string("ptxemu"), 1,
+                        "launch of '%s': append_to = %d must name an earlier launch that "
+                        "forms its own kernel and arrives no later", s->L->kernel->name,
+                        s->append_to);
+            ok = false;
+        } else {
+            tm_cta_req req;
+            tm_occupancy occ;
+            kernel_of[i] = kernel_of[s->append_to];
+            ok = launch_req(g, s->L, &req, &occ, error);
+            if (ok)
+                g->kernels[kernel_of[i]].pending_appends++;
+        }
+        if (ok)
+            g->subs[i].kernel = kernel_of[i];
+    }
+    g_free(kernel_of);
+    if (ok)
+        qsort(g->subs, n, sizeof *g->subs, cmp_sub);
+    return ok;
+}
+
+/* The earliest cycle after `now` at which anything can happen. */
+static uint64_t next_event(tm_gpu *g)
+{
+    uint64_t next = memsys_next_cycle(g->mem);
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        uint64_t w = tm_sm_next_wake(g->sms[i]);
+        if (w < next)
+            next = w;
+    }
+    if (g->next_sub < g->nsubs && g->subs[g->next_sub].at < next)
+        next = g->subs[g->next_sub].at;
+    if (g->cta_retry_at < next)
+        next = g->cta_retry_at;
+    if (g->pol.next_tick < next)
+        next = g->pol.next_tick;
+    return next;
 }
 
 bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **error)
 {
+    tm_submit *subs = g_new0(tm_submit, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++)
+        subs[i] = (tm_submit){launches[i], 0, -1};
+    bool ok = tm_gpu_run_at(g, subs, n, error);
+    g_free(subs);
+    return ok;
+}
+
+bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
+{
     if (n == 0)
         return true;
-    g->kernels = g_new0(tm_kernel, n);
-    g->nkernels = n;
-    bool ok = true;
-    for (uint32_t i = 0; i < n && ok; i++)
-        ok = kernel_setup(g, &g->kernels[i], launches[i], error);
     uint64_t start = g->now + 1;
+    bool ok = run_setup(g, subs, n, start, error);
     tm_csv csv = {0};
     bool csv_on = false;
     if (ok && g->opts.csv_dir) {
@@ -481,31 +735,23 @@ bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **erro
         g_free(base);
     }
     if (!ok) {
-        for (uint32_t i = 0; i < n; i++)
-            kernel_free(&g->kernels[i]);
-        g_free(g->kernels);
-        g->kernels = NULL;
-        g->nkernels = 0;
+        run_free(g);
         return false;
     }
-    for (uint32_t i = 0; i < n; i++)
-        kernel_begin(g, &g->kernels[i], start);
-    for (uint32_t i = 0; i < n; i++)
-        if (g->kernels[i].total == 0)
-            kernel_finish(g, &g->kernels[i], start);
     uint32_t interval = g->opts.csv_interval;
     uint64_t next_sample = start - 1 + interval;
     uint32_t *resident = g_new0(uint32_t, g->nsms);
     tm_core_counters *snap = g_new0(tm_core_counters, g->nsms);
     uint64_t now = g->now;
-    uint32_t left = 0;
-    for (uint32_t i = 0; i < n; i++)
-        left += !g->kernels[i].done;
+    uint32_t left = g->nkernels;
     g->cta_dirty = true;
+    g->cta_retry_at = TM_NEVER;
     while (left && !g->env.failed) {
         now++;
         g->now = now; /* what %clock reads while instructions issue */
-        if (g->cta_dirty)
+        arrivals(g, now);
+        tm_pol_tick(&g->pol, now);
+        if (g->cta_dirty || now >= g->cta_retry_at)
             schedule_ctas(g, now);
         for (uint32_t i = 0; i < g->nsms && !g->env.failed; i++)
             tm_sm_cycle(g->sms[i], now);
@@ -513,9 +759,9 @@ bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **erro
             break;
         if (memsys_next_cycle(g->mem) <= now)
             memsys_cycle(g->mem, now);
-        for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t i = 0; i < g->nkernels; i++) {
             tm_kernel *k = &g->kernels[i];
-            if (!k->done && k->finished == k->total) {
+            if (k->arrived && !k->done && k->finished == k->total && !k->pending_appends) {
                 kernel_finish(g, k, now);
                 left--;
             }
@@ -531,18 +777,15 @@ bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **erro
         }
         if (!left || g->cta_dirty)
             continue;
-        /* jump to the next cycle at which an SM or the memory system has
-         * something to do (memsys_cycle may skip the cycles between) */
-        uint64_t next = memsys_next_cycle(g->mem);
-        for (uint32_t i = 0; i < g->nsms; i++) {
-            uint64_t w = tm_sm_next_wake(g->sms[i]);
-            if (w < next)
-                next = w;
-        }
+        /* jump to the next cycle at which anything has something to do
+         * (memsys_cycle may skip the cycles between) */
+        uint64_t next = next_event(g);
         if (next == TM_NEVER) {
             report_stall(g, now);
             break;
         }
+        if (g->opts.step_every_cycle)
+            continue;
         if (csv_on && next > next_sample)
             next = next_sample;
         if (next > now + 1)
@@ -557,11 +800,7 @@ bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **erro
         fail_run(g, error);
         ok = false;
     }
-    for (uint32_t i = 0; i < n; i++)
-        kernel_free(&g->kernels[i]);
-    g_free(g->kernels);
-    g->kernels = NULL;
-    g->nkernels = 0;
+    run_free(g);
     /* the decoded functions may belong to modules unloaded after this run */
     g_hash_table_remove_all(g->env.funcs);
     return ok;

@@ -31,6 +31,8 @@ typedef struct tm_options {
     uint32_t csv_interval;     /* cycles per CSV row; 0: stats.interval */
     uint32_t regs_per_thread;  /* occupancy: registers per thread; 0: estimate
                                   (peak live registers of the kernel's PTX) */
+    bool step_every_cycle;     /* never jump over idle cycles (checks that
+                                  event skipping changes nothing) */
 } tm_options;
 
 typedef struct tm_gpu tm_gpu;
@@ -40,10 +42,24 @@ typedef struct tm_gpu tm_gpu;
 tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **error);
 void tm_gpu_destroy(tm_gpu *g);
 
-/* Runs `n` launches submitted together (they may run concurrently as the
- * kernel policy allows) until all finish.  Memory effects are exactly those
- * of the functional executor.  On a fault the launch's message is in
- * *error and in its L->error. */
+/* One launch of a run: it arrives `arrival` cycles after the run starts
+ * (kernels that arrive while others run may run beside them, as the kernel
+ * policy allows).  With `append_to` >= 0 its CTAs are appended to the
+ * kernel of submission `append_to` (which must have arrived and not yet
+ * finished; the dynamic-parallelism TB-group model) instead of forming a
+ * kernel of their own. */
+typedef struct tm_submit {
+    ex_launch *L;
+    uint64_t arrival;
+    int32_t append_to;
+} tm_submit;
+
+/* Runs the submissions until all finish.  Memory effects are exactly those
+ * of the functional executor running them in arrival order when they touch
+ * disjoint memory.  On a fault the launch's message is in *error and in its
+ * L->error. */
+bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error);
+/* `n` launches that all arrive at the start of the run. */
 bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **error);
 
 const tm_stats *tm_gpu_stats(const tm_gpu *g);

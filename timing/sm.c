@@ -75,7 +75,6 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
         sm->warps[s].view = (uint16_t)(s / sm->nsched);
         sm->warps[s].pend = &sm->pend[(size_t)s * TM_MAX_PENDING];
     }
-    const sched_warp_ops *wp = env->pol->warp;
     for (uint32_t k = 0; k < sm->nsched; k++) {
         tm_sched *s = &sm->scheds[k];
         s->id = k;
@@ -89,18 +88,20 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
             s->recheck[i] = TM_NEVER;
         }
         s->n[SCHED_WS_EMPTY] = s->nviews;
-        s->pstate = g_malloc0(wp->state_size ? wp->state_size : 1);
-        if (wp->init)
-            wp->init(s->pstate, cfg, s->nviews);
+        s->pstate = tm_pol_warp(env->pol, id, k)->st;
         s->acct_from = now;
     }
     for (uint32_t w = 0; w < sm->nwarps; w++)
         sm->warps[w].re = &sm->scheds[sm->warps[w].sched].recheck[sm->warps[w].view];
     sm->nstate[SCHED_WS_EMPTY] = sm->nwarps;
-    const sched_spin_ops *sp = env->pol->spin;
-    sm->spin_state = g_malloc0(sp->state_size ? sp->state_size : 1);
-    if (sp->init)
-        sp->init(sm->spin_state, cfg, sm->nwarps);
+    sm->backoff_state = tm_pol_backoff(env->pol, id)->st;
+    sm->fetch_scratch = g_new0(sched_fetch_req, sm->nwarps);
+    sm->cta_limit = SCHED_NO_LIMIT;
+    {
+        const sched_hooks *bh = tm_pol_backoff(env->pol, id)->h;
+        sm->report_issues = (env->pol->wants & (SCHED_WANT_ISSUE | SCHED_WANT_WARP)) ||
+                            (bh->wants & (SCHED_WANT_ISSUE | SCHED_WANT_ISSUE_SPIN));
+    }
     sm->implicit_ret.unit = TM_UNIT_SP;
     sm->implicit_ret.flags = TM_INS_DRAIN | TM_INS_WAKE_CTA;
     sm->implicit_ret.occupancy = (uint16_t)sm->occupancy[TM_UNIT_SP];
@@ -121,9 +122,8 @@ void tm_sm_destroy(tm_sm *sm)
     for (uint32_t k = 0; k < sm->nsched; k++) {
         g_free(sm->scheds[k].views);
         g_free(sm->scheds[k].recheck);
-        g_free(sm->scheds[k].pstate);
     }
-    g_free(sm->spin_state);
+    g_free(sm->fetch_scratch);
     g_free(sm->scheds);
     g_free(sm->warps);
     g_free(sm->pend);
@@ -224,6 +224,14 @@ void tm_sm_flush(tm_sm *sm, uint64_t upto)
         sm->c.idle_cycles += upto - sm->idle_since;
         sm->idle_since = upto;
     }
+    if (sm->gated && upto > sm->gated_since) {
+        sm->c.gated_cycles += upto - sm->gated_since;
+        sm->gated_since = upto;
+    }
+    if ((sm->paused || sm->draining) && !sm->gated && upto > sm->paused_since) {
+        sm->c.paused_cycles += upto - sm->paused_since;
+        sm->paused_since = upto;
+    }
     if (upto > sm->counted_to) {
         sm->c.cycles += upto - sm->counted_to;
         sm->counted_to = upto;
@@ -264,6 +272,7 @@ static void fetch_enqueue(tm_sm *sm, uint32_t slot)
     if (tw->in_fetch)
         return;
     tw->in_fetch = true;
+    tw->fetch_since = sm->counted_to;
     sm->fetch_q[(sm->fq_head + sm->fq_len) % sm->nwarps] = slot;
     sm->fq_len++;
 }
@@ -274,7 +283,25 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
 {
     if (!sm->fq_len)
         return;
-    uint32_t slot = sm->fetch_q[sm->fq_head];
+    /* the fetch policy picks one of the waiting warps (queue order kept) */
+    uint32_t pick = 0;
+    if (sm->fq_len > 1) {
+        for (uint32_t i = 0; i < sm->fq_len; i++) {
+            uint32_t sl = sm->fetch_q[(sm->fq_head + i) % sm->nwarps];
+            const tm_warp *qw = &sm->warps[sl];
+            sm->fetch_scratch[i] = (sched_fetch_req){
+                sl, sm->scheds[qw->sched].views[qw->view].age, qw->fetch_since};
+        }
+        tm_pol_inst *fi = tm_pol_fetch(sm->env->pol, sm->id);
+        const sched_fetch_ops *fo = (const sched_fetch_ops *)fi->h;
+        pick = fo->pick(fi->st, tm_pol_ctl(sm->env->pol, now), sm->fetch_scratch, sm->fq_len);
+        if (pick >= sm->fq_len)
+            pick = 0;
+    }
+    uint32_t slot = sm->fetch_q[(sm->fq_head + pick) % sm->nwarps];
+    for (uint32_t i = pick; i > 0; i--) /* close the gap, keeping the order */
+        sm->fetch_q[(sm->fq_head + i) % sm->nwarps] =
+            sm->fetch_q[(sm->fq_head + i - 1) % sm->nwarps];
     sm->fq_head = (sm->fq_head + 1) % sm->nwarps;
     sm->fq_len--;
     tm_warp *tw = &sm->warps[slot];
@@ -349,7 +376,7 @@ static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
     sched_warp_view *v = &s->views[tw->view];
     if (in) {
         v->pc = (uint32_t)(in - w->code);
-        v->annot = w->fn->annot ? &w->fn->annot[v->pc] : NULL;
+        v->annot = tw->tf ? &tw->tf->annot[v->pc] : NULL;
     }
     /* scoreboard: drop retired entries, look for a hazard */
     uint32_t roff = (uint32_t)(w->r - w->rfile);
@@ -481,40 +508,56 @@ static void invalidate_cta(tm_sm *sm, tm_cta *c, uint64_t now)
         sm->wake_hint = now + 1;
 }
 
-static void spin_observe(tm_sm *sm, tm_warp *tw, const ex_instr *in, const tm_ins *t,
-                         uint32_t pc, uint32_t active, uint64_t now)
+/* What the policies learn of one issued instruction: the backoff level's
+ * observe (setps and backward branches, or everything) and the generic
+ * `issued` hook; then barrier and exit events.  Built only when wanted. */
+static void report_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, const ex_instr *in,
+                         const tm_ins *t, uint32_t pc, uint32_t active, uint32_t guard,
+                         uint64_t now)
 {
-    const sched_spin_ops *sp = sm->env->pol->spin;
-    unsigned kind = (t->flags & TM_INS_SETP) ? SCHED_SPIN_SETP
-                  : (t->flags & TM_INS_BRANCH) && in->target <= pc ? SCHED_SPIN_BRANCH : 0;
-    if (!(kind & sp->wants) || !sp->observe)
-        return;
+    tm_policies *pol = sm->env->pol;
     ex_warp *w = tw->w;
-    sched_spin_event ev = {0};
-    ev.cycle = now;
-    ev.sm = sm->id;
-    ev.slot = (uint32_t)(tw - sm->warps);
-    ev.pc = pc;
-    ev.target = in->target;
-    ev.annot = w->fn->annot ? &w->fn->annot[pc] : NULL;
-    ev.active = active;
-    ev.kind = (uint8_t)kind;
-    if (kind == SCHED_SPIN_SETP) {
-        ev.a = in->a != EX_NONE ? w->r[in->a] : NULL;
-        ev.b = in->b != EX_NONE ? w->r[in->b] : NULL;
-    } else if (w->simt->len &&
-               g_array_index(w->simt, ex_simt, w->simt->len - 1).pc == in->target) {
-        ev.taken = active;
+    const sched_warp_view *v = &s->views[tw->view];
+    tm_pol_inst *bi = tm_pol_backoff(pol, sm->id);
+    const sched_backoff_ops *bo = (const sched_backoff_ops *)bi->h;
+    bool branch = (t->flags & TM_INS_BRANCH) != 0;
+    uint8_t flags = (uint8_t)(((t->flags & TM_INS_SETP) ? SCHED_ISSUE_SETP : 0) |
+                              (branch ? SCHED_ISSUE_BRANCH : 0) |
+                              (branch && in->target <= pc ? SCHED_ISSUE_BACKWARD : 0) |
+                              (t->unit == TM_UNIT_LDST ? SCHED_ISSUE_MEM : 0) |
+                              (w->state == WARP_AT_BARRIER ? SCHED_ISSUE_BARRIER : 0) |
+                              (w->state == WARP_DONE ? SCHED_ISSUE_EXIT : 0));
+    bool spin_kind = (flags & SCHED_ISSUE_SETP) || (flags & SCHED_ISSUE_BACKWARD);
+    bool to_backoff = (bo->h.wants & SCHED_WANT_ISSUE) ||
+                      ((bo->h.wants & SCHED_WANT_ISSUE_SPIN) && spin_kind);
+    if (to_backoff || (pol->wants & SCHED_WANT_ISSUE)) {
+        sched_issue ev = {sm->id, s->id, v->slot, v->kernel, v->cta, v->warp, pc,
+                          branch ? in->target : SCHED_NONE, in->op, flags,
+                          tw->tf ? &tw->tf->annot[pc] : NULL, active, guard,
+                          branch ? guard : 0, NULL, NULL};
+        if (flags & SCHED_ISSUE_SETP) {
+            ev.a = in->a != EX_NONE ? w->r[in->a] : NULL;
+            ev.b = in->b != EX_NONE ? w->r[in->b] : NULL;
+        }
+        if (to_backoff) {
+            char why[SCHED_WHY_LEN] = "";
+            uint64_t until = bo->observe(bi->st, tm_pol_ctl(pol, now), &ev, why);
+            if (until > now) {
+                tw->backoff_until = until;
+                if (sm->env->trace)
+                    fprintf(sm->env->trace, "cycle %llu: SM %u warp slot %u backed off until "
+                            "%llu (%s: %s)\n", (unsigned long long)now, sm->id, v->slot,
+                            (unsigned long long)until, bo->h.name, why);
+            }
+        }
+        if (pol->wants & SCHED_WANT_ISSUE)
+            tm_pol_event_send(pol, now, TM_EV_ISSUED, sm->id, s->id, &ev);
     }
-    sched_spin_ctx ctx = {now, sm->id, sm->env->trace};
-    char why[SCHED_WHY_LEN] = "";
-    uint64_t until = sp->observe(sm->spin_state, &ctx, &ev, why);
-    if (until > now) {
-        tw->backoff_until = until;
-        if (sm->env->trace)
-            fprintf(sm->env->trace, "cycle %llu: SM %u warp slot %u backed off until %llu (%s: %s)\n",
-                    (unsigned long long)now, sm->id, ev.slot, (unsigned long long)until,
-                    sp->name, why);
+    if ((pol->wants & SCHED_WANT_WARP) && (flags & (SCHED_ISSUE_BARRIER | SCHED_ISSUE_EXIT))) {
+        sched_warp_event we = {sm->id, s->id, v->slot, v->kernel, v->cta, v->warp, pc,
+                               w->barrier_id};
+        tm_pol_event_send(pol, now, (flags & SCHED_ISSUE_EXIT) ? TM_EV_EXIT : TM_EV_BARRIER,
+                          sm->id, s->id, &we);
     }
 }
 
@@ -533,8 +576,12 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
     const ex_func *fn_before = w->fn;
     uint64_t wi0 = w->instrs, ti0 = w->thread_instrs;
     bool mem = t->unit == TM_UNIT_LDST;
-    uint32_t active = env->pol->spin->wants && w->simt->len
-                          ? g_array_index(w->simt, ex_simt, w->simt->len - 1).mask : 0;
+    bool report = sm->report_issues;
+    uint32_t active = 0, guard = 0;
+    if (report && in && w->simt->len) {
+        active = g_array_index(w->simt, ex_simt, w->simt->len - 1).mask;
+        guard = ex_warp_guard_mask(w, in, active);
+    }
     L->smid = sm->id;
     ex_warp_step(w, mem ? &s->acc : NULL);
     tw->ready_unit = TM_UNIT_COUNT;
@@ -593,6 +640,7 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         uint64_t token = tm_token(sm->id, slot, tag);
         if (!memsys_issue(env->mem, sm->id, slot, &s->acc, token, now)) {
             s->stuck = true;
+            s->stuck_since = now;
             s->stuck_slot = slot;
             s->stuck_token = token;
             sm->c.mem_refusals++;
@@ -613,8 +661,10 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         c->live--;
     if (t->flags & TM_INS_WAKE_CTA)
         invalidate_cta(sm, c, now);
-    if (in && env->pol->spin->wants)
-        spin_observe(sm, tw, in, t, pc, active, now);
+    s->views[tw->view].instrs++;
+    s->views[tw->view].outstanding = tw->outstanding;
+    if (report && in)
+        report_issue(sm, s, tw, in, t, pc, active, guard, now);
     return c->live == 0 && c->outstanding == 0 ? c : NULL;
 }
 
@@ -624,25 +674,31 @@ static void trace_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now, const
     fprintf(sm->env->trace, "cycle %llu: SM %u scheduler %u issues warp slot %u "
                             "(kernel %u CTA %u warp %u pc %u) (%s%s%s)\n",
             (unsigned long long)now, sm->id, s->id, v->slot, v->kernel, v->cta, v->warp,
-            v->pc, sm->env->pol->warp->name, why[0] ? ": " : "", why);
+            v->pc, sm->env->pol->sel.warp->h.name, why[0] ? ": " : "", why);
 }
 
-/* No warp can issue but some are backed off: they may go after all. */
-static void relax_backoff(tm_sm *sm, tm_sched *s, uint64_t now)
+/* No warp can issue but some are backed off: the backoff policy names one
+ * that may go after all (or none).  If an operand or its unit still holds
+ * the released warp back, nothing issues this slot. */
+static void relax_backoff(tm_sm *sm, tm_sched *s, uint64_t now, const sched_warp_ctx *ctx)
 {
-    for (uint32_t i = 0; i < s->nviews; i++) {
-        tm_warp *tw = &sm->warps[i * sm->nsched + s->id];
-        if (tw->w && s->views[i].state == SCHED_WS_BACKOFF) {
-            uint8_t st = eval(sm, tw, now, true);
-            if (sched_ws_can_issue(st)) {
-                set_state(sm, s, tw, st, now);
-                tw->relaxed_at = now;
-                *tw->re = now;
-            } else {
-                *tw->re = now; /* back to BACKOFF at the next look */
-            }
-        }
+    tm_pol_inst *bi = tm_pol_backoff(sm->env->pol, sm->id);
+    const sched_backoff_ops *bo = (const sched_backoff_ops *)bi->h;
+    char why[SCHED_WHY_LEN] = "";
+    int32_t i = bo->release(bi->st, ctx, s->views, s->nviews, why);
+    if (i < 0 || (uint32_t)i >= s->nviews || s->views[i].state != SCHED_WS_BACKOFF)
+        return;
+    tm_warp *tw = &sm->warps[(uint32_t)i * sm->nsched + s->id];
+    uint8_t st = eval(sm, tw, now, true);
+    *tw->re = now; /* back to BACKOFF at the next look unless released again */
+    if (sched_ws_can_issue(st)) {
+        set_state(sm, s, tw, st, now);
+        tw->relaxed_at = now;
     }
+    if (sm->env->trace)
+        fprintf(sm->env->trace, "cycle %llu: SM %u warp slot %u released from backoff (%s%s%s)\n",
+                (unsigned long long)now, sm->id, s->views[i].slot, bo->h.name,
+                why[0] ? ": " : "", why);
 }
 
 /* Issues from one scheduler at slot `now`; returns the earliest cycle one
@@ -656,14 +712,14 @@ static uint64_t schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
     }
     uint64_t next = refresh(sm, s, now);
     uint32_t issued = 0;
-    const sched_warp_ops *wp = env->pol->warp;
+    const sched_warp_ops *wp = env->pol->sel.warp;
     sched_warp_ctx ctx = {now, sm->id, s->id, env->trace_warps ? env->trace : NULL};
     char why[SCHED_WHY_LEN];
     for (uint32_t k = 0; k < sm->issue_width;) {
         if (!s->n[SCHED_WS_ISSUE_ALU] && !s->n[SCHED_WS_ISSUE_MEM]) {
             if (!s->n[SCHED_WS_BACKOFF])
                 break;
-            relax_backoff(sm, s, now);
+            relax_backoff(sm, s, now, &ctx);
             if (!s->n[SCHED_WS_ISSUE_ALU] && !s->n[SCHED_WS_ISSUE_MEM])
                 break;
         }
@@ -708,22 +764,36 @@ static uint64_t schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
     return next;
 }
 
+/* Refused memory accesses try again, in the order the L1 policy gives. */
 static void retry_stuck(tm_sm *sm, uint64_t now)
 {
-    for (uint32_t k = 0; k < sm->nsched; k++) {
-        tm_sched *s = &sm->scheds[k];
-        if (!s->stuck)
-            continue;
+    sched_l1_req q[8];
+    uint32_t who[8], n = 0;
+    for (uint32_t k = 0; k < sm->nsched; k++)
+        if (sm->scheds[k].stuck) {
+            q[n] = (sched_l1_req){k, sm->scheds[k].stuck_slot, sm->scheds[k].stuck_since};
+            who[n++] = k;
+        }
+    tm_pol_inst *li = tm_pol_l1(sm->env->pol, sm->id);
+    const sched_l1_ops *lo = (const sched_l1_ops *)li->h;
+    while (n) {
+        uint32_t i = n > 1 ? lo->pick(li->st, tm_pol_ctl(sm->env->pol, now), q, n) : 0;
+        if (i >= n)
+            i = 0;
+        tm_sched *s = &sm->scheds[who[i]];
         if (memsys_issue(sm->env->mem, sm->id, s->stuck_slot, &s->acc, s->stuck_token, now))
             s->stuck = false;
         else
             sm->c.mem_refusals++;
+        q[i] = q[n - 1];
+        who[i] = who[n - 1];
+        n--;
     }
 }
 
 bool tm_sm_cycle(tm_sm *sm, uint64_t now)
 {
-    if (now < sm->next_wake || !sm->resident)
+    if ((now < sm->next_wake && !sm->step) || !sm->resident)
         return false;
     fetch_stage(sm, now);
     retry_stuck(sm, now);
@@ -813,8 +883,12 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         v->annot = NULL;
         set_state(sm, s, tw, SCHED_WS_IBUF_EMPTY, now);
         fetch_enqueue(sm, slot);
-        if (sm->env->pol->spin->warp_start)
-            sm->env->pol->spin->warp_start(sm->spin_state, slot);
+        v->instrs = 0;
+        v->outstanding = 0;
+        if (sm->env->pol->wants & SCHED_WANT_WARP) {
+            sched_warp_event we = {sm->id, tw->sched, slot, kernel_id, linear, k, 0, 0};
+            tm_pol_event_send(sm->env->pol, now, TM_EV_WARP_ARRIVE, sm->id, tw->sched, &we);
+        }
     }
     for (uint32_t k = 0; k < sm->nsched; k++)
         sched_touch(sm, &sm->scheds[k], now);
@@ -826,6 +900,11 @@ static void release(tm_sm *sm, tm_cta *c, uint64_t cycle)
 {
     for (uint32_t k = 0; k < c->nwarps; k++) {
         tm_warp *tw = &sm->warps[c->slots[k]];
+        if (sm->env->pol->wants & SCHED_WANT_WARP) {
+            sched_warp_event we = {sm->id, tw->sched, c->slots[k], c->kernel_id,
+                                   c->cta.linear_id, k, 0, 0};
+            tm_pol_event_send(sm->env->pol, cycle, TM_EV_WARP_LEAVE, sm->id, tw->sched, &we);
+        }
         set_state(sm, &sm->scheds[tw->sched], tw, SCHED_WS_EMPTY, cycle);
         *tw->re = TM_NEVER;
         tw->w = NULL;
@@ -841,6 +920,8 @@ static void release(tm_sm *sm, tm_cta *c, uint64_t cycle)
     if (!sm->resident) {
         flush_states(sm, cycle);
         sm->idle_since = cycle + 1; /* it was busy during `cycle` */
+        if (sm->draining) /* a drained SM powers off once empty */
+            tm_sm_control(sm, TM_SM_GATE, 0, cycle + 1);
     }
     for (uint32_t k = 0; k < sm->nsched; k++)
         sched_touch(sm, &sm->scheds[k], cycle);
@@ -873,6 +954,12 @@ void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
     tw->outstanding--;
     tm_cta *c = tw->cta;
     c->outstanding--;
+    sched_warp_view *v = &sm->scheds[tw->sched].views[tw->view];
+    v->outstanding = tw->outstanding;
+    if (sm->env->pol->wants & SCHED_WANT_MEM_REPLY) {
+        sched_mem_reply r = {sm->id, slot, v->kernel, v->cta, v->warp, cycle};
+        tm_pol_event_send(sm->env->pol, cycle, TM_EV_MEM_REPLY, sm->id, tw->sched, &r);
+    }
     *tw->re = 0;
     tw->ready_unit = TM_UNIT_COUNT;
     if (sm->next_wake > cycle + 1)
@@ -913,4 +1000,43 @@ tm_cta *tm_sm_find_deadlock(tm_sm *sm)
             return c;
     }
     return NULL;
+}
+
+/* ------------------------------------------------------- policy controls */
+
+void tm_sm_control(tm_sm *sm, int what, uint32_t arg, uint64_t now)
+{
+    tm_sm_flush(sm, now); /* close the stretches counted so far */
+    bool was_held = sm->paused || sm->draining;
+    switch (what) {
+    case TM_SM_PAUSE:
+        sm->paused = true;
+        break;
+    case TM_SM_DRAIN:
+        if (!sm->gated)
+            sm->draining = true;
+        if (!sm->resident && !sm->gated) {
+            sm->draining = false;
+            sm->gated = true;
+        }
+        break;
+    case TM_SM_GATE:
+        if (sm->resident) {
+            sm->draining = true;
+        } else if (!sm->gated) {
+            sm->draining = false;
+            sm->gated = true;
+        }
+        break;
+    case TM_SM_RESUME:
+        sm->paused = sm->draining = sm->gated = false;
+        break;
+    case TM_SM_LIMIT:
+        sm->cta_limit = arg;
+        break;
+    }
+    if (sm->gated)
+        sm->gated_since = now;
+    if ((sm->paused || sm->draining) && !was_held)
+        sm->paused_since = now;
 }

@@ -24,6 +24,7 @@
 #include "sched/sched.h"
 #include "timing/config.h"
 #include "timing/memsys.h"
+#include "timing/policy.h"
 #include "timing/stats.h"
 
 #include <glib.h>
@@ -62,6 +63,7 @@ typedef struct tm_ins {
 typedef struct tm_func {
     const ex_func *fn;
     tm_ins *ins;             /* per instruction */
+    ex_annot *annot;         /* per instruction, phases in the config's latencies */
     uint32_t regs32;         /* estimated 32-bit registers per thread */
 } tm_func;
 
@@ -82,7 +84,7 @@ typedef struct tm_sm tm_sm;
 typedef struct tm_env {
     const gpu_config *cfg;
     memsys *mem;
-    const sched_selection *pol;
+    tm_policies *pol;        /* the policy instances */
     FILE *trace;             /* decision trace, or NULL */
     bool trace_warps;        /* also one line per warp issue */
     GHashTable *funcs;       /* const ex_func* -> tm_func* */
@@ -121,8 +123,9 @@ typedef struct tm_warp {
     uint64_t *re;            /* re-evaluate its state at this cycle: its entry
                                 of the scheduler's recheck array */
     uint64_t ibuf_ready;     /* fetched instructions usable from here */
-    uint64_t backoff_until;  /* spin level */
+    uint64_t backoff_until;  /* backoff level */
     uint64_t relaxed_at;     /* slot its backoff was waived (all backed off) */
+    uint64_t fetch_since;    /* cycle it joined the fetch queue */
     uint32_t ibuf;           /* instructions in the buffer */
     uint32_t outstanding;    /* memory instructions in flight */
     uint32_t next_tag;
@@ -143,7 +146,8 @@ typedef struct tm_sched {
     uint64_t *recheck;       /* per view: next cycle to look at that warp
                                 (TM_NEVER when the slot is empty); one dense
                                 array so the per-slot scan stays in cache */
-    void *pstate;            /* warp policy state */
+    void *pstate;            /* warp policy state (its tm_pol_inst's) */
+    uint64_t stuck_since;    /* cycle its memory access was first refused */
     uint64_t unit_free[TM_UNIT_COUNT];
     bool stuck;              /* memsys refused acc: retry every cycle */
     uint32_t stuck_slot;
@@ -180,7 +184,14 @@ struct tm_sm {
     uint64_t mem_since;
     uint64_t idle_since;     /* while resident == 0 */
     uint64_t counted_to;     /* c.cycles covers cycles before this */
-    void *spin_state;
+    void *backoff_state;     /* the SM's backoff policy instance's state */
+    sched_fetch_req *fetch_scratch; /* nwarps: the queue as the fetch policy sees it */
+    /* policy controls (timing/policy.h) */
+    bool paused, draining, gated;
+    uint32_t cta_limit;      /* CTAs it may hold (SCHED_NO_LIMIT: resources) */
+    uint64_t gated_since, paused_since;
+    bool report_issues;      /* some policy wants issue or warp events */
+    bool step;               /* visit every cycle (no event skipping) */
     tm_ins implicit_ret;     /* a warp falling off the end of a function */
     tm_core_counters c;
 };
@@ -197,6 +208,15 @@ uint32_t tm_sm_fit_empty(const gpu_config *cfg, const tm_cta_req *r, const char 
 /* Starts CTA `linear` of launch L; the caller checked tm_sm_fit. */
 void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
                   uint32_t linear, const tm_cta_req *r, uint64_t now);
+
+/* Applies a policy control (TM_SM_PAUSE, DRAIN, GATE, RESUME, LIMIT of
+ * timing/policy.h) at `now`.  Gating an SM with CTAs drains it first. */
+void tm_sm_control(tm_sm *sm, int what, uint32_t arg, uint64_t now);
+/* Whether a policy lets the SM take a new CTA now. */
+static inline bool tm_sm_accepts(const tm_sm *sm)
+{
+    return !sm->paused && !sm->draining && !sm->gated && sm->resident < sm->cta_limit;
+}
 
 /* Simulates cycle `now`; true when it issued an instruction.  After a
  * fault env->failed is set and the launch holds the message. */

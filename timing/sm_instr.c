@@ -181,6 +181,8 @@ tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn)
     tm_func *f = g_new0(tm_func, 1);
     f->fn = fn;
     f->ins = g_new0(tm_ins, fn->ninstrs + 1);
+    /* phases in this config's latencies: what the schedulers see */
+    f->annot = ex_func_annotate(fn, &cfg->latency);
     for (uint32_t i = 0; i < fn->ninstrs; i++) {
         const ex_instr *in = &fn->code[i];
         tm_ins *t = &f->ins[i];
@@ -216,5 +218,6 @@ void tm_func_free(tm_func *f)
     if (!f)
         return;
     g_free(f->ins);
+    g_free(f->annot);
     g_free(f);
 }

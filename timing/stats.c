@@ -13,7 +13,7 @@
     X(slots) X(issued) X(idle_no_warp) X(idle_scoreboard) X(idle_pipeline)   \
     X(sb_alu) X(sb_mem) X(pipe_alu) X(pipe_mem) X(instructions)
 #define CORE_FIELDS(X)                                                       \
-    X(cycles) X(idle_cycles) X(ctas_issued) X(ctas_finished) X(warp_instrs)  \
+    X(cycles) X(idle_cycles) X(gated_cycles) X(paused_cycles) X(ctas_issued) X(ctas_finished) X(warp_instrs)  \
     X(thread_instrs) X(alu_instrs) X(mem_instrs) X(alu_load) X(mem_load)     \
     X(shared_accesses) X(shared_conflicts) X(mem_refusals)
 #define MEM_FIELDS(X)                                                        \
@@ -253,6 +253,8 @@ static void write_core(jw *j, const tm_core_counters *c, uint64_t cycles, uint32
     jw_u64(j, "bank_conflict_passes", c->shared_conflicts);
     jw_close(j, '}');
     jw_u64(j, "core_idle_cycles", c->idle_cycles);
+    jw_u64(j, "core_gated_cycles", c->gated_cycles);
+    jw_u64(j, "core_paused_cycles", c->paused_cycles);
     jw_u64(j, "ctas_issued", c->ctas_issued);
     jw_u64(j, "ctas_finished", c->ctas_finished);
 }
@@ -328,6 +330,8 @@ static void write_kernel(jw *j, const tm_kernel_stats *k)
         jw_open(j, NULL, '{');
         jw_u64(j, "sm", i);
         jw_u64(j, "idle_cycles", c->idle_cycles);
+        jw_u64(j, "gated_cycles", c->gated_cycles);
+        jw_u64(j, "paused_cycles", c->paused_cycles);
         jw_u64(j, "ctas_issued", c->ctas_issued);
         jw_u64(j, "ctas_finished", c->ctas_finished);
         jw_u64(j, "warp_instructions", c->warp_instrs);
@@ -371,11 +375,13 @@ void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
     jw_u64(&j, "core_clock_mhz", cfg->clock.core);
     jw_close(&j, '}');
     jw_open(&j, "policies", '{');
-    jw_str(&j, "warp", gpu_config_choice_name(gpu_warp_policy_names, cfg->warp.policy));
-    jw_str(&j, "spin", gpu_config_choice_name(gpu_spin_policy_names, cfg->spin.policy));
-    jw_str(&j, "cta", gpu_config_choice_name(gpu_cta_policy_names, cfg->cta.policy));
-    write_names(&j, "cta_filters", &cfg->cta.filters, gpu_cta_filter_names);
-    jw_str(&j, "kernel", gpu_config_choice_name(gpu_kernel_policy_names, cfg->kernel.policy));
+    jw_str(&j, "warp", gpu_config_choice_name(sched_names_warp, cfg->warp.policy));
+    jw_str(&j, "spin", gpu_config_choice_name(sched_names_backoff, cfg->spin.policy));
+    jw_str(&j, "cta", gpu_config_choice_name(sched_names_cta, cfg->cta.policy));
+    write_names(&j, "cta_filters", &cfg->cta.filters, sched_names_filter);
+    jw_str(&j, "kernel", gpu_config_choice_name(sched_names_kernel, cfg->kernel.policy));
+    jw_str(&j, "fetch", gpu_config_choice_name(sched_names_fetch, cfg->fetch.policy));
+    jw_str(&j, "l1", gpu_config_choice_name(sched_names_l1, cfg->l1d.policy));
     jw_close(&j, '}');
     jw_open(&j, "kernels", '[');
     for (guint i = 0; s->kernels && i < s->kernels->len; i++)

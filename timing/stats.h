@@ -43,6 +43,9 @@ typedef struct tm_core_counters {
     uint64_t warp_state[SCHED_WS_COUNT]; /* warp-cycles in each state */
     uint64_t cycles;             /* cycles counted */
     uint64_t idle_cycles;        /* cycles with no CTA resident */
+    uint64_t gated_cycles;       /* cycles powered off by a policy */
+    uint64_t paused_cycles;      /* cycles a policy refused it new CTAs
+                                    (paused or draining, not gated) */
     uint64_t ctas_issued, ctas_finished;
     uint64_t warp_instrs, thread_instrs;
     uint64_t alu_instrs, mem_instrs;

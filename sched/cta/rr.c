@@ -11,7 +11,7 @@ typedef struct rr_state {
     bool any;        /* a CTA was placed before */
 } rr_state;
 
-static int32_t rr_place(void *state, const sched_cta_ctx *ctx, const sched_cta_view *v,
+static int32_t rr_place(void *state, const sched_ctl *ctx, const sched_cta_view *v,
                         char *why)
 {
     rr_state *s = state;
@@ -31,15 +31,17 @@ static int32_t rr_place(void *state, const sched_cta_ctx *ctx, const sched_cta_v
     return -1;
 }
 
-static void rr_placed(void *state, const sched_cta_view *v, uint32_t sm)
+static void rr_issued(void *state, const sched_ctl *c, const sched_cta_event *e)
 {
-    (void)v;
+    (void)c;
     rr_state *s = state;
-    s->last = sm;
+    s->last = e->sm;
     s->any = true;
 }
 
 const sched_cta_ops sched_cta_rr = {
-    "rr", "greedy round-robin: the next SM with free resources takes the next CTA",
-    sizeof(rr_state), NULL, rr_place, rr_placed, NULL,
+    .h = {.name = "rr",
+          .summary = "greedy round-robin: the next SM with free resources takes the next CTA",
+          .state_size = sizeof(rr_state), .cta_issued = rr_issued},
+    .place = rr_place,
 };

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-static void leftover_decide(void *state, const sched_kernel_ctx *ctx,
+static void leftover_decide(void *state, const sched_ctl *ctx,
                             const sched_kernel_view *v, sched_kernel_decision *out)
 {
     (void)state;
@@ -23,7 +23,8 @@ static void leftover_decide(void *state, const sched_kernel_ctx *ctx,
 }
 
 const sched_kernel_ops sched_kernel_leftover = {
-    "leftover", "first come, first served; the next kernel starts once every CTA "
-                "of the previous one is placed",
-    0, NULL, leftover_decide,
+    .h = {.name = "leftover",
+          .summary = "first come, first served; the next kernel starts once every CTA "
+                     "of the previous one is placed"},
+    .decide = leftover_decide,
 };

@@ -10,10 +10,9 @@ typedef struct gto_state {
     uint64_t age;    /* its age, to notice a new warp in the same slot */
 } gto_state;
 
-static void gto_init(void *state, const gpu_config *cfg, uint32_t nslots)
+static void gto_init(void *state, const sched_env *env)
 {
-    (void)cfg;
-    (void)nslots;
+    (void)env;
     ((gto_state *)state)->last = -1;
 }
 
@@ -43,6 +42,8 @@ static int32_t gto_pick(void *state, const sched_warp_ctx *ctx,
 }
 
 const sched_warp_ops sched_warp_gto = {
-    "gto", "greedy-then-oldest: the last warp while it is ready, else the oldest",
-    sizeof(gto_state), gto_init, gto_pick,
+    .h = {.name = "gto",
+          .summary = "greedy-then-oldest: the last warp while it is ready, else the oldest",
+          .state_size = sizeof(gto_state), .init = gto_init},
+    .pick = gto_pick,
 };

@@ -9,11 +9,10 @@ typedef struct lrr_state {
     uint32_t last;   /* view index that issued last */
 } lrr_state;
 
-static void lrr_init(void *state, const gpu_config *cfg, uint32_t nslots)
+static void lrr_init(void *state, const sched_env *env)
 {
-    (void)cfg;
     /* the first pick starts at view 0 */
-    ((lrr_state *)state)->last = nslots ? nslots - 1 : 0;
+    ((lrr_state *)state)->last = env->nslots ? env->nslots - 1 : 0;
 }
 
 static int32_t lrr_pick(void *state, const sched_warp_ctx *ctx,
@@ -34,6 +33,7 @@ static int32_t lrr_pick(void *state, const sched_warp_ctx *ctx,
 }
 
 const sched_warp_ops sched_warp_lrr = {
-    "lrr", "loose round-robin over the ready warps", sizeof(lrr_state), lrr_init,
-    lrr_pick,
+    .h = {.name = "lrr", .summary = "loose round-robin over the ready warps",
+          .state_size = sizeof(lrr_state), .init = lrr_init},
+    .pick = lrr_pick,
 };

@@ -110,10 +110,8 @@ static void test_defaults(void **state)
     assert_true(gpu_config_validate(&a, NULL, &err));
     assert_string_equal(a.gpu.name, "generic-fermi");
     assert_int_equal(a.gpu.warp_size, 32);
-    assert_int_equal(a.warp.fetch_group, 6);
     assert_int_equal(a.icc.merge_table, 48);
     assert_int_equal(a.icc.coalesced_cache, 24);
-    assert_int_equal(a.kernel.kdu_entries, 32);
     assert_int_equal(a.cta.filters.count, 0);
     /* Latency keys start from isa/latency.h's table. */
     assert_memory_equal(&a.latency, ptx_latency_default(), sizeof a.latency);
@@ -174,7 +172,7 @@ static void test_preset_c2050(void **state)
     assert_int_equal(c.dram.tRCD, 12);
     assert_int_equal(c.dram.tRRD, 6);
     assert_int_equal(c.dram.partitions * c.dram.bus_width, 384);
-    assert_int_equal(c.warp.policy, GPU_WARP_LRR);
+    assert_int_equal(c.warp.policy, 0 /* lrr */);
 }
 
 static void test_preset_m2090(void **state)
@@ -196,7 +194,6 @@ static void test_preset_m2090(void **state)
     assert_int_equal(c.core.warp_schedulers, 2);
     assert_int_equal(c.core.issue_width, 1);
     assert_int_equal(c.core.dispatch_interval, 2);
-    assert_int_equal(c.warp.fetch_group, 6);
     assert_true(fabs(gflops_sp(&c) - 1330) < 2);
     assert_true(fabs(gpu_config_dram_gbps(&c) - 177) < 1);
 }
@@ -223,7 +220,7 @@ static void test_preset_onac32(void **state)
     gpu_config c = load_preset("onac32");      /* thesis Table 4.3 */
     assert_int_equal(c.gpu.num_sms, 32);
     assert_int_equal(c.core.warp_schedulers, 2);
-    assert_int_equal(c.warp.policy, GPU_WARP_GTO);
+    assert_int_equal(c.warp.policy, 1 /* gto */);
     assert_int_equal(c.units.sp, 32);
     assert_int_equal(c.units.sfu, 4);
     assert_int_equal(c.units.ldst, 16);
@@ -248,8 +245,6 @@ static void test_preset_gtx480(void **state)
     assert_int_equal(c.gpu.num_sms, 15);
     assert_int_equal(c.core.warp_schedulers, 2);
     assert_int_equal(gpu_config_max_warps(&c) / c.core.warp_schedulers, 24);
-    assert_int_equal(c.spin.history_window, 5);
-    assert_int_equal(c.spin.ddos_threshold, 2);
     assert_int_equal(gpu_config_l2_total(&c), KB(768));
 }
 
@@ -268,9 +263,7 @@ static void test_preset_k20c(void **state)
     assert_int_equal(gpu_config_l2_total(&c), KB(1536));
     assert_int_equal(c.l1d.line, 128);
     assert_int_equal(c.l2.line, 128);
-    assert_int_equal(c.kernel.kdu_entries, 32);
-    assert_int_equal(c.warp.policy, GPU_WARP_GTO);
-    assert_int_equal(c.cta.laperm_queue, 128);
+    assert_int_equal(c.warp.policy, 1 /* gto */);
 }
 
 static void test_preset_icc60(void **state)
@@ -284,7 +277,7 @@ static void test_preset_icc60(void **state)
     assert_int_equal(c.clock.core, 1400);
     assert_int_equal(c.clock.dram, 1400);
     assert_int_equal(c.core.warp_schedulers, 2);
-    assert_int_equal(c.warp.policy, GPU_WARP_GTO);
+    assert_int_equal(c.warp.policy, 1 /* gto */);
     assert_int_equal(c.l1d.size, KB(48));
     assert_int_equal(c.l1d.line, 128);
     assert_int_equal(c.l1d.assoc, 4);
@@ -310,7 +303,6 @@ static void test_preset_icc60(void **state)
     assert_int_equal(c.icc.merge_table, 48);
     assert_int_equal(c.icc.coalesced_cache, 24);
     assert_int_equal(c.icc.latency, 1);
-    assert_int_equal(c.cta.policy, GPU_CTA_DISTRIBUTED);
 }
 
 static void test_unknown_preset(void **state)
@@ -407,8 +399,8 @@ static void test_out_of_range(void **state)
     m = load_fails("[core]\nshared_mem = 2M\n", GPU_CONFIG_ERROR_OUT_OF_RANGE);
     MSG_HAS(m, "core.shared_mem", "2M", "0 to 1MB");
     g_free(m);
-    m = load_fails("[cta]\nonac_threshold = 1.5\n", GPU_CONFIG_ERROR_OUT_OF_RANGE);
-    MSG_HAS(m, "cta.onac_threshold", "1.5", "0.5 to 1");
+    m = load_fails("[throttle]\nperiod = 0\n", GPU_CONFIG_ERROR_OUT_OF_RANGE);
+    MSG_HAS(m, "throttle.period", "0", "1 to 100000000");
     g_free(m);
 }
 
@@ -416,13 +408,12 @@ static void test_bad_enum(void **state)
 {
     (void)state;
     char *m = load_fails("[warp]\npolicy = fifo\n", GPU_CONFIG_ERROR_BAD_VALUE);
-    MSG_HAS(m, "warp.policy", "fifo",
-            "valid values are lrr, gto, tl-rr, tl-gto, pa, pa-tl, owl");
+    MSG_HAS(m, "warp.policy", "fifo", "valid values are lrr, gto");
     g_free(m);
-    m = load_fails("[cta]\nfilters = claso, bogus\n", GPU_CONFIG_ERROR_BAD_VALUE);
-    MSG_HAS(m, "cta.filters", "'bogus' is not a valid choice", "perf-sat");
+    m = load_fails("[cta]\nfilters = throttle, bogus\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    MSG_HAS(m, "cta.filters", "'bogus' is not a valid choice", "throttle");
     g_free(m);
-    m = load_fails("[cta]\nfilters = claso,claso\n", GPU_CONFIG_ERROR_BAD_VALUE);
+    m = load_fails("[cta]\nfilters = throttle,throttle\n", GPU_CONFIG_ERROR_BAD_VALUE);
     MSG_HAS(m, "cta.filters", "listed twice");
     g_free(m);
 }
@@ -443,9 +434,6 @@ static void test_inconsistent(void **state)
     m = load_fails("[l2]\nslices_per_partition = 3\n", GPU_CONFIG_ERROR_INCONSISTENT);
     MSG_HAS(m, "l2.partition_size = 128KB",
             "l2.slices_per_partition x l2.assoc x l2.line = 3 x 16 x 128");
-    g_free(m);
-    m = load_fails("[spin]\nhistory_window = 3\n", GPU_CONFIG_ERROR_INCONSISTENT);
-    MSG_HAS(m, "spin.repeat_threshold = 5", "spin.history_window = 3");
     g_free(m);
     m = load_fails("[dram]\ntRAS = 50\n", GPU_CONFIG_ERROR_INCONSISTENT);
     MSG_HAS(m, "dram.tRAS = 50", "dram.tRC = 40");
@@ -490,14 +478,24 @@ static void test_set(void **state)
     GError *err = NULL;
     assert_true(gpu_config_set(&c, "l1d.size=32K", &err));
     assert_int_equal(c.l1d.size, KB(32));
-    assert_true(gpu_config_set(&c, " warp.policy = pa-tl ", &err));
-    assert_int_equal(c.warp.policy, GPU_WARP_PA_TL);
-    assert_true(gpu_config_set(&c, "cta.filters=perf-sat,claso", &err));
-    assert_int_equal(c.cta.filters.count, 2);
-    assert_int_equal(c.cta.filters.items[0], GPU_FILTER_PERF_SAT);
-    assert_int_equal(c.cta.filters.items[1], GPU_FILTER_CLASO);
-    assert_true(gpu_config_has_filter(&c, GPU_FILTER_CLASO));
-    assert_false(gpu_config_has_filter(&c, GPU_FILTER_ONAC));
+    assert_true(gpu_config_set(&c, " warp.policy = gto ", &err));
+    assert_string_equal(sched_names_warp[c.warp.policy], "gto");
+    /* a planned policy is refused with where it is planned */
+    assert_false(gpu_config_set(&c, "warp.policy=pa-tl", &err));
+    assert_non_null(strstr(err->message, "planned"));
+    g_clear_error(&err);
+    assert_true(gpu_config_set(&c, "cta.filters=throttle", &err));
+    assert_int_equal(c.cta.filters.count, 1);
+    assert_string_equal(sched_names_filter[c.cta.filters.items[0]], "throttle");
+    assert_false(gpu_config_set(&c, "cta.filters=throttle,claso", &err));
+    assert_non_null(strstr(err->message, "'claso' is planned"));
+    g_clear_error(&err);
+    /* a policy's own keys live in its section */
+    assert_true(gpu_config_set(&c, "throttle.burst=3", &err));
+    assert_int_equal(c.policy.throttle_burst, 3);
+    assert_false(gpu_config_set(&c, "throttle.burst=0", &err));
+    assert_non_null(strstr(err->message, "throttle.burst"));
+    g_clear_error(&err);
     assert_true(gpu_config_set(&c, "cta.filters=none", &err));
     assert_int_equal(c.cta.filters.count, 0);
     assert_true(gpu_config_set(&c, "latency.fp_add=7", &err));
@@ -525,8 +523,8 @@ static void test_set(void **state)
     assert_int_equal(err->code, GPU_CONFIG_ERROR_UNKNOWN_GROUP);
     MSG_HAS(err->message, "[l1]", "did you mean [l1d]?");
     g_clear_error(&err);
-    assert_false(gpu_config_set(&c, "kernel.device_launch=both", &err));
-    MSG_HAS(err->message, "kernel.device_launch", "'both'", "cdp, dtbl");
+    assert_false(gpu_config_set(&c, "kernel.policy=both", &err));
+    MSG_HAS(err->message, "kernel.policy", "'both'", "leftover");
     g_clear_error(&err);
     assert_false(gpu_config_set(&c, "size=16K", &err));
     assert_int_equal(err->code, GPU_CONFIG_ERROR_SYNTAX);
@@ -648,7 +646,7 @@ static void test_round_trip(void **state)
     const char *const sets[] = {
         "gpu.name=a name; with # and \\ and = signs", "energy.alu_inst=0.1",
         "energy.dram_access=0.30000000000000004", "core.shared_mem=1000",
-        "l2.partition_size=3M", "cta.filters=onac,claso,dyncta",
+        "l2.partition_size=3M", "cta.filters=throttle", "throttle.burst=7",
         "l1d.enabled=false", "dram.scheduler=fcfs", "initiation.sfu=3", NULL};
     assert_true(gpu_config_apply_overrides(&c, sets, &err));
     round_trip(&c, true);
@@ -657,7 +655,7 @@ static void test_round_trip(void **state)
     assert_string_equal(v, "3MB");
     g_free(v);
     v = gpu_config_get_string(&c, "cta.filters");
-    assert_string_equal(v, "onac,claso,dyncta");
+    assert_string_equal(v, "throttle");
     g_free(v);
     assert_null(gpu_config_get_string(&c, "l2.nope"));
     /* Another config differs somewhere. */

@@ -210,10 +210,13 @@ static void set_views(sched_warp_view *v, unsigned n, const uint8_t *states)
 static void test_warp_policies(void **state)
 {
     (void)state;
-    const sched_warp_ops *lrr = sched_warp_lookup("lrr"), *gto = sched_warp_lookup("gto");
-    assert_non_null(lrr);
-    assert_non_null(gto);
-    assert_null(sched_warp_lookup("tl-rr"));
+    const sched_policy *lp = sched_find(SCHED_LEVEL_WARP, "lrr");
+    const sched_policy *gp = sched_find(SCHED_LEVEL_WARP, "gto");
+    assert_non_null(lp);
+    assert_non_null(gp);
+    assert_null(sched_find(SCHED_LEVEL_WARP, "tl-rr"));
+    const sched_warp_ops *lrr = (const sched_warp_ops *)lp->hooks;
+    const sched_warp_ops *gto = (const sched_warp_ops *)gp->hooks;
     sched_warp_view v[4];
     const uint8_t ready[4] = {SCHED_WS_ISSUE_ALU, SCHED_WS_SB_MEM, SCHED_WS_ISSUE_MEM,
                               SCHED_WS_ISSUE_ALU};
@@ -222,10 +225,11 @@ static void test_warp_policies(void **state)
     sched_warp_ctx ctx = {0, 0, 0, NULL};
     gpu_config cfg;
     gpu_config_defaults(&cfg);
+    sched_env env = {&cfg.policy, 1, 1, 1, 4, 8, 0, 0, 4};
 
     /* lrr: 0, 2, 3, 0, ... skipping the stalled warp */
     uint64_t ls[8] = {0};
-    lrr->init(ls, &cfg, 4);
+    lrr->h.init(ls, &env);
     assert_int_equal(lrr->pick(ls, &ctx, v, 4, why), 0);
     assert_int_equal(lrr->pick(ls, &ctx, v, 4, why), 2);
     assert_int_equal(lrr->pick(ls, &ctx, v, 4, why), 3);
@@ -233,7 +237,7 @@ static void test_warp_policies(void **state)
 
     /* gto: the oldest ready (3), then greedily 3 while it stays ready */
     uint64_t gs[8] = {0};
-    gto->init(gs, &cfg, 4);
+    gto->h.init(gs, &env);
     assert_int_equal(gto->pick(gs, &ctx, v, 4, why), 3);
     assert_int_equal(gto->pick(gs, &ctx, v, 4, why), 3);
     v[3].state = SCHED_WS_SB_ALU;
@@ -248,17 +252,20 @@ static void test_warp_policies(void **state)
     assert_int_equal(lrr->pick(ls, &ctx, v, 4, why), -1);
     assert_int_equal(gto->pick(gs, &ctx, v, 4, why), -1);
 
-    /* every config choice resolves, or names what is implemented */
+    /* the default config's choices are the baselines */
     sched_selection sel;
     GError *err = NULL;
-    assert_true(sched_select(&cfg, &sel, &err));
-    assert_string_equal(sel.warp->name, "lrr");
-    assert_string_equal(sel.cta->name, "rr");
-    assert_string_equal(sel.kernel->name, "leftover");
-    assert_string_equal(sel.spin->name, "none");
-    cfg.warp.policy = GPU_WARP_PA;
-    assert_false(sched_select(&cfg, &sel, &err));
-    assert_non_null(strstr(err->message, "warp.policy = pa"));
+    gpu_config_policies(&cfg, &sel);
+    assert_string_equal(sel.warp->h.name, "lrr");
+    assert_string_equal(sel.cta->h.name, "rr");
+    assert_string_equal(sel.kernel->h.name, "leftover");
+    assert_string_equal(sel.backoff->h.name, "none");
+    assert_string_equal(sel.fetch->h.name, "fifo");
+    assert_string_equal(sel.l1->h.name, "sched-order");
+    /* a planned policy is an error that says so and lists what runs */
+    assert_false(gpu_config_set(&cfg, "warp.policy=pa", &err));
+    assert_non_null(strstr(err->message, "warp.policy = 'pa'"));
+    assert_non_null(strstr(err->message, "planned"));
     assert_non_null(strstr(err->message, "lrr, gto"));
     g_clear_error(&err);
 }
@@ -526,7 +533,7 @@ static void test_bad_options(void **state)
     expect_bad(&o, (const char *const[]){"warp_schedulers", "group.key=value", NULL});
     o.timing_set = NULL;
     o.warp_sched = "tl-gto";
-    expect_bad(&o, (const char *const[]){"warp.policy = tl-gto", "not implemented", NULL});
+    expect_bad(&o, (const char *const[]){"'tl-gto' is planned", "not implemented", NULL});
     o.warp_sched = "fastest";
     expect_bad(&o, (const char *const[]){"warp.policy", "fastest", NULL});
     o.warp_sched = NULL;
