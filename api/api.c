@@ -421,12 +421,17 @@ static uint64_t memory_digest(const dev_memory *m, uint64_t h)
     return h;
 }
 
-ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 grid,
-                            ptxemu_dim3 block, size_t dyn_shared, void **args)
+/* Checks a launch and builds its ex_launch (kparams allocated here). */
+static ptxemu_status launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, ex_launch *L,
+                                    uint32_t launch_id)
 {
+    ptxemu_module *mod = d->mod;
+    const char *kernel = d->kernel;
+    ptxemu_dim3 grid = d->grid, block = d->block;
+    size_t dyn_shared = d->dynamic_shared_bytes;
+    void **args = d->args;
     if (!mod || !kernel)
         return PTXEMU_ERR_INVALID_VALUE;
-    ptxemu_ctx *ctx = mod->ctx;
     ex_func *k = g_hash_table_lookup(mod->ex->kernels, kernel);
     if (!k)
         return fail(ctx, PTXEMU_ERR_NOT_FOUND, "no kernel (.entry) named '%s' in %s", kernel,
@@ -467,42 +472,104 @@ ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 
         }
         memcpy(kparams + k->param_offsets[i], args[i], k->param_sizes[i]);
     }
-    ex_launch L = {0};
-    L.mod = mod->ex;
-    L.kernel = k;
-    L.mem = &ctx->mem;
-    L.grid[0] = grid.x;
-    L.grid[1] = grid.y;
-    L.grid[2] = grid.z;
-    L.block[0] = block.x;
-    L.block[1] = block.y;
-    L.block[2] = block.z;
-    L.dyn_shared = (uint32_t)dyn_shared;
-    L.kparams = kparams;
-    L.kparam_size = k->kparam_size;
-    L.printf_out = ctx->opts.printf_stream;
-    L.livelock_limit = ctx->opts.livelock_limit;
-    L.stack_limit = DEFAULT_STACK_LIMIT;
-    L.launch_id = (uint32_t)ctx->counters.launches + 1;
-    L.nsmid = 1;
-    GError *err = NULL;
-    bool good;
-    if (ctx->gpu) {
-        ex_launch *Lp = &L;
-        uint64_t c0 = tm_gpu_cycle(ctx->gpu);
-        good = tm_gpu_run(ctx->gpu, &Lp, 1, &err);
-        ctx->counters.cycles += tm_gpu_cycle(ctx->gpu) - c0;
-    } else {
-        good = ex_launch_run(&L, &err);
+    memset(L, 0, sizeof *L);
+    L->mod = mod->ex;
+    L->kernel = k;
+    L->mem = &ctx->mem;
+    L->grid[0] = grid.x;
+    L->grid[1] = grid.y;
+    L->grid[2] = grid.z;
+    L->block[0] = block.x;
+    L->block[1] = block.y;
+    L->block[2] = block.z;
+    L->dyn_shared = (uint32_t)dyn_shared;
+    L->kparams = kparams;
+    L->kparam_size = k->kparam_size;
+    L->printf_out = ctx->opts.printf_stream;
+    L->livelock_limit = ctx->opts.livelock_limit;
+    L->stack_limit = DEFAULT_STACK_LIMIT;
+    L->launch_id = launch_id;
+    L->nsmid = 1;
+    return PTXEMU_OK;
+}
+
+static void launch_release(ex_launch *L)
+{
+    g_free(L->kparams);
+    L->kparams = NULL;
+    if (L->error)
+        g_string_free(L->error, TRUE);
+    L->error = NULL;
+}
+
+/* Functional order of a batch: by arrival, ties in submission order. */
+typedef struct batch_order {
+    uint64_t arrival;
+    unsigned index;
+} batch_order;
+
+static int cmp_order(const void *a, const void *b)
+{
+    const batch_order *x = a, *y = b;
+    if (x->arrival != y->arrival)
+        return x->arrival < y->arrival ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs,
+                                  unsigned n)
+{
+    if (!ctx || (n && !descs))
+        return PTXEMU_ERR_INVALID_VALUE;
+    ex_launch *Ls = g_new0(ex_launch, n ? n : 1);
+    ptxemu_status st = PTXEMU_OK;
+    unsigned prepared = 0;
+    for (unsigned i = 0; i < n && st == PTXEMU_OK; i++) {
+        const ptxemu_launch_desc *d = &descs[i];
+        if (d->mod && d->mod->ctx != ctx)
+            st = fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch %u: its module belongs to "
+                      "another context", i);
+        else if (d->append_to >= (int)i || d->append_to < -1)
+            st = fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch %u: append_to = %d must name an "
+                      "earlier launch of the batch", i, d->append_to);
+        else
+            st = launch_prepare(ctx, d, &Ls[i], (uint32_t)(ctx->counters.launches + 1 + i));
+        if (st == PTXEMU_OK)
+            prepared++;
     }
-    ctx->counters.launches++;
-    ctx->counters.warp_instructions += L.warp_instrs;
-    ctx->counters.thread_instructions += L.thread_instrs;
-    if (ctx->opts.memory_digest)
-        ctx->counters.memory_digest = memory_digest(&ctx->mem, ctx->counters.memory_digest);
-    g_free(kparams);
-    if (L.error)
-        g_string_free(L.error, TRUE);
+    GError *err = NULL;
+    bool good = st == PTXEMU_OK;
+    if (good && ctx->gpu) {
+        tm_submit *subs = g_new0(tm_submit, n ? n : 1);
+        for (unsigned i = 0; i < n; i++)
+            subs[i] = (tm_submit){&Ls[i], descs[i].arrival, descs[i].append_to};
+        uint64_t c0 = tm_gpu_cycle(ctx->gpu);
+        good = tm_gpu_run_at(ctx->gpu, subs, n, &err);
+        ctx->counters.cycles += tm_gpu_cycle(ctx->gpu) - c0;
+        g_free(subs);
+    } else if (good) {
+        batch_order *ord = g_new(batch_order, n ? n : 1);
+        for (unsigned i = 0; i < n; i++)
+            ord[i] = (batch_order){descs[i].arrival, i};
+        qsort(ord, n, sizeof *ord, cmp_order);
+        for (unsigned i = 0; i < n && good; i++)
+            good = ex_launch_run(&Ls[ord[i].index], &err);
+        g_free(ord);
+    }
+    if (st == PTXEMU_OK) {
+        ctx->counters.launches += n;
+        for (unsigned i = 0; i < n; i++) {
+            ctx->counters.warp_instructions += Ls[i].warp_instrs;
+            ctx->counters.thread_instructions += Ls[i].thread_instrs;
+        }
+        if (ctx->opts.memory_digest)
+            ctx->counters.memory_digest = memory_digest(&ctx->mem, ctx->counters.memory_digest);
+    }
+    for (unsigned i = 0; i < prepared; i++)
+        launch_release(&Ls[i]);
+    g_free(Ls);
+    if (st != PTXEMU_OK)
+        return st;
     if (!good) {
         ptxemu_status s = fail(ctx, PTXEMU_ERR_LAUNCH_FAILED, "%s", err->message);
         g_error_free(err);
@@ -519,12 +586,26 @@ ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 
     return ok(ctx);
 }
 
+ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 grid,
+                            ptxemu_dim3 block, size_t dyn_shared, void **args)
+{
+    if (!mod || !kernel)
+        return PTXEMU_ERR_INVALID_VALUE;
+    ptxemu_launch_desc d = {mod, kernel, grid, block, dyn_shared, args, 0, -1};
+    return ptxemu_launch_batch(mod->ctx, &d, 1);
+}
+
 ptxemu_status ptxemu_synchronize(ptxemu_ctx *ctx)
 {
     return ctx ? PTXEMU_OK : PTXEMU_ERR_INVALID_VALUE;
 }
 
 /* ----------------------------------------------------------------- timing */
+
+const tm_stats *ptxemu_timing_stats(const ptxemu_ctx *ctx)
+{
+    return ctx && ctx->gpu ? tm_gpu_stats(ctx->gpu) : NULL;
+}
 
 const char *ptxemu_timing_stats_json(ptxemu_ctx *ctx)
 {

@@ -8,4 +8,8 @@
 
 ex_module *ptxemu_module_ex(ptxemu_module *mod);
 
+/* The timing statistics of a context (NULL when timing is off). */
+typedef struct tm_stats tm_stats;
+const tm_stats *ptxemu_timing_stats(const ptxemu_ctx *ctx);
+
 #endif

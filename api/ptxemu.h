@@ -141,6 +141,26 @@ ptxemu_status ptxemu_memcpy_from_symbol(ptxemu_module *mod, void *dst,
 ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel,
                             ptxemu_dim3 grid, ptxemu_dim3 block,
                             size_t dynamic_shared_bytes, void **args);
+/* Several launches submitted together.  Under timing each arrives
+ * `arrival` core cycles after the batch starts, and kernels that arrive
+ * while others run share the GPU as kernel.policy allows (leftover: a
+ * kernel places CTAs once the earlier ones have placed all of theirs).
+ * With `append_to` = i >= 0 the launch's CTAs join the kernel of desc i
+ * (an earlier desc with append_to = -1 arriving no later) after its own
+ * CTAs, as dynamic-parallelism TB groups do.  Functionally the launches run
+ * one after another in arrival order (ties in desc order), so memory ends
+ * up the same in both modes when concurrent launches touch disjoint data. */
+typedef struct ptxemu_launch_desc {
+    ptxemu_module *mod;
+    const char *kernel;
+    ptxemu_dim3 grid, block;
+    size_t dynamic_shared_bytes;
+    void **args;
+    uint64_t arrival;
+    int append_to;
+} ptxemu_launch_desc;
+ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs,
+                                  unsigned n);
 ptxemu_status ptxemu_synchronize(ptxemu_ctx *ctx);
 
 /* Timing statistics of every launch so far.  The summary fails with

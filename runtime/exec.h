@@ -57,6 +57,7 @@ enum {
     EXF_APPROX = 1u << 12,
     EXF_RELU = 1u << 13,
     EXF_NAN = 1u << 14,
+    EXF_CTA_BARRIER = 1u << 15, /* bar/barrier at CTA level (not bar.warp.sync) */
 };
 
 /* One decoded instruction.  Operand slots: register or constant slot

@@ -549,6 +549,7 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
             return true;
         }
         unsigned i = 0;
+        in->flags |= EXF_CTA_BARRIER;
         if (red) {
             in->d = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
             in->op2 = BAR_RED;

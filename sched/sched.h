@@ -227,7 +227,7 @@ enum {
     SCHED_ISSUE_BRANCH = 1u << 1,
     SCHED_ISSUE_BACKWARD = 1u << 2,  /* a branch whose target is at or before it */
     SCHED_ISSUE_MEM = 1u << 3,
-    SCHED_ISSUE_BARRIER = 1u << 4,
+    SCHED_ISSUE_BARRIER = 1u << 4,   /* a CTA barrier (bar.sync, bar.arrive, bar.red) */
     SCHED_ISSUE_EXIT = 1u << 5,
 };
 
@@ -280,6 +280,7 @@ typedef struct sched_hooks {
     void (*cta_finished)(void *st, const sched_ctl *c, const sched_cta_event *e);
     void (*warp_arrive)(void *st, const sched_ctl *c, const sched_warp_event *e);
     void (*warp_leave)(void *st, const sched_ctl *c, const sched_warp_event *e);
+    /* A warp issued a CTA barrier instruction (it may wait there). */
     void (*barrier)(void *st, const sched_ctl *c, const sched_warp_event *e);
     void (*exit)(void *st, const sched_ctl *c, const sched_warp_event *e);
     void (*issued)(void *st, const sched_ctl *c, const sched_issue *e);

@@ -428,15 +428,16 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
                 fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u -> SM %d (%s%s%s)\n",
                         (unsigned long long)now, k->id, k->next, s, g->pol.sel.cta->h.name,
                         why[0] ? ": " : "", why);
+            /* policies hear of the CTA before its warps arrive */
+            sched_cta_event e = {k->id, k->next, (uint32_t)s, NULL};
+            tm_pol_event_send(&g->pol, now, TM_EV_CTA_ISSUED, (uint32_t)s, SCHED_NONE, &e);
             tm_sm_launch(g->sms[s], seg->L, k, k->id, k->next - seg->first, &seg->req, now);
             k->resident[s]++;
             k->issued_on[s]++;
-            uint32_t placed = k->next++;
+            k->next++;
             g->smv[s].resident_kernel++;
             g->smv[s].issued++;
             g->smv[s].fit--;
-            sched_cta_event e = {k->id, placed, (uint32_t)s, NULL};
-            tm_pol_event_send(&g->pol, now, TM_EV_CTA_ISSUED, (uint32_t)s, SCHED_NONE, &e);
             /* SMs with room left take the next CTA next cycle */
             if (g->smv[s].fit)
                 g->cta_dirty = true;

@@ -525,7 +525,7 @@ static void report_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, const ex_instr *in
                               (branch ? SCHED_ISSUE_BRANCH : 0) |
                               (branch && in->target <= pc ? SCHED_ISSUE_BACKWARD : 0) |
                               (t->unit == TM_UNIT_LDST ? SCHED_ISSUE_MEM : 0) |
-                              (w->state == WARP_AT_BARRIER ? SCHED_ISSUE_BARRIER : 0) |
+                              ((in->flags & EXF_CTA_BARRIER) ? SCHED_ISSUE_BARRIER : 0) |
                               (w->state == WARP_DONE ? SCHED_ISSUE_EXIT : 0));
     bool spin_kind = (flags & SCHED_ISSUE_SETP) || (flags & SCHED_ISSUE_BACKWARD);
     bool to_backoff = (bo->h.wants & SCHED_WANT_ISSUE) ||

@@ -1,0 +1,330 @@
+/* tests/timing/test_framework.c — the scheduler framework (sched/sched.h,
+ * timing/policy.c, timing/gpu.c) driven through the real timing model:
+ *   - the example policy `throttle` sees every hook, in the order a CTA's
+ *     life implies (arrive < issued < warps < instructions < replies <
+ *     barrier < exit < leave < finished < kernel finish);
+ *   - a refusing filter makes CTAs wait and retry at the cycle it names;
+ *     the kernel still finishes with the CPU reference's answer and the
+ *     functional run's memory;
+ *   - gating: the SMs a policy powers off get no CTA and count gated cycles;
+ *   - two kernels that arrive at different cycles run concurrently under
+ *     leftover, and CTAs appended to a running kernel run as part of it;
+ *     the answers equal the functional run's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "api/api_internal.h"
+#include "api/ptxemu.h"
+#include "timing/stats.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* b[i] = a[i] + 1 for i < n, with a CTA barrier between load and store. */
+static const char *const kernel_ptx =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry copyadd(.param .u64 pa, .param .u64 pb, .param .u32 n)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u32 %r1, [n];\n"
+    "  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n  mov.u32 %r4, %tid.x;\n"
+    "  mad.lo.s32 %r5, %r2, %r3, %r4;\n  setp.ge.u32 %p1, %r5, %r1;\n"
+    "  mul.wide.u32 %rd3, %r5, 4;\n  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+    "  mov.u32 %r6, 0;\n  @!%p1 ld.global.u32 %r6, [%rd4];\n  bar.sync 0;\n"
+    "  add.u32 %r7, %r6, 1;\n  @!%p1 st.global.u32 [%rd5], %r7;\n  ret;\n}\n";
+
+#define BLOCK 64u
+
+/* One launch's buffers. */
+typedef struct job {
+    ptxemu_dptr a, b;
+    uint32_t n;
+    void *args[3];
+} job;
+
+typedef struct world {
+    ptxemu_ctx *ctx;
+    ptxemu_module *mod;
+    char *trace;
+    size_t trace_len;
+    FILE *trace_f;
+    job jobs[4];
+} world;
+
+static void world_open(world *w, const char *config, const char *const *sets, bool trace)
+{
+    memset(w, 0, sizeof *w);
+    ptxemu_options o = {0};
+    if (config) {
+        o.timing = 1;
+        o.timing_config = config;
+        o.timing_set = sets;
+        if (trace) {
+            w->trace_f = open_memstream(&w->trace, &w->trace_len);
+            o.sched_trace = w->trace_f;
+        }
+    }
+    if (ptxemu_ctx_create(&w->ctx, &o) != PTXEMU_OK)
+        fail_msg("context: %s", ptxemu_last_error(w->ctx));
+    if (ptxemu_module_load_string(w->ctx, kernel_ptx, "copyadd.ptx", &w->mod) != PTXEMU_OK)
+        fail_msg("load: %s", ptxemu_last_error(w->ctx));
+}
+
+static void world_close(world *w)
+{
+    ptxemu_ctx_destroy(w->ctx);
+    if (w->trace_f)
+        fclose(w->trace_f);
+    g_free(w->trace);
+}
+
+/* Job j over n elements with input a[i] = base + i. */
+static void job_make(world *w, unsigned j, uint32_t n, uint32_t base)
+{
+    job *jb = &w->jobs[j];
+    jb->n = n;
+    uint32_t *h = g_new(uint32_t, n);
+    for (uint32_t i = 0; i < n; i++)
+        h[i] = base + i * 7u;
+    assert_int_equal(ptxemu_malloc(w->ctx, &jb->a, n * 4), PTXEMU_OK);
+    assert_int_equal(ptxemu_malloc(w->ctx, &jb->b, n * 4), PTXEMU_OK);
+    assert_int_equal(ptxemu_memcpy_htod(w->ctx, jb->a, h, n * 4), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(w->ctx, jb->b, 0, n * 4), PTXEMU_OK);
+    jb->args[0] = &jb->a;
+    jb->args[1] = &jb->b;
+    jb->args[2] = &jb->n;
+    g_free(h);
+}
+
+/* The CPU reference: b[i] = a[i] + 1. */
+static void job_check(world *w, unsigned j, uint32_t base)
+{
+    job *jb = &w->jobs[j];
+    uint32_t *h = g_new(uint32_t, jb->n);
+    assert_int_equal(ptxemu_memcpy_dtoh(w->ctx, h, jb->b, jb->n * 4), PTXEMU_OK);
+    for (uint32_t i = 0; i < jb->n; i++)
+        if (h[i] != base + i * 7u + 1u)
+            fail_msg("job %u: b[%u] = %u, expected %u", j, i, h[i], base + i * 7u + 1u);
+    g_free(h);
+}
+
+static ptxemu_launch_desc desc_of(world *w, unsigned j, uint64_t arrival, int append_to)
+{
+    job *jb = &w->jobs[j];
+    ptxemu_launch_desc d = {w->mod, "copyadd", {(jb->n + BLOCK - 1) / BLOCK, 1, 1},
+                            {BLOCK, 1, 1}, 0, jb->args, arrival, append_to};
+    return d;
+}
+
+static void batch(world *w, const ptxemu_launch_desc *d, unsigned n)
+{
+    if (ptxemu_launch_batch(w->ctx, d, n) != PTXEMU_OK)
+        fail_msg("launch: %s", ptxemu_last_error(w->ctx));
+    if (w->trace_f)
+        fflush(w->trace_f);
+}
+
+static const tm_kernel_stats *kernel_stats(world *w, uint32_t launch)
+{
+    const tm_stats *st = ptxemu_timing_stats(w->ctx);
+    assert_non_null(st);
+    for (guint i = 0; i < st->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
+        if (k->launch == launch)
+            return k;
+    }
+    fail_msg("no statistics for launch %u", launch);
+    return NULL;
+}
+
+/* Position of the first trace line containing `needle` at or after `from`. */
+static const char *find_from(const char *from, const char *needle)
+{
+    const char *p = strstr(from, needle);
+    if (!p)
+        fail_msg("trace lacks '%s' after the expected point", needle);
+    return p;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_hook_order(void **state)
+{
+    (void)state;
+    const char *const sets[] = {"cta.filters=throttle", "throttle.burst=1000", NULL};
+    world w;
+    world_open(&w, "m2090", sets, true);
+    job_make(&w, 0, 2 * BLOCK, 5);
+    ptxemu_launch_desc d = desc_of(&w, 0, 0, -1);
+    batch(&w, &d, 1);
+    job_check(&w, 0, 5);
+    const char *t = w.trace;
+    /* a CTA's life, in order (CTA 0, warp 0 where it matters) */
+    const char *p = find_from(t, "throttle: kernel_arrive 1 2");
+    p = find_from(p, "throttle: request 0 ");
+    p = find_from(p, "throttle: cta_issued 0 ");
+    p = find_from(p, "throttle: warp_arrive 0 0");
+    const char *first_issue = p = find_from(p, "throttle: issued 0 ");
+    p = find_from(p, "throttle: barrier 0 ");
+    p = find_from(p, "throttle: exit 0 ");
+    p = find_from(p, "throttle: warp_leave 0 0");
+    const char *finished = p = find_from(p, "throttle: cta_finished 0 ");
+    p = find_from(p, "throttle: kernel_finish 1 2");
+    /* CTA 0's load replies come after its first issue, before it finishes
+     * (a CTA ends only once its memory traffic has drained) */
+    const char *reply = find_from(first_issue, "throttle: mem_reply 0 ");
+    assert_true(reply < finished);
+    /* the period ticks run while the kernel does */
+    find_from(t, "throttle: tick ");
+    /* the summary counts what the hooks saw: 2 CTAs x 2 warps */
+    find_from(p, "2 CTAs issued, 2 finished, 0 requests refused");
+    find_from(p, "4/4 warps in/out, 4 barrier waits, 4 exits");
+    world_close(&w);
+}
+
+/* CTAs issued per throttle period, from the decision trace. */
+static void issue_cycles(const char *trace, GArray *out)
+{
+    for (const char *p = trace; (p = strstr(p, "cycle ")); p++) {
+        const char *eol = strchr(p, '\n');
+        const char *arrow = strstr(p, " -> SM ");
+        if (arrow && (!eol || arrow < eol) && strstr(p, "CTA ") < arrow) {
+            uint64_t c = g_ascii_strtoull(p + 6, NULL, 10);
+            g_array_append_val(out, c);
+        }
+        if (!eol)
+            break;
+        p = eol;
+    }
+}
+
+static void test_refusing_filter_retries(void **state)
+{
+    (void)state;
+    const uint32_t period = 300;
+    const char *const sets[] = {"cta.filters=throttle", "throttle.burst=1",
+                                "throttle.period=300", NULL};
+    world w;
+    world_open(&w, "m2090", sets, true);
+    job_make(&w, 0, 10 * BLOCK - 3, 11);
+    ptxemu_launch_desc d = desc_of(&w, 0, 0, -1);
+    batch(&w, &d, 1);
+    job_check(&w, 0, 11);
+    /* refused requests are named, and each period admits one CTA */
+    find_from(w.trace, "refused on SM");
+    GArray *cyc = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    issue_cycles(w.trace, cyc);
+    assert_int_equal(cyc->len, 10);
+    for (guint i = 1; i < cyc->len; i++) {
+        uint64_t a = g_array_index(cyc, uint64_t, i - 1), b = g_array_index(cyc, uint64_t, i);
+        if (a / period == b / period)
+            fail_msg("CTAs %u and %u both issued in period %llu", i - 1, i,
+                     (unsigned long long)(a / period));
+        /* retried as soon as the next period opens */
+        assert_int_equal(b, (a / period + 1) * period);
+    }
+    g_array_free(cyc, TRUE);
+    const tm_kernel_stats *k = kernel_stats(&w, 1);
+    assert_true(tm_kernel_cycles(k) > 9 * period);
+    world_close(&w);
+}
+
+static void test_gating(void **state)
+{
+    (void)state;
+    const char *const sets[] = {"cta.filters=throttle", "throttle.active_sms=2",
+                                "throttle.burst=1000", NULL};
+    world w;
+    world_open(&w, "m2090", sets, false);
+    job_make(&w, 0, 24 * BLOCK, 3);
+    ptxemu_launch_desc d = desc_of(&w, 0, 0, -1);
+    batch(&w, &d, 1);
+    job_check(&w, 0, 3);
+    const tm_kernel_stats *k = kernel_stats(&w, 1);
+    assert_int_equal(k->ncores, 16);
+    uint64_t placed = 0;
+    for (uint32_t s = 0; s < k->ncores; s++) {
+        placed += k->cores[s].ctas_issued;
+        if (s >= 2) {
+            assert_int_equal(k->cores[s].ctas_issued, 0);
+            /* powered off for the whole kernel */
+            assert_int_equal(k->cores[s].gated_cycles, tm_kernel_cycles(k));
+        } else {
+            assert_true(k->cores[s].ctas_issued > 0);
+            assert_int_equal(k->cores[s].gated_cycles, 0);
+        }
+    }
+    assert_int_equal(placed, 24);
+    world_close(&w);
+}
+
+static void test_concurrent_arrivals(void **state)
+{
+    (void)state;
+    world w;
+    world_open(&w, "m2090", NULL, false);
+    job_make(&w, 0, 4 * BLOCK, 100);
+    job_make(&w, 1, 4 * BLOCK, 900);
+    ptxemu_launch_desc d[2] = {desc_of(&w, 0, 0, -1), desc_of(&w, 1, 60, -1)};
+    batch(&w, d, 2);
+    job_check(&w, 0, 100);
+    job_check(&w, 1, 900);
+    const tm_kernel_stats *k1 = kernel_stats(&w, 1), *k2 = kernel_stats(&w, 2);
+    assert_int_equal(k2->start, k1->start + 60);
+    /* the second ran while the first was still running */
+    if (!(k2->start < k1->end))
+        fail_msg("no overlap: kernel 1 [%llu, %llu], kernel 2 from %llu",
+                 (unsigned long long)k1->start, (unsigned long long)k1->end,
+                 (unsigned long long)k2->start);
+    world_close(&w);
+
+    /* the same batch functionally gives the same answers */
+    world_open(&w, NULL, NULL, false);
+    job_make(&w, 0, 4 * BLOCK, 100);
+    job_make(&w, 1, 4 * BLOCK, 900);
+    ptxemu_launch_desc f[2] = {desc_of(&w, 1, 400, -1), desc_of(&w, 0, 0, -1)};
+    batch(&w, f, 2);
+    job_check(&w, 0, 100);
+    job_check(&w, 1, 900);
+    world_close(&w);
+}
+
+static void test_appended_ctas(void **state)
+{
+    (void)state;
+    world w;
+    world_open(&w, "m2090", NULL, false);
+    job_make(&w, 0, 4 * BLOCK, 1);
+    job_make(&w, 1, 3 * BLOCK, 50);
+    ptxemu_launch_desc d[2] = {desc_of(&w, 0, 0, -1), desc_of(&w, 1, 50, 0)};
+    batch(&w, d, 2);
+    job_check(&w, 0, 1);
+    job_check(&w, 1, 50);
+    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    assert_int_equal(st->kernels->len, 1); /* one kernel took both */
+    const tm_kernel_stats *k = kernel_stats(&w, 1);
+    assert_int_equal(k->ctas, 7);
+    uint64_t issued = 0;
+    for (uint32_t s = 0; s < k->ncores; s++)
+        issued += k->cores[s].ctas_issued;
+    assert_int_equal(issued, 7);
+    /* appending to a later launch is refused with a message */
+    ptxemu_launch_desc bad[2] = {desc_of(&w, 0, 0, 1), desc_of(&w, 1, 0, -1)};
+    assert_int_not_equal(ptxemu_launch_batch(w.ctx, bad, 2), PTXEMU_OK);
+    assert_non_null(strstr(ptxemu_last_error(w.ctx), "append_to"));
+    world_close(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hook_order),
+        cmocka_unit_test(test_refusing_filter_retries),
+        cmocka_unit_test(test_gating),
+        cmocka_unit_test(test_concurrent_arrivals),
+        cmocka_unit_test(test_appended_ctas),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
