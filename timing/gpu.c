@@ -353,6 +353,7 @@ static void snapshot_mem(tm_gpu *g, tm_mem_counters *out, uint64_t *served)
 static void kernel_begin(tm_gpu *g, tm_kernel *k, uint64_t now)
 {
     k->arrival = now;
+    memsys_invalidate_l1(g->mem); /* a kernel boundary: L1s may hold stale lines */
     for (uint32_t i = 0; i < g->nsms; i++) {
         tm_sm_flush(g->sms[i], now);
         k->base[i] = g->sms[i]->c;
