@@ -81,6 +81,7 @@ struct ex_instr {
     int64_t imm;                /* address offset or immediate */
     uint32_t vr[4];             /* vector element slots (ld/st.v2/.v4, mov packs) */
     uint32_t src;               /* index of the ptx_instr it came from */
+    uint8_t order;              /* EX_ORD_* of a memory instruction (loader.c) */
     const void *ext;            /* family data owned by the ex_func (call info) */
 };
 
@@ -169,6 +170,21 @@ typedef struct ex_callframe {
     uint32_t caller_roff;       /* caller's register window offset */
 } ex_callframe;
 
+/* Memory-ordering facts of a memory instruction, from its PTX qualifiers
+ * (PTX ISA, "Memory Consistency Model" and the ld/st cache operators).
+ * The executor only carries them; the timing memory system decides what
+ * they mean for its caches (timing/memsys.c). */
+enum {
+    EX_ORD_VOLATILE = 1u << 0, /* .volatile (relaxed at system scope), .mmio */
+    EX_ORD_STRONG = 1u << 1,   /* .relaxed/.acquire/.release/.acq_rel/.sc at a scope
+                                  wider than the CTA (.cluster, .gpu, .sys) */
+    EX_ORD_ACQUIRE = 1u << 2,  /* strong with acquire semantics (.acquire, .acq_rel, .sc) */
+    EX_ORD_CG = 1u << 3,       /* .cg: cache in L2, not in L1 */
+    EX_ORD_CV = 1u << 4,       /* .cv: do not cache, fetch again */
+};
+/* EX_ORD_* bits of a decoded PTX instruction (runtime/exec_memory.c). */
+uint8_t ex_mem_order(const ptx_instr *pi);
+
 /* What one issued instruction touched in memory, per lane (filled only while
  * a timing model asks for it: ex_warp_step with a record). */
 typedef struct ex_access {
@@ -176,6 +192,7 @@ typedef struct ex_access {
     uint8_t space;              /* ex_space after generic resolution */
     uint8_t write;              /* 1 store, 0 load; atomics record both */
     uint8_t atomic;
+    uint8_t order;              /* EX_ORD_* of the instruction */
     uint16_t size;              /* bytes per lane */
     uint64_t addr[WARP_SIZE];   /* resolved address (global, shared or local offset) */
 } ex_access;

@@ -456,6 +456,27 @@ static bool decode_mov(ex_decoder *d, ex_instr *in)
     return true;
 }
 
+uint8_t ex_mem_order(const ptx_instr *pi)
+{
+    uint8_t o = 0;
+    if (ptx_instr_has_mod(pi, PTX_MOD_VOLATILE) || ptx_instr_has_mod(pi, PTX_MOD_MMIO))
+        o |= EX_ORD_VOLATILE;
+    bool acquire = ptx_instr_has_mod(pi, PTX_MOD_ACQUIRE) ||
+                   ptx_instr_has_mod(pi, PTX_MOD_ACQ_REL) || ptx_instr_has_mod(pi, PTX_MOD_SC);
+    bool strong = acquire || ptx_instr_has_mod(pi, PTX_MOD_RELAXED) ||
+                  ptx_instr_has_mod(pi, PTX_MOD_RELEASE);
+    /* a strong operation synchronises with threads of its scope; only
+     * .cta keeps them all on one SM (a missing scope means .gpu, as for
+     * atom and red) */
+    if (strong && !ptx_instr_has_mod(pi, PTX_MOD_CTA))
+        o |= EX_ORD_STRONG | (acquire ? EX_ORD_ACQUIRE : 0);
+    if (ptx_instr_has_mod(pi, PTX_MOD_CG))
+        o |= EX_ORD_CG;
+    if (ptx_instr_has_mod(pi, PTX_MOD_CV))
+        o |= EX_ORD_CV;
+    return o;
+}
+
 bool ex_decode_memory(ex_decoder *d, ex_instr *in)
 {
     const ptx_instr *pi = d->pi;

@@ -356,6 +356,7 @@ static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GErro
         in->rnd = pi->rnd;
         in->guard = pi->guard >= 0 ? c.reg_slot[pi->guard] : EX_NONE;
         in->guard_neg = pi->guard_neg;
+        in->order = ex_mem_order(pi);
         if (ef->cfg->reconv[i] != PTX_CFG_NONE)
             in->reconv = ef->cfg->reconv[i];
         c.d.pi = pi;

@@ -161,7 +161,6 @@ static const char *space_word(ex_space s)
 uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
                  unsigned size, int lane, bool write)
 {
-    (void)in;
     ex_space orig = space;
     if (space == EX_SPACE_GENERIC) {
         if (addr - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) {
@@ -213,6 +212,7 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
         } else {
             r->mask |= 1u << lane;
             r->space = (uint8_t)space;
+            r->order = in ? in->order : 0;
             r->size = (uint16_t)size;
             r->write |= write;
             r->addr[lane] = addr;
@@ -323,6 +323,7 @@ void ex_warp_step(ex_warp *w, ex_access *rec)
         rec->mask = 0;
         rec->write = 0;
         rec->atomic = 0;
+        rec->order = 0;
         rec->size = 0;
     }
     w->rec = rec;

@@ -81,6 +81,18 @@ bool cache_invalidate(cache *c, uint64_t key, bool *was_dirty)
     return true;
 }
 
+uint32_t cache_drop_clean(cache *c, uint64_t key_limit)
+{
+    uint32_t n = 0;
+    size_t ways = (size_t)c->nsets * c->assoc;
+    for (size_t i = 0; i < ways; i++)
+        if (c->key[i] < key_limit && !c->dirty[i]) {
+            c->key[i] = CACHE_NO_KEY;
+            n++;
+        }
+    return n;
+}
+
 bool cache_insert(cache *c, uint64_t key, bool dirty, uint64_t *victim,
                   bool *victim_dirty)
 {

@@ -464,6 +464,7 @@ static void kernel_begin(tm_gpu *g, tm_kernel *k, uint64_t now)
 {
     k->arrival = now;
     k->arrived = true;
+    memsys_invalidate_l1(g->mem); /* a kernel boundary: L1s may hold stale lines */
     for (uint32_t i = 0; i < g->nsms; i++) {
         tm_sm_flush(g->sms[i], now);
         k->base[i] = g->sms[i]->c;

@@ -195,8 +195,10 @@ static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64
     uint32_t i = inst_alloc(m, s, token, c, true);
     ms_inst *in = &s->inst[i];
     in->done_at = c + 1;
+    /* an ordered load (memorder.c) past L1 skips the cluster's ICC too */
+    bool ordered = bypass && !cst && !local;
     uint8_t flags = (uint8_t)((cst ? PKTF_CONST : 0) | (cached ? 0 : PKTF_UNCACHED) |
-                              (local ? PKTF_LOCAL : 0));
+                              (local ? PKTF_LOCAL : 0) | (ordered ? PKTF_BYPASS : 0));
     uint32_t line_bytes = cst ? m->cfg.const_cache.line : m->cfg.l1d.line;
     /* global reads pass the merge table on their way out */
     uint64_t extra = m->icc_on && !cst && !local ? m->icc_delay : 0;
@@ -231,6 +233,10 @@ static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64
     if (cst) {
         m->x.const_hits += hits;
         m->x.const_misses += misses;
+    } else if (ordered) {
+        m->x.l1_bypasses += misses;
+        m->st.l1_mshr_merges += merges;
+        m->x.l1_accesses += co->ntx;
     } else {
         m->st.l1_hits += hits;
         m->st.l1_misses += misses;
@@ -249,13 +255,18 @@ refuse:
 }
 
 static bool issue_store(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c,
-                        bool local)
+                        bool local, bool through)
 {
     const coal_out *co = m->cur;
     /* local memory is write-back, write-allocate in L1 (as on Fermi); global
-     * stores follow l1d.write_policy / l1d.write_allocate */
+     * stores follow l1d.write_policy / l1d.write_allocate, except that a
+     * strong store is not kept back in L1 (memorder.c) */
     int32_t pol = local ? GPU_WRITE_BACK : m->cfg.l1d.write_policy;
     bool alloc = local || m->cfg.l1d.write_allocate;
+    if (through && !local && pol == GPU_WRITE_BACK) {
+        pol = GPU_WRITE_THROUGH;
+        alloc = false;
+    }
     uint32_t need = co->ntx * (pol == GPU_WRITE_THROUGH && alloc ? 2 : 1);
     if (need > s->npkt_free || !missq_room(m, s, need)) {
         m->st.l1_reservation_fails++;
@@ -354,6 +365,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
         return false;
     }
     bool cst = coal_is_const(acc->space), local = coal_is_local(acc->space);
+    flags = ms_order_flags(acc, flags);
     uint64_t addr0 = acc->addr[__builtin_ctz(acc->mask)];
     ms_refused *r = NULL;
     if (s->rc) {
@@ -384,11 +396,13 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
     if (acc->atomic)
         ok = issue_atomic(m, s, smi, token, c);
     else if (acc->write)
-        ok = issue_store(m, s, smi, token, c, local);
+        ok = issue_store(m, s, smi, token, c, local, (flags & MS_WRITE_THROUGH) != 0);
     else
         ok = issue_read(m, s, smi, token, c, cst, local, (flags & MEMSYS_BYPASS_L1) != 0);
     if (ok) {
         s->ver++;
+        if (flags & MS_ACQUIRE)
+            ms_acquire(m, s);
         if (r)
             r->valid = false;
         return true;
@@ -476,7 +490,7 @@ static void sm_fill(memsys *m, uint32_t smi, uint64_t line, uint8_t flags, uint3
 static inline bool icc_eligible(const noc_pkt *p)
 {
     return p->kind == PKT_READ &&
-           !(p->flags & (PKTF_CONST | PKTF_LOCAL | PKTF_NOMSHR));
+           !(p->flags & (PKTF_CONST | PKTF_LOCAL | PKTF_NOMSHR | PKTF_BYPASS));
 }
 
 static void cluster_deliver(memsys *m, ms_cluster *cl, uint32_t p, uint64_t k)
@@ -680,22 +694,6 @@ uint64_t memsys_next_cycle(const memsys *m)
 bool memsys_idle(const memsys *m)
 {
     return m->insts_used == 0 && m->pkts_used == 0 && m->dram_pending == 0;
-}
-
-void memsys_invalidate_l1(memsys *m)
-{
-    for (uint32_t i = 0; i < m->nsms; i++) {
-        ms_sm *s = &m->sm[i];
-        s->ver++;
-        cache *cs[2] = {&s->l1, &s->cc};
-        for (int j = 0; j < 2; j++) {
-            size_t n = (size_t)cs[j]->nsets * cs[j]->assoc;
-            for (size_t w = 0; w < n; w++) {
-                cs[j]->key[w] = CACHE_NO_KEY;
-                cs[j]->dirty[w] = 0;
-            }
-        }
-    }
 }
 
 /* ------------------------------------------------------------ setup */

@@ -70,18 +70,25 @@ typedef struct memsys_extra_stats {
     uint64_t dram_bytes;          /* moved on the DRAM data buses */
     uint64_t dram_same_sm;        /* DRAM requests finished right after one for
                                      the same SM, in the same partition */
+    uint64_t l1_bypasses;         /* global load transactions sent past L1 to L2
+                                     (volatile, strong wider than the CTA, .cg,
+                                     .cv): neither L1 hits nor misses */
+    uint64_t l1_acquire_drops;    /* L1 lines dropped by acquires (memorder.c) */
 } memsys_extra_stats;
 
 void memsys_get_extra_stats(const memsys *m, memsys_extra_stats *out);
 
-/* Drops every line of the L1 data and constant caches (timing only: no
- * write-back traffic), as GPUs do at a kernel boundary.  Outstanding
- * misses still fill when they return. */
+/* Drops every clean line of every SM's L1 data and constant caches, as
+ * GPUs do at a kernel boundary (the host or the previous kernel may have
+ * changed the data).  Dirty lines (local memory, write-back stores) stay:
+ * they hold the only copy.  Outstanding misses still fill when they
+ * return.  See memorder.c for the rest of the ordering rules. */
 void memsys_invalidate_l1(memsys *m);
 
 /* memsys_issue with options.  MEMSYS_BYPASS_L1: a global load that must
  * not be served from L1 (ld.volatile, ld.cg, .cv: another SM may write
- * the data); it reads from L2 like loads do when l1d.enabled = false. */
+ * the data); it reads from L2 like loads do when l1d.enabled = false.
+ * memsys_issue sets it itself from acc->order (memorder.c). */
 enum { MEMSYS_BYPASS_L1 = 1u << 0 };
 bool memsys_issue_flags(memsys *m, uint32_t sm, uint32_t warp, const ex_access *acc,
                         uint64_t token, uint64_t core_cycle, unsigned flags);

@@ -162,6 +162,18 @@ static inline void pkt_release(memsys *m, uint32_t i)
     m->pkts_used--;
 }
 
+/* ------------------------------------------------------------ memorder.c */
+
+/* Issue flags beyond memsys.h's, derived from an access's order bits. */
+enum {
+    MS_WRITE_THROUGH = 1u << 6, /* a strong / .cg global store: through to L2 */
+    MS_ACQUIRE = 1u << 7,       /* acquire wider than the CTA: refresh the L1 */
+};
+/* `flags` plus what acc->order asks of the L1 (MEMSYS_BYPASS_L1 etc.). */
+unsigned ms_order_flags(const ex_access *acc, unsigned flags);
+/* Drops the SM's clean global L1 lines (an acquire issued there). */
+void ms_acquire(memsys *m, ms_sm *s);
+
 /* ------------------------------------------------------------ mempart.c */
 
 /* Builds m->part (L2 slices and a DRAM channel per partition) from cfg;

@@ -28,6 +28,7 @@ enum {
     PKTF_UNCACHED = 1u << 1,  /* L1-bypassing load: no fill at the SM */
     PKTF_NOMSHR = 1u << 2,    /* load beyond the MSHRs: completes `inst` only */
     PKTF_LOCAL = 1u << 3,     /* local-space line (bypasses the ICC merge table) */
+    PKTF_BYPASS = 1u << 4,    /* ordered load past L1 (memorder.c): no ICC either */
 };
 
 typedef struct noc_pkt {

@@ -24,7 +24,8 @@
     X(redundant_requests) X(icc_merges) X(icc_cache_hits) X(latency_sum)     \
     X(latency_count) X(latency_overlapped_sum) X(l1_port_stalls)             \
     X(l1_accesses) X(const_hits) X(const_misses) X(l2_accesses) X(noc_flits) \
-    X(dram_activates) X(dram_bytes) X(dram_same_sm)
+    X(dram_activates) X(dram_bytes) X(dram_same_sm) X(l1_bypasses)         \
+    X(l1_acquire_drops)
 #define MEMSYS_FIELDS(X)                                                     \
     X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
     X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
@@ -34,7 +35,8 @@
     X(latency_count) X(latency_overlapped_sum)
 #define EXTRA_FIELDS(X)                                                      \
     X(l1_port_stalls) X(l1_accesses) X(const_hits) X(const_misses)           \
-    X(l2_accesses) X(noc_flits) X(dram_activates) X(dram_bytes) X(dram_same_sm)
+    X(l2_accesses) X(noc_flits) X(dram_activates) X(dram_bytes) X(dram_same_sm) \
+    X(l1_bypasses) X(l1_acquire_drops)
 
 void tm_core_counters_add(tm_core_counters *d, const tm_core_counters *s)
 {
@@ -297,6 +299,8 @@ static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
     jw_u64(j, "dram_activates", m->dram_activates);
     jw_u64(j, "dram_bytes", m->dram_bytes);
     jw_u64(j, "dram_same_sm", m->dram_same_sm);
+    jw_u64(j, "l1_bypasses", m->l1_bypasses);
+    jw_u64(j, "l1_acquire_drops", m->l1_acquire_drops);
     jw_close(j, '}');
 }
 

@@ -71,6 +71,7 @@ typedef struct tm_mem_counters {
     /* from memsys_extra_stats */
     uint64_t l1_port_stalls, l1_accesses, const_hits, const_misses;
     uint64_t l2_accesses, noc_flits, dram_activates, dram_bytes, dram_same_sm;
+    uint64_t l1_bypasses, l1_acquire_drops;
 } tm_mem_counters;
 
 void tm_mem_counters_from(tm_mem_counters *dst, const memsys_stats *src,

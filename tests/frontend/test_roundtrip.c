@@ -200,7 +200,7 @@ static void test_nvcc(void **state)
 static void test_hand(void **state)
 {
     (void)state;
-    assert_int_equal(roundtrip_dir("tests/corpus/hand"), 15);
+    assert_int_equal(roundtrip_dir("tests/corpus/hand"), 16);
 }
 
 #define HDR ".version 8.0\n.target sm_80\n.address_size 64\n"
