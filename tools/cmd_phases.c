@@ -8,6 +8,7 @@
 #include "frontend/print.h"
 #include "frontend/spin.h"
 #include "isa/latency.h"
+#include "timing/config.h"
 #include "tools/commands.h"
 
 #include <glib.h>
@@ -331,11 +332,15 @@ static void json_latency(GString *o, const ptx_latency_table *lat)
 int cmd_phases(int argc, char **argv)
 {
     gchar *kernel = NULL, *config = NULL;
+    gchar **sets = NULL;
     gboolean json = FALSE, summary = FALSE;
     GOptionEntry entries[] = {
         {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel, "only this kernel or function", "NAME"},
         {"config", 'c', 0, G_OPTION_ARG_STRING, &config,
-         "GPU config whose latencies to use", "FILE"},
+         "GPU preset (configs/NAME.ini) or INI file whose latencies to use: the numbers "
+         "the timing model's schedulers see", "NAME|FILE"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+         "override one config key (repeatable), e.g. latency.fp_add=6", "GROUP.KEY=VALUE"},
         {"json", 0, 0, G_OPTION_ARG_NONE, &json, "print JSON (docs/phases-json.md)", NULL},
         {"summary", 's', 0, G_OPTION_ARG_NONE, &summary,
          "print only the per-kernel summary table", NULL},
@@ -358,11 +363,24 @@ int cmd_phases(int argc, char **argv)
     } else if (argc != 2) {
         fprintf(stderr, "ptxemu phases: expected one input file\n");
         status = 2;
-    } else if (config) {
-        /* Latencies come from GPU configs once they exist. */
-        fprintf(stderr, "ptxemu phases: not supported yet: GPU configs (timing issue)\n");
-        status = 2;
     }
+    /* the latencies: a GPU config's (as the timing model uses them) or the
+     * default table of isa/latency.h */
+    gpu_config gcfg;
+    const ptx_latency_table *lat = ptx_latency_default();
+    if (!status && (config || sets)) {
+        bool good = config ? gpu_config_load_preset(config, &gcfg, &err)
+                           : (gpu_config_defaults(&gcfg), true);
+        if (good && sets)
+            good = gpu_config_apply_overrides(&gcfg, (const char *const *)sets, &err);
+        if (!good) {
+            fprintf(stderr, "ptxemu phases: %s\n", err->message);
+            g_clear_error(&err);
+            status = 2;
+        }
+        lat = &gcfg.latency;
+    }
+    g_strfreev(sets);
     if (status) {
         g_free(kernel);
         g_free(config);
@@ -376,7 +394,6 @@ int cmd_phases(int argc, char **argv)
         g_free(kernel);
         return 1;
     }
-    const ptx_latency_table *lat = ptx_latency_default();
     GArray *results = g_array_new(FALSE, TRUE, sizeof(fn_result));
     for (guint k = 0; k < m->funcs->len; k++) {
         const ptx_func *f = ptx_module_func(m, k);

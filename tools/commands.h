@@ -17,6 +17,7 @@ int cmd_phases(int argc, char **argv);   /* tools/cmd_phases.c */
 int cmd_check(int argc, char **argv);    /* tools/cmd_run.c */
 int cmd_run(int argc, char **argv);      /* tools/cmd_run.c */
 int cmd_bench(int argc, char **argv);    /* tools/cmd_bench.c */
+int cmd_config(int argc, char **argv);   /* tools/cmd_config.c */
 
 /* The timing-model options `run` and `bench run` share (tools/cmd_run.c). */
 #include "api/ptxemu.h"

@@ -12,6 +12,7 @@ static const ptxemu_cmd commands[] = {
     {"check", "list the instructions of PTX files that cannot run yet", cmd_check},
     {"run", "launch one kernel functionally", cmd_run},
     {"bench", "run the project's benchmarks against their CPU references", cmd_bench},
+    {"config", "scheduling policies and their keys; GPU configs with every value", cmd_config},
 };
 
 static void usage(FILE *f)

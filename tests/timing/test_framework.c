@@ -17,6 +17,8 @@
 #include <cmocka.h>
 #include "api/api_internal.h"
 #include "api/ptxemu.h"
+#include "frontend/phase.h"
+#include "timing/sm.h"
 #include "timing/stats.h"
 
 #include <glib.h>
@@ -317,6 +319,41 @@ static void test_appended_ctas(void **state)
     world_close(&w);
 }
 
+/* The annotations the schedulers see (tm_func, built per GPU config) carry
+ * phase distances in that config's latencies: what `ptxemu phases --config`
+ * prints (both call ptx_phase_analyze with the config's table). */
+static void test_annotations_use_config_latencies(void **state)
+{
+    (void)state;
+    world w;
+    world_open(&w, NULL, NULL, false);
+    const ex_module *ex = ptxemu_module_ex(w.mod);
+    const ex_func *fn = g_hash_table_lookup(ex->kernels, "copyadd");
+    assert_non_null(fn);
+    gpu_config cfg;
+    GError *err = NULL;
+    assert_true(gpu_config_load_preset("m2090", &cfg, &err));
+    const char *const sets[] = {"latency.int_add=17", "latency.int_mul=23", NULL};
+    assert_true(gpu_config_apply_overrides(&cfg, sets, &err));
+    tm_func *tf = tm_func_build(&cfg, fn);
+    ptx_phase_info *mine = ptx_phase_analyze(fn->cfg, &cfg.latency);
+    ptx_phase_info *dflt = ptx_phase_analyze(fn->cfg, NULL);
+    bool differs = false;
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        assert_int_equal(tf->annot[i].phase, mine->phase_of[i]);
+        assert_int_equal(tf->annot[i].phase_distance, mine->distance[i]);
+        assert_int_equal(tf->annot[i].next_phase_length, mine->next_length[i]);
+        differs |= tf->annot[i].phase_distance != dflt->distance[i];
+    }
+    /* the first instruction's distance is its phase's length */
+    assert_int_equal(tf->annot[0].phase_length, tf->annot[0].phase_distance);
+    assert_true(differs); /* the overrides did reach the annotations */
+    ptx_phase_info_free(mine);
+    ptx_phase_info_free(dflt);
+    tm_func_free(tf);
+    world_close(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_gating),
         cmocka_unit_test(test_concurrent_arrivals),
         cmocka_unit_test(test_appended_ctas),
+        cmocka_unit_test(test_annotations_use_config_latencies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
