@@ -29,7 +29,13 @@
  * delivered from a heap ordered by (core cycle, issue order).
  *
  * The memory partitions (L2 slices and their DRAM channels) are in
- * mempart.c; memsys_internal.h holds the structs both files use. */
+ * mempart.c; memsys_internal.h holds the structs both files use.
+ *
+ * Long (past 800 lines) because the request path through L1, the cluster
+ * port, the crossbar and the partitions is one state machine; its parts
+ * with their own state live in cache.c, noc.c, dram.c, icc.c, mempart.c
+ * and memorder.c.
+ */
 #include "timing/memsys.h"
 #include "timing/memsys_internal.h"
 

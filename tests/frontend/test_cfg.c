@@ -1,7 +1,11 @@
 /* tests/frontend/test_cfg.c — basic blocks, edges, dominators, immediate
  * post-dominators (reconvergence points) and natural loops.  Every expected
  * value was worked out by hand from the PTX text (instruction numbers are
- * written next to the instructions in the small programs below). */
+ * written next to the instructions in the small programs below).
+ *
+ * Long because each case is a hand-drawn CFG with every expected edge,
+ * dominator and loop written out; splitting would scatter the fixtures.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

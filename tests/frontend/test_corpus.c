@@ -1,7 +1,10 @@
 /* tests/frontend/test_corpus.c — the parser accepts every nvcc and
  * hand-written corpus file, and the IR of the nvcc kernels matches facts
  * read off the PTX text by hand (names, parameters, register declarations,
- * instruction counts, chosen instructions operand by operand). */
+ * instruction counts, chosen instructions operand by operand).
+ *
+ * Long because it holds one table of hand-read facts per corpus file.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

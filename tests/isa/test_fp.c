@@ -1,7 +1,10 @@
 /* tests/isa/test_fp.c — f32/f64 semantics against independent references:
  * hand-worked bit patterns from the PTX manual / IEEE 754, the host FPU run
  * under fesetround (directed modes, volatile operands so nothing is folded),
- * and long double libm for the .approx accuracy bounds. */
+ * and long double libm for the .approx accuracy bounds.
+ *
+ * Long because it is table-driven: one block of cases per operation.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

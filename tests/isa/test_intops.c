@@ -1,6 +1,9 @@
 /* tests/isa/test_intops.c — integer, bit and logic instruction semantics,
  * checked against independent references (exact __int128 arithmetic,
- * bit-by-bit loops written from the ISA text) and hand-computed values. */
+ * bit-by-bit loops written from the ISA text) and hand-computed values.
+ *
+ * Long because it is table-driven: one block of cases per operation.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

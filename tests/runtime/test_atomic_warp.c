@@ -1,6 +1,9 @@
 /* tests/runtime/test_atomic_warp.c — atom/red and the warp-level
  * instructions through the public API, against hand-computed tables and a C
- * model of the manual's shfl pseudo-code. */
+ * model of the manual's shfl pseudo-code.
+ *
+ * Long because each instruction family has its own hand-computed tables.
+ */
 #include "api/ptxemu.h"
 #include "tests/support/test_util.h"
 

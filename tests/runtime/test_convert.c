@@ -5,7 +5,10 @@
  *
  * Every kernel has the same frame: lane i reads A[i], B[i], C[i] (one
  * 64-bit word each) into registers of every width, runs a test body, and
- * stores 64-bit results to OUT[i * nout + k]. */
+ * stores 64-bit results to OUT[i * nout + k].
+ *
+ * Long because it covers every cvt type pair and rounding mode by table.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

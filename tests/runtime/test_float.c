@@ -3,7 +3,11 @@
  * inputs and the results are compared with independent references
  * (hand-computed bit patterns, the host FPU under fesetround for directed
  * rounding, long double for exact sums, C's fma()/sqrt() for .rn, and a
- * small f16/bf16 rounding routine written here). */
+ * small f16/bf16 rounding routine written here).
+ *
+ * Long because it is one kernel-per-instruction table over every float
+ * and half instruction; the cases share one harness.
+ */
 #include "support/test_util.h"
 
 #include <fenv.h>

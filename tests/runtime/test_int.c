@@ -10,7 +10,11 @@
  * following the ISA pseudo-code), independent of isa/intops.h.  Every
  * reference is also checked against the hand table.  Further tests cover
  * carry chains forming 128-bit sums and products, a guarded instruction, a
- * partial warp, divergent lanes, and the loader's refusals. */
+ * partial warp, divergent lanes, and the loader's refusals.
+ *
+ * Long because it is one kernel-per-instruction table over every integer,
+ * bit, logic and video instruction; the cases share one harness.
+ */
 #include "tests/support/test_util.h"
 
 #include <setjmp.h>
