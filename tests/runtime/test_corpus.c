@@ -333,22 +333,6 @@ static void test_ldg_volatile_producer_consumer(void **state)
 
 /* ------------------------------------------------- through `ptxemu run` */
 
-static int run_cli(const char *const *args, char **out, char **err)
-{
-    const char *bin = g_getenv("PTXEMU_BIN");
-    assert_non_null(bin);
-    GPtrArray *argv = g_ptr_array_new();
-    g_ptr_array_add(argv, (gpointer)bin);
-    for (const char *const *p = args; *p; p++)
-        g_ptr_array_add(argv, (gpointer)*p);
-    g_ptr_array_add(argv, NULL);
-    gint status = 0;
-    assert_true(g_spawn_sync(NULL, (gchar **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                             out, err, &status, NULL));
-    g_ptr_array_free(argv, TRUE);
-    return g_spawn_check_wait_status(status, NULL) ? 0 : 1;
-}
-
 static void test_cli_vector_add(void **state)
 {
     (void)state;
@@ -360,7 +344,7 @@ static void test_cli_vector_add(void **state)
                           "--arg", "iota:f32:300", "--arg", "rand:f32:300:42", "--arg",
                           "zeros:1200", "--arg", "s32:300", "--dump", dump, NULL};
     char *out = NULL, *err = NULL;
-    int rc = run_cli(args, &out, &err);
+    int rc = test_run_cli(args, &out, &err);
     if (rc)
         print_error("%s\n", err);
     assert_int_equal(rc, 0);
@@ -393,7 +377,7 @@ static void test_cli_printf(void **state)
     const char *args[] = {"run", ptx, "--kernel", "print_kernel", "--grid", "1", "--block", "32",
                           "--arg", "s32:100", NULL};
     char *out = NULL, *err = NULL;
-    assert_int_equal(run_cli(args, &out, &err), 0);
+    assert_int_equal(test_run_cli(args, &out, &err), 0);
     gsize len;
     char *golden = test_read_file("tests/corpus/golden/printf.sm_75.out", &len);
     /* device output comes first, then the counters */

@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
-#include <sys/wait.h>
 
 /* Loads tests/corpus/runtime_bad/NAME and launches `kernel` with one 64-byte
  * buffer; returns the status, and the message in *msg (g_free). */
@@ -119,24 +118,6 @@ static void test_unsupported_refused_at_load(void **state)
 
 /* ---------------------------------------------------------- the CLI too */
 
-static int run_cli(const char *const *extra, char **out, char **err)
-{
-    const char *bin = g_getenv("PTXEMU_BIN");
-    assert_non_null(bin);
-    GPtrArray *argv = g_ptr_array_new();
-    g_ptr_array_add(argv, (gpointer)bin);
-    for (const char *const *p = extra; *p; p++)
-        g_ptr_array_add(argv, (gpointer)*p);
-    g_ptr_array_add(argv, NULL);
-    gint wait_status = 0;
-    GError *e = NULL;
-    gboolean ok = g_spawn_sync(NULL, (gchar **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, err, &wait_status, &e);
-    g_ptr_array_free(argv, TRUE);
-    assert_true(ok);
-    return g_spawn_check_wait_status(wait_status, NULL) ? 0 : WEXITSTATUS(wait_status);
-}
-
 static void cli_case(const char *file, const char *kernel, const char *block,
                      const char *expect, const char *livelock)
 {
@@ -146,7 +127,7 @@ static void cli_case(const char *file, const char *kernel, const char *block,
     const char *argv[] = {"run", path, "--kernel", kernel, "--grid", "1", "--block", block,
                           "--arg", "zeros:64", "--livelock-limit", livelock, NULL};
     char *out = NULL, *err = NULL;
-    int rc = run_cli(argv, &out, &err);
+    int rc = test_run_cli(argv, &out, &err);
     assert_int_equal(rc, 1);
     assert_contains(err, expect);
     g_free(out);
@@ -171,7 +152,7 @@ static void test_cli_check(void **state)
     char *path = test_source_path("tests/corpus/runtime_bad/unsupported.ptx");
     const char *argv[] = {"check", path, NULL};
     char *out = NULL, *err = NULL;
-    assert_int_equal(run_cli(argv, &out, &err), 1);
+    assert_int_equal(test_run_cli(argv, &out, &err), 1);
     assert_contains(out, "unsupported.ptx:10:2: 'mma.sync");
     g_free(out);
     g_free(err);

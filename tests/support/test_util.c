@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 char *test_source_path(const char *relative)
 {
@@ -21,6 +22,41 @@ char *test_read_file(const char *relative, gsize *len)
     }
     g_free(path);
     return text;
+}
+
+int test_run_cli(const char *const *args, char **out, char **err)
+{
+    const char *bin = g_getenv("PTXEMU_BIN");
+    if (!bin || !*bin) {
+        fprintf(stderr, "PTXEMU_BIN is not set: the command-line tests need the ptxemu "
+                        "program (run them with `meson test`, which sets it)\n");
+        abort();
+    }
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (gpointer)bin);
+    for (const char *const *p = args; *p; p++)
+        g_ptr_array_add(argv, (gpointer)*p);
+    g_ptr_array_add(argv, NULL);
+    char *o = NULL, *e = NULL;
+    gint status = 0;
+    GError *error = NULL;
+    if (!g_spawn_sync(NULL, (gchar **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o, &e,
+                      &status, &error)) {
+        fprintf(stderr, "cannot run %s: %s\n", bin, error->message);
+        abort();
+    }
+    g_ptr_array_free(argv, TRUE);
+    if (out)
+        *out = o;
+    else
+        g_free(o);
+    if (err)
+        *err = e;
+    else
+        g_free(e);
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 255;
 }
 
 ptxemu_status test_run_ptx(const char *ptx, const char *kernel, unsigned grid,

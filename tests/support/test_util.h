@@ -9,6 +9,13 @@
 char *test_source_path(const char *relative);
 /* Whole file as a NUL-terminated string; aborts the test when missing. */
 char *test_read_file(const char *relative, gsize *len);
+/* Runs the ptxemu program named by $PTXEMU_BIN (meson test sets it) with
+ * the NULL-terminated `args`; returns its exit status (128 + n when signal
+ * n ended it) and its stdout and stderr (free with g_free; pass NULL to
+ * discard).  Aborts with a message when PTXEMU_BIN is unset or the program
+ * cannot be started: a command-line test must fail, never pass by running
+ * nothing. */
+int test_run_cli(const char *const *args, char **out, char **err);
 
 #include "api/ptxemu.h"
 

@@ -498,26 +498,6 @@ static void expect_bad(const ptxemu_options *o, const char *const *needles)
     ptxemu_ctx_destroy(ctx);
 }
 
-static char *run_cli(const char *const *args, int *status)
-{
-    const char *bin = g_getenv("PTXEMU_BIN");
-    if (!bin)
-        return NULL;
-    GPtrArray *argv = g_ptr_array_new();
-    g_ptr_array_add(argv, (gpointer)bin);
-    for (unsigned i = 0; args[i]; i++)
-        g_ptr_array_add(argv, (gpointer)args[i]);
-    g_ptr_array_add(argv, NULL);
-    char *out = NULL, *err = NULL;
-    GError *e = NULL;
-    if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                      status, &e))
-        fail_msg("spawn: %s", e->message);
-    g_ptr_array_free(argv, TRUE);
-    g_free(out);
-    return err;
-}
-
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -542,22 +522,22 @@ static void test_bad_options(void **state)
 
     /* the command line: one line on stderr, a non-zero status */
     char *ptx = test_source_path("benchmarks/vector-add/kernels.ptx");
-    int status = 0;
-    char *err = run_cli((const char *const[]){"run", ptx, "-k", "vector_add", "-g", "1", "-b",
-                                              "32", "--timing", "--set", "core.issue_width=9",
-                                              NULL}, &status);
-    if (err) {
-        assert_true(status != 0);
-        assert_non_null(strstr(err, "core.issue_width"));
-        assert_non_null(strstr(err, "'9'"));
-        assert_int_equal(strchr(err, '\n') - err, (ptrdiff_t)strlen(err) - 1);
-        g_free(err);
-        err = run_cli((const char *const[]){"run", ptx, "-k", "vector_add", "-g", "1", "-b",
-                                            "32", "--set", "core.issue_width=2", NULL}, &status);
-        assert_true(status != 0);
-        assert_non_null(strstr(err, "need --timing"));
-        g_free(err);
-    }
+    char *err = NULL;
+    int status = test_run_cli((const char *const[]){"run", ptx, "-k", "vector_add", "-g", "1",
+                                                    "-b", "32", "--timing", "--set",
+                                                    "core.issue_width=9", NULL},
+                              NULL, &err);
+    assert_true(status != 0);
+    assert_non_null(strstr(err, "core.issue_width"));
+    assert_non_null(strstr(err, "'9'"));
+    assert_int_equal(strchr(err, '\n') - err, (ptrdiff_t)strlen(err) - 1);
+    g_free(err);
+    status = test_run_cli((const char *const[]){"run", ptx, "-k", "vector_add", "-g", "1", "-b",
+                                                "32", "--set", "core.issue_width=2", NULL},
+                          NULL, &err);
+    assert_true(status != 0);
+    assert_non_null(strstr(err, "need --timing"));
+    g_free(err);
     g_free(ptx);
 }
 
