@@ -1,38 +1,137 @@
 /* tests/bench/test_benchmarks.c — every benchmark at size tiny must PASS
- * against its CPU reference.  `test_benchmarks N` runs registry entry N;
- * `test_benchmarks broken` checks that a perturbed reference FAILS (so the
- * checks can fail at all). */
+ * against its CPU reference, and must FAIL once its reference is perturbed
+ * (so every driver's check can fail at all).
+ *
+ *   test_benchmarks N          registry entry N passes
+ *   test_benchmarks broken N   entry N passes, then with a broken reference
+ *                              reports FAIL (not ERROR) with a message
+ *   test_benchmarks cli-broken `ptxemu bench run all --size tiny
+ *                              --break-reference` exits non-zero and prints
+ *                              a FAIL line for every registry entry
+ *
+ * An index outside the registry is a failure, not a skip: meson creates
+ * one test per BENCH() line, so a missing driver must not pass. */
 #include "benchmarks/harness.h"
+#include "tests/support/test_util.h"
 
+#include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int main(int argc, char **argv)
+/* Runs b at size tiny in a fresh default context, as `ptxemu bench run`
+ * does; msg (512 bytes) gets the driver's message. */
+static bench_outcome run_tiny(const bench_def *b, bool break_ref, char *msg)
+{
+    ptxemu_ctx *ctx;
+    bench_outcome o = BENCH_ERROR;
+    msg[0] = '\0';
+    if (ptxemu_ctx_create(&ctx, NULL) != PTXEMU_OK) {
+        snprintf(msg, 512, "%s", ptxemu_last_error(ctx));
+        ptxemu_ctx_destroy(ctx);
+        return o;
+    }
+    char *path = bench_ptx_path(b);
+    ptxemu_module *mod;
+    if (ptxemu_module_load_file(ctx, path, &mod) != PTXEMU_OK) {
+        snprintf(msg, 512, "%s", ptxemu_last_error(ctx));
+    } else {
+        bench_env env = {0};
+        env.ctx = ctx;
+        env.mod = mod;
+        env.size = BENCH_TINY;
+        env.seed = 1;
+        env.break_reference = break_ref;
+        o = b->run(&env);
+        memcpy(msg, env.msg, sizeof env.msg);
+    }
+    g_free(path);
+    ptxemu_ctx_destroy(ctx);
+    return o;
+}
+
+static const bench_def *entry(const char *arg)
 {
     unsigned n;
     const bench_def *const *all = bench_all(&n);
-    if (argc == 2 && !strcmp(argv[1], "broken")) {
-        const char *names[] = {"vector-add", "hotspot", "gemm", "histogram"};
-        int bad = 0;
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-            const bench_def *b = bench_find(names[i]);
-            if (!b)
-                continue;
-            /* a broken reference must make the run fail */
-            if (bench_run_one(b, BENCH_TINY, 1, true, true) == 0) {
-                printf("%s passed with a broken reference\n", names[i]);
-                bad = 1;
-            }
+    char *end;
+    unsigned long i = strtoul(arg, &end, 10);
+    if (*arg == '\0' || *end != '\0' || i >= n) {
+        printf("no benchmark '%s' (the registry has %u, 0 to %u)\n", arg, n, n - 1);
+        return NULL;
+    }
+    return all[i];
+}
+
+static int broken(const bench_def *b)
+{
+    char msg[512];
+    bench_outcome o = run_tiny(b, false, msg);
+    if (o != BENCH_PASS) {
+        printf("%s: does not pass with its reference intact: %s\n", b->name, msg);
+        return 1;
+    }
+    o = run_tiny(b, true, msg);
+    if (o != BENCH_FAIL) {
+        printf("%s: with a broken reference the outcome is %s, wanted FAIL (%s)\n", b->name,
+               o == BENCH_PASS ? "PASS" : "ERROR", msg);
+        return 1;
+    }
+    if (msg[0] == '\0') {
+        printf("%s: FAIL without a message naming the mismatch\n", b->name);
+        return 1;
+    }
+    printf("%s: FAIL as wanted: %s\n", b->name, msg);
+    return 0;
+}
+
+/* Every registry name has a line "NAME FAIL ..." in `bench run all`'s
+ * output with --break-reference, and the command exits non-zero. */
+static int cli_broken(void)
+{
+    char *out = NULL;
+    int rc = test_run_cli((const char *const[]){"bench", "run", "all", "--size", "tiny",
+                                                "--break-reference", NULL},
+                          &out, NULL);
+    int bad = 0;
+    if (rc == 0) {
+        printf("bench run all --break-reference exited 0\n");
+        bad = 1;
+    }
+    GHashTable *failed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    char **lines = g_strsplit(out, "\n", -1);
+    for (char **l = lines; *l; l++) {
+        char name[128], word[16];
+        if (sscanf(*l, "%127s %15s", name, word) == 2 && !strcmp(word, "FAIL"))
+            g_hash_table_add(failed, g_strdup(name));
+    }
+    unsigned n;
+    const bench_def *const *all = bench_all(&n);
+    for (unsigned i = 0; i < n; i++)
+        if (!g_hash_table_contains(failed, all[i]->name)) {
+            printf("%s: no FAIL line with --break-reference\n", all[i]->name);
+            bad = 1;
         }
-        return bad;
+    if (bad)
+        printf("output was:\n%s", out);
+    g_strfreev(lines);
+    g_hash_table_destroy(failed);
+    g_free(out);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "cli-broken"))
+        return cli_broken();
+    if (argc == 3 && !strcmp(argv[1], "broken")) {
+        const bench_def *b = entry(argv[2]);
+        return b ? broken(b) : 1;
     }
-    if (argc != 2)
-        return 2;
-    unsigned i = (unsigned)strtoul(argv[1], NULL, 10);
-    if (i >= n) {
-        printf("no benchmark %u (registry has %u)\n", i, n);
-        return 77; /* skipped */
+    if (argc != 2) {
+        printf("usage: test_benchmarks N | broken N | cli-broken\n");
+        return 1;
     }
-    return bench_run_one(all[i], BENCH_TINY, 1, false, true);
+    const bench_def *b = entry(argv[1]);
+    return b ? bench_run_one(b, BENCH_TINY, 1, false, true) : 1;
 }
