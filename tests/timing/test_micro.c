@@ -7,7 +7,10 @@
  *   - stream-copy: DRAM bandwidth at most the configured peak and at least
  *     70% of it; bytes moved over time at least 70% of the peak, and above
  *     the peak by no more than the L2 can hold back;
- *   - both give the functional answer, with timing on and off. */
+ *   - both give the functional answer, with timing on and off;
+ *   - straight-line ALU code: cycles and IPC in a tight window (both
+ *     bounds) around values derived by hand from the schedulers, dispatch
+ *     interval, SP lanes and latency (independent adds, dependent chain). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -231,6 +234,115 @@ static void test_stream_gtx480(void **state)
     check_stream("gtx480");
 }
 
+/* ------------------------------------------------------------ ALU issue */
+
+/* One CTA of `warps` warps on one SM runs a straight line of n_alu
+ * add.s32 between a mov and the ret: independent adds read %r1 and write
+ * %r2..%r33 in turn (a register is written again 32 adds later, long after
+ * its 4-cycle result), a dependent chain adds into %r1 each time. */
+#define ALU_N 1000
+#define ALU_INSTRS (ALU_N + 2) /* mov + adds + ret, per warp */
+
+static char *alu_ptx(bool dependent)
+{
+    GString *s = g_string_new(".version 7.0\n.target sm_70\n.address_size 64\n"
+                              ".visible .entry alu()\n{\n    .reg .b32 %r<40>;\n"
+                              "    mov.u32 %r1, %tid.x;\n");
+    for (unsigned i = 0; i < ALU_N; i++) {
+        if (dependent)
+            g_string_append_printf(s, "    add.s32 %%r1, %%r1, %u;\n", i % 7 + 1);
+        else
+            g_string_append_printf(s, "    add.s32 %%r%u, %%r1, %u;\n", 2 + i % 32, i);
+    }
+    g_string_append(s, "    ret;\n}\n");
+    return g_string_free(s, FALSE);
+}
+
+/* Runs the kernel and checks cycles and IPC against the hand-derived
+ * `expect` cycles: at least that many (the model may not issue faster than
+ * its config allows) and at most 16 more (getting the CTA onto the SM and
+ * the first fetch, 2 cycles; the last result's latency, at most 7, and the
+ * ret; rounding to a dispatch slot). */
+static void check_alu(const char *preset, const char *const *sets, bool dependent,
+                      unsigned warps, uint64_t expect)
+{
+    ptxemu_options o = {0};
+    o.timing = 1;
+    o.timing_config = preset;
+    o.timing_set = sets;
+    ptxemu_ctx *ctx;
+    if (ptxemu_ctx_create(&ctx, &o) != PTXEMU_OK)
+        fail_msg("%s: %s", preset, ptxemu_last_error(ctx));
+    char *ptx = alu_ptx(dependent);
+    ptxemu_module *mod;
+    if (ptxemu_module_load_string(ctx, ptx, "alu.ptx", &mod) != PTXEMU_OK)
+        fail_msg("alu.ptx: %s", ptxemu_last_error(ctx));
+    if (ptxemu_launch(mod, "alu", (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){32 * warps, 1, 1}, 0,
+                      NULL) != PTXEMU_OK)
+        fail_msg("launch: %s", ptxemu_last_error(ctx));
+    ptxemu_timing_summary s;
+    assert_int_equal(ptxemu_get_timing_summary(ctx, &s), PTXEMU_OK);
+    uint64_t instrs = (uint64_t)warps * ALU_INSTRS;
+    printf("# %s%s%s %s, %u warps: %llu cycles (expected %llu), IPC %.4f\n", preset,
+           sets ? " " : "", sets ? sets[0] : "", dependent ? "dependent chain" : "independent adds",
+           warps, (unsigned long long)s.cycles, (unsigned long long)expect, s.ipc);
+    assert_int_equal(s.warp_instructions, instrs);
+    if (s.cycles < expect || s.cycles > expect + 16)
+        fail_msg("%s: %llu cycles, expected %llu to %llu", preset,
+                 (unsigned long long)s.cycles, (unsigned long long)expect,
+                 (unsigned long long)expect + 16);
+    double ipc_hi = (double)instrs / (double)expect, ipc_lo = (double)instrs / (expect + 16);
+    if (!(s.ipc >= ipc_lo - 1e-9 && s.ipc <= ipc_hi + 1e-9))
+        fail_msg("%s: IPC %.4f outside [%.4f, %.4f]", preset, s.ipc, ipc_lo, ipc_hi);
+    g_free(ptx);
+    ptxemu_ctx_destroy(ctx);
+}
+
+/* Independent adds are limited by issue: a scheduler issues at most once
+ * per dispatch slot (core.dispatch_interval = d cycles) and its SP slice
+ * takes a warp instruction every occ = 32 / (units.sp / warp_schedulers)
+ * cycles; dual issue (core.issue_width = 2) does not help, the second
+ * instruction of a slot would need a second SP slice.  So a scheduler
+ * issues one add every roundup(occ, d) cycles, and a scheduler holding w
+ * warps needs w x 1002 x roundup(occ, d) cycles.  The ibuffer refill (2
+ * entries, one warp fetched per cycle, usable the next cycle) hides in
+ * those gaps: a warp that empties its ibuffer at t is fetched at t + 1 and
+ * can issue at t + 2.
+ *   m2090 (Table 3.1: 2 schedulers, one instruction every 2 cycles each;
+ *   32 SP = 16 lanes per scheduler, occ 2):
+ *     1 warp:   1002 x 2 = 2004 cycles, IPC 0.5
+ *     4 warps:  2 per scheduler, 2 x 1002 x 2 = 4008 cycles, IPC 1.0 (the
+ *               thesis's peak: 2 schedulers x 1/2)
+ *     d = 3:    roundup(2, 3) = 3: 1002 x 3 = 3006 cycles, IPC 1/3
+ *   k20x (4 schedulers, d 1, dual issue; 192 SP = 48 lanes each, occ 1),
+ *   8 warps, ibuffer of 16 (with 2, one fetch per cycle for 8 warps would
+ *   cap the SM at 2 instructions per cycle):
+ *     2 per scheduler, 2 x 1002 x 1 = 2004 cycles, IPC 4.0 (not 8). */
+static void test_alu_independent(void **state)
+{
+    (void)state;
+    check_alu("m2090", NULL, false, 1, 2004);
+    check_alu("m2090", NULL, false, 4, 4008);
+    check_alu("m2090", (const char *const[]){"core.dispatch_interval=3", NULL}, false, 1, 3006);
+    check_alu("k20x", (const char *const[]){"core.ibuffer_entries=16", NULL}, false, 8, 2004);
+}
+
+/* A dependent chain is limited by latency: each add waits latency.int_add
+ * = L cycles for the last one's result, then for the next dispatch slot:
+ * roundup(L, d) per add, 1000 adds (the mov's 1 cycle and the ret's slot
+ * fall in the allowance).
+ *   m2090 as is (L 4, d 2):   1000 x 4 = 4000 cycles
+ *   gtx480, L = 7 (d 1):      1000 x 7 = 7000 cycles
+ *   m2090, L = 7 (d 2):       1000 x roundup(7, 2) = 8000 cycles */
+static void test_alu_dependent(void **state)
+{
+    (void)state;
+    const char *const l7[] = {"latency.int_add=7", NULL};
+    check_alu("m2090", NULL, true, 1, 4000);
+    check_alu("gtx480", l7, true, 1, 7000);
+    check_alu("m2090", l7, true, 1, 8000);
+}
+
 /* ------------------------------------------------------------ functional */
 
 /* Without timing both drivers still check their answers, report no cycles,
@@ -266,6 +378,8 @@ int main(void)
         cmocka_unit_test(test_stream_m2090),
         cmocka_unit_test(test_stream_gtx480),
         cmocka_unit_test(test_functional),
+        cmocka_unit_test(test_alu_independent),
+        cmocka_unit_test(test_alu_dependent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

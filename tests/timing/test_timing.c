@@ -3,7 +3,9 @@
  *   - lrr and gto pick what they should from hand-made views;
  *   - rr places CTAs round-robin, and the decision trace says so;
  *   - IPC never exceeds the issue bandwidth (SMs x schedulers x width /
- *     dispatch interval) on several benchmarks and configs;
+ *     dispatch interval) on several benchmarks and configs, and equals
+ *     warp instructions / cycles (hand-derived IPC windows, both bounds:
+ *     tests/timing/test_micro.c);
  *   - timing runs leave device memory bit-identical to the functional run
  *     (vector-add, reduction, bfs, hotspot, matrixmul; lrr and gto);
  *   - the same inputs and config give byte-identical statistics JSON;
@@ -29,6 +31,7 @@
 #include "timing/gpu.h"
 
 #include <glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -330,6 +333,11 @@ static void test_ipc_bound(void **state)
                           s->dispatch_interval;
             assert_true(s->cycles > 0);
             assert_true(s->ipc > 0 && s->ipc <= peak);
+            /* and it is exactly what was issued over the cycles taken (the
+             * hand-derived IPC windows are in test_micro.c) */
+            assert_true(fabs(s->ipc - (double)s->warp_instructions / (double)s->cycles) <=
+                        1e-12 * s->ipc);
+            assert_int_equal(s->warp_instructions, r.counters.warp_instructions);
             assert_true(s->issued <= s->issue_slots);
             /* one "ipc" per kernel plus the total */
             assert_int_equal(check_ipc_values(r.json, peak), s->kernels + 1);
