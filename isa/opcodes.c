@@ -66,7 +66,7 @@ const char *ptx_family_name(ptx_family f)
     static const char *const names[PTX_FAM_COUNT] = {
         "none", "control", "memory", "arithmetic", "conversion", "comparison",
         "atomic", "warp", "video", "texture", "matrix", "async", "cluster",
-        "stack"};
+        "stack", "cache"};
     return (unsigned)f < PTX_FAM_COUNT ? names[f] : "?";
 }
 

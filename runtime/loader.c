@@ -243,6 +243,7 @@ static bool decode_one(ex_decoder *d, ex_instr *in)
     case PTX_FAM_ATOMIC: return ex_decode_atomic(d, in);
     case PTX_FAM_WARP: return ex_decode_warp(d, in);
     case PTX_FAM_VIDEO: return ex_decode_video(d, in);
+    case PTX_FAM_CACHE: return ex_decode_cache(d, in);
     case PTX_FAM_ARITH: {
         static bool (*const arith[])(ex_decoder *, ex_instr *) = {
             ex_decode_int, ex_decode_float, ex_decode_half,
