@@ -227,7 +227,7 @@ static bool check_operand(ptx_builder *b, const ptx_opinfo *info, unsigned i,
         ok = ok && !(o->flags & PTX_OPNDF_NOT);
         need = "a destination register";
         break;
-    case 's':
+    case 's': case 'r':
         ok = o->kind != PTX_OPND_ADDR && o->kind != PTX_OPND_ADDRLIST &&
              o->kind != PTX_OPND_LIST && o->kind != PTX_OPND_PAIR;
         need = "a register, immediate or symbol";

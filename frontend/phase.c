@@ -2,65 +2,6 @@
  * (definitions in frontend/phase.h). */
 #include "frontend/phase.h"
 
-static void add_operand_regs(const ptx_func *f, const ptx_operand *o,
-                             GArray *out)
-{
-    switch ((ptx_operand_kind)o->kind) {
-    case PTX_OPND_REG:
-        g_array_append_val(out, o->id);
-        break;
-    case PTX_OPND_PAIR:
-        g_array_append_val(out, o->id);
-        g_array_append_val(out, o->id2);
-        break;
-    case PTX_OPND_ADDR:
-        if (o->id >= 0)
-            g_array_append_val(out, o->id);
-        break;
-    case PTX_OPND_VEC: case PTX_OPND_LIST: case PTX_OPND_ADDRLIST:
-        for (int32_t k = 0; k < o->id2; k++)
-            add_operand_regs(f, ptx_func_opnd(f, (uint32_t)(o->id + k)), out);
-        break;
-    default:
-        break;
-    }
-}
-
-/* Is operand i of `in` written (true) or read (false)?  The opcode table's
- * shape says so for most opcodes; the long-tail shapes ('*') write their
- * first operand when it is a register, vector or pair (mma, ldmatrix,
- * mbarrier.try_wait...) and read it when it is an address (cp, wmma.store). */
-bool ptx_instr_operand_is_def(const ptx_func *f, const ptx_instr *in, unsigned i)
-{
-    const ptx_operand *o = ptx_instr_opnd(f, in, i);
-    if (in->op == PTX_OP_CALL)
-        /* call (rets), fn, (args): only a leading list before the callee. */
-        return i == 0 && o->kind == PTX_OPND_LIST && in->nopnds >= 2;
-    char letter = ptx_shape_letter(ptx_opcode_info((ptx_opcode)in->op)->shape, i);
-    if (letter == 'd')
-        return true;
-    if (letter == '*')
-        return i == 0 && (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_VEC ||
-                          o->kind == PTX_OPND_PAIR);
-    return false;
-}
-
-void ptx_instr_defs(const ptx_func *f, const ptx_instr *in, GArray *out)
-{
-    for (unsigned i = 0; i < in->nopnds; i++)
-        if (ptx_instr_operand_is_def(f, in, i))
-            add_operand_regs(f, ptx_instr_opnd(f, in, i), out);
-}
-
-void ptx_instr_uses(const ptx_func *f, const ptx_instr *in, GArray *out)
-{
-    if (in->guard >= 0)
-        g_array_append_val(out, in->guard);
-    for (unsigned i = 0; i < in->nopnds; i++)
-        if (!ptx_instr_operand_is_def(f, in, i))
-            add_operand_regs(f, ptx_instr_opnd(f, in, i), out);
-}
-
 static bool space_is_long(ptx_space s)
 {
     /* param, shared and const stay on chip; generic may be anything, so it
@@ -69,25 +10,14 @@ static bool space_is_long(ptx_space s)
            s == PTX_SPACE_TEX || s == PTX_SPACE_NONE || s == PTX_SPACE_GENERIC;
 }
 
+/* The row says which opcodes are long (OPF_LONG) and which are long only
+ * off chip (OPF_LONG_SPACE: loads, stores, prefetches). */
 bool ptx_instr_is_long_latency(const ptx_instr *in)
 {
-    switch ((ptx_opcode)in->op) {
-    case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_ST:
-    case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:
+    unsigned flags = ptx_opcode_info((ptx_opcode)in->op)->flags;
+    if (flags & PTX_OPF_LONG_SPACE)
         return space_is_long((ptx_space)in->space);
-    case PTX_OP_ATOM: case PTX_OP_RED:
-    case PTX_OP_BRA: case PTX_OP_BRX: case PTX_OP_CALL: case PTX_OP_RET:
-    case PTX_OP_EXIT:
-    case PTX_OP_BAR: case PTX_OP_BARRIER: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
-    case PTX_OP_MBARRIER: case PTX_OP_NANOSLEEP: case PTX_OP_GRIDDEPCONTROL:
-    case PTX_OP_CLUSTERLAUNCHCONTROL:
-    case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_SULD: case PTX_OP_SUST:
-    case PTX_OP_SURED:
-    case PTX_OP_CP: case PTX_OP_MULTIMEM:
-        return true;
-    default:
-        return false;
-    }
+    return (flags & PTX_OPF_LONG) != 0;
 }
 
 uint32_t ptx_instr_latency(const ptx_instr *in, const ptx_latency_table *lat)

@@ -31,6 +31,7 @@
 
 #include "frontend/cfg.h"
 #include "frontend/ir.h"
+#include "frontend/operands.h"
 #include "isa/latency.h"
 
 #include <glib.h>
@@ -85,20 +86,11 @@ void ptx_phase_info_free(ptx_phase_info *pi);
  * global, local, texture/surface and generic memory (not param, shared or
  * const), atomics and reductions (any space), branches and other control
  * transfers (bra, brx, call, ret, exit), barriers, fences and other
- * synchronisation (bar, barrier, membar, fence, mbarrier, nanosleep...). */
+ * synchronisation (bar, barrier, membar, fence, mbarrier, nanosleep...).
+ * The opcode rows carry it (OPF_LONG, OPF_LONG_SPACE in isa/opcodes.def). */
 bool ptx_instr_is_long_latency(const ptx_instr *in);
 
 /* Latency of one instruction under `lat` (default table when NULL). */
 uint32_t ptx_instr_latency(const ptx_instr *in, const ptx_latency_table *lat);
-
-/* Register operands of an instruction, by role.  Appends int32_t register
- * ids to `out` (duplicates possible).  Uses include the guard predicate,
- * address base registers and vector/list elements. */
-void ptx_instr_defs(const ptx_func *f, const ptx_instr *in, GArray *out);
-void ptx_instr_uses(const ptx_func *f, const ptx_instr *in, GArray *out);
-/* Is top-level operand i written by the instruction?  The opcode table's
- * operand shape decides; long-tail shapes write a leading register, vector
- * or pair; call writes its leading return list. */
-bool ptx_instr_operand_is_def(const ptx_func *f, const ptx_instr *in, unsigned i);
 
 #endif

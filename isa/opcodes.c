@@ -6,13 +6,23 @@
 
 #define G(x) PTX_MG_BIT(x)
 #define OPF_ANYMOD PTX_OPF_ANYMOD
+#define OPF_LONG PTX_OPF_LONG
+#define OPF_LONG_SPACE PTX_OPF_LONG_SPACE
+#define OPF_WINDOW PTX_OPF_WINDOW
+#define OPF_FENCE PTX_OPF_FENCE
+#define OPF_BARRIER_EVENT PTX_OPF_BARRIER_EVENT
 static const ptx_opinfo opcode_table[PTX_OP_COUNT] = {
-    [PTX_OP_INVALID] = {"<invalid>", PTX_UNIT_ALU, "", 0, 0, 0, 0},
-#define X(e, n, u, sh, tmin, tmax, g, f) \
-    [PTX_OP_##e] = {n, PTX_UNIT_##u, sh, tmin, tmax, (g), f},
+    [PTX_OP_INVALID] = {"<invalid>", PTX_FAM_NONE, PTX_UNIT_ALU, PTX_LATK_UNIT, "", 0, 0, 0, 0},
+#define X(e, n, fam, u, lat, sh, tmin, tmax, g, f) \
+    [PTX_OP_##e] = {n, PTX_FAM_##fam, PTX_UNIT_##u, PTX_LATK_##lat, sh, tmin, tmax, (g), (f)},
 #include "isa/opcodes.def"
 #undef X
 };
+#undef OPF_LONG
+#undef OPF_LONG_SPACE
+#undef OPF_WINDOW
+#undef OPF_FENCE
+#undef OPF_BARRIER_EVENT
 
 static const struct {
     const char *name;
@@ -49,6 +59,15 @@ const char *ptx_unit_name(ptx_unit u)
     static const char *const names[] = {"ALU", "SFU", "DP", "MEM",
                                         "CTRL", "SYNC", "TEX", "MMA"};
     return (unsigned)u < sizeof names / sizeof names[0] ? names[u] : "?";
+}
+
+const char *ptx_family_name(ptx_family f)
+{
+    static const char *const names[PTX_FAM_COUNT] = {
+        "none", "control", "memory", "arithmetic", "conversion", "comparison",
+        "atomic", "warp", "video", "texture", "matrix", "async", "cluster",
+        "stack", "cache"};
+    return (unsigned)f < PTX_FAM_COUNT ? names[f] : "?";
 }
 
 uint16_t ptx_mod_lookup(const char *s, unsigned len)

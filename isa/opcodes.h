@@ -1,5 +1,6 @@
-/* isa/opcodes.h — the opcode and modifier tables (isa/opcodes.def,
- * isa/modifiers.def) and the queries the front end and executor need. */
+/* isa/opcodes.h — the opcode rows and modifier tables (isa/opcodes.def,
+ * isa/modifiers.def) and the queries the front end, loader, phase pass and
+ * timing model need.  Every per-opcode fact lives in the row. */
 #ifndef PTXEMU_ISA_OPCODES_H
 #define PTXEMU_ISA_OPCODES_H
 
@@ -12,6 +13,21 @@ typedef enum ptx_unit {
     PTX_UNIT_ALU, PTX_UNIT_SFU, PTX_UNIT_DP, PTX_UNIT_MEM,
     PTX_UNIT_CTRL, PTX_UNIT_SYNC, PTX_UNIT_TEX, PTX_UNIT_MMA,
 } ptx_unit;
+
+/* Which runtime decoder family binds an opcode (opcodes.def explains). */
+typedef enum ptx_family {
+    PTX_FAM_NONE, PTX_FAM_CONTROL, PTX_FAM_MEMORY, PTX_FAM_ARITH,
+    PTX_FAM_CONVERT, PTX_FAM_COMPARE, PTX_FAM_ATOMIC, PTX_FAM_WARP,
+    PTX_FAM_VIDEO, PTX_FAM_TEXTURE, PTX_FAM_MATRIX, PTX_FAM_ASYNC,
+    PTX_FAM_CLUSTER, PTX_FAM_STACK, PTX_FAM_CACHE,
+    PTX_FAM_COUNT
+} ptx_family;
+
+/* How an opcode's latency class is found (isa/latency.c). */
+typedef enum ptx_lat_kind {
+    PTX_LATK_ADD, PTX_LATK_MAX, PTX_LATK_MUL, PTX_LATK_MAD, PTX_LATK_DIV,
+    PTX_LATK_SFU, PTX_LATK_UNIT,
+} ptx_lat_kind;
 
 /* Modifier groups: an opcode accepts the modifiers of the groups it names. */
 typedef enum ptx_modgroup {
@@ -27,13 +43,11 @@ typedef enum ptx_modgroup {
 
 typedef enum ptx_opcode {
     PTX_OP_INVALID = 0,
-#define X(e, n, u, sh, tmin, tmax, g, f) PTX_OP_##e,
+#define X(e, n, fam, u, lat, sh, tmin, tmax, g, f) PTX_OP_##e,
 #define G(x) 0
-#define OPF_ANYMOD 0
 #include "isa/opcodes.def"
 #undef X
 #undef G
-#undef OPF_ANYMOD
     PTX_OP_COUNT
 } ptx_opcode;
 
@@ -54,12 +68,20 @@ typedef enum ptx_mod {
 #define PTX_MOD_TYPE_OF(m) ((ptx_type)((m) - PTX_MOD_COUNT))
 #define PTX_MOD_DYN_BASE ((uint16_t)(PTX_MOD_COUNT + PTX_T_COUNT))
 
+/* Row flags (opcodes.def explains each). */
 #define PTX_OPF_ANYMOD 1u
+#define PTX_OPF_LONG 2u
+#define PTX_OPF_LONG_SPACE 4u
+#define PTX_OPF_WINDOW 8u
+#define PTX_OPF_FENCE 16u
+#define PTX_OPF_BARRIER_EVENT 32u
 
 typedef struct ptx_opinfo {
     const char *name;
+    ptx_family family;
     ptx_unit unit;
-    const char *shape;
+    ptx_lat_kind lat;
+    const char *shape;       /* operand roles */
     uint8_t min_types, max_types;
     uint64_t groups;
     unsigned flags;
@@ -68,6 +90,7 @@ typedef struct ptx_opinfo {
 const ptx_opinfo *ptx_opcode_info(ptx_opcode op);
 ptx_opcode ptx_opcode_lookup(const char *s, unsigned len);
 const char *ptx_unit_name(ptx_unit u);
+const char *ptx_family_name(ptx_family f);
 
 /* Static modifier lookup (types included); PTX_MOD_NONE when unknown. */
 uint16_t ptx_mod_lookup(const char *s, unsigned len);

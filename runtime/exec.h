@@ -108,6 +108,15 @@ typedef struct ex_call {
     uint8_t builtin;            /* EX_BUILTIN_* for bodiless system functions */
 } ex_call;
 
+/* Register slots one instruction reads and writes (from the opcode row's
+ * operand roles, frontend/operands.h): reads are reg_slots[first ..
+ * first+nread), writes the nwrite slots right after.  No duplicates within
+ * either list; constants and special registers are not slots here. */
+typedef struct ex_reguse {
+    uint32_t first;
+    uint32_t nread, nwrite;
+} ex_reguse;
+
 enum { EX_BUILTIN_NONE, EX_BUILTIN_VPRINTF, EX_BUILTIN_ASSERTFAIL };
 
 struct ex_func {
@@ -135,6 +144,9 @@ struct ex_func {
     GPtrArray *tables;          /* uint32_t arrays owned here (brx.idx targets) */
     ptx_cfg *cfg;
     ex_annot *annot;            /* per instruction */
+    ex_reguse *reguse;          /* per instruction: registers read/written */
+    uint32_t *reg_slots;        /* the slot lists reguse indexes */
+    uint32_t nreg_slots;
     uint32_t nphases;
 };
 
@@ -339,7 +351,8 @@ bool ex_decode_compare(ex_decoder *d, ex_instr *in);   /* isa/exec_compare.c */
 bool ex_decode_atomic(ex_decoder *d, ex_instr *in);    /* isa/exec_atomic.c */
 bool ex_decode_warp(ex_decoder *d, ex_instr *in);      /* isa/exec_warp.c */
 bool ex_decode_half(ex_decoder *d, ex_instr *in);      /* isa/exec_half.c */
-bool ex_decode_video(ex_decoder *d, ex_instr *in);     /* isa/exec_video.c */
+bool ex_decode_video(ex_decoder *d, ex_instr *in);     /* runtime/exec_video.c */
+bool ex_decode_cache(ex_decoder *d, ex_instr *in);     /* runtime/exec_cache.c */
 
 /* Helpers shared by the decoders. */
 const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i);

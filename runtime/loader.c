@@ -205,47 +205,115 @@ const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i)
     return ptx_instr_opnd(d->irf, d->pi, i);
 }
 
-/* Why a whole class of instructions cannot run yet (planned later work). */
-static const char *known_gap(ptx_opcode op)
+/* Why a whole family of instructions cannot run yet (planned later work). */
+static const char *known_gap(ptx_family fam)
 {
-    switch (op) {
-    case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_TXQ: case PTX_OP_SULD: case PTX_OP_SUST:
-    case PTX_OP_SURED: case PTX_OP_SUQ: case PTX_OP_ISTYPEP:
+    switch (fam) {
+    case PTX_FAM_TEXTURE:
         return "texture and surface instructions are planned for a later issue";
-    case PTX_OP_WMMA: case PTX_OP_MMA: case PTX_OP_WGMMA: case PTX_OP_LDMATRIX:
-    case PTX_OP_STMATRIX: case PTX_OP_MOVMATRIX: case PTX_OP_TCGEN05:
+    case PTX_FAM_MATRIX:
         return "warp-level matrix instructions are planned for a later issue";
-    case PTX_OP_CP: case PTX_OP_MBARRIER: case PTX_OP_TENSORMAP: case PTX_OP_MULTIMEM:
+    case PTX_FAM_ASYNC:
         return "asynchronous copies, mbarriers and tensor maps are planned for a later issue";
-    case PTX_OP_GRIDDEPCONTROL: case PTX_OP_CLUSTERLAUNCHCONTROL: case PTX_OP_MAPA:
-    case PTX_OP_GETCTARANK: case PTX_OP_SETMAXNREG:
+    case PTX_FAM_CLUSTER:
         return "cluster and launch-control instructions are planned for a later issue";
-    case PTX_OP_ALLOCA: case PTX_OP_STACKSAVE: case PTX_OP_STACKRESTORE:
+    case PTX_FAM_STACK:
         return "dynamic stack allocation is planned for a later issue";
     default:
         return NULL;
     }
 }
 
+/* The opcode row names the family; the family's decoder binds the handler.
+ * Arithmetic opcodes have an integer, an fp32/fp64 and a 16-bit float
+ * decoder; the first that recognises the type takes it. */
 static bool decode_one(ex_decoder *d, ex_instr *in)
 {
-    const char *gap = known_gap((ptx_opcode)d->pi->op);
+    ptx_family fam = ptx_opcode_info((ptx_opcode)d->pi->op)->family;
+    const char *gap = known_gap(fam);
     if (gap) {
         g_string_assign(d->why, gap);
         return false;
     }
-    static bool (*const families[])(ex_decoder *, ex_instr *) = {
-        ex_decode_control, ex_decode_memory, ex_decode_int, ex_decode_float,
-        ex_decode_convert, ex_decode_compare, ex_decode_atomic, ex_decode_warp,
-        ex_decode_half, ex_decode_video,
-    };
-    for (size_t i = 0; i < G_N_ELEMENTS(families); i++) {
-        if (families[i](d, in))
-            return true;
-        if (d->why->len)
-            return false; /* the family recognised it but cannot run it */
+    switch (fam) {
+    case PTX_FAM_CONTROL: return ex_decode_control(d, in);
+    case PTX_FAM_MEMORY: return ex_decode_memory(d, in);
+    case PTX_FAM_CONVERT: return ex_decode_convert(d, in);
+    case PTX_FAM_COMPARE: return ex_decode_compare(d, in);
+    case PTX_FAM_ATOMIC: return ex_decode_atomic(d, in);
+    case PTX_FAM_WARP: return ex_decode_warp(d, in);
+    case PTX_FAM_VIDEO: return ex_decode_video(d, in);
+    case PTX_FAM_CACHE: return ex_decode_cache(d, in);
+    case PTX_FAM_ARITH: {
+        static bool (*const arith[])(ex_decoder *, ex_instr *) = {
+            ex_decode_int, ex_decode_float, ex_decode_half,
+        };
+        for (size_t i = 0; i < G_N_ELEMENTS(arith); i++) {
+            if (arith[i](d, in))
+                return true;
+            if (d->why->len)
+                return false; /* recognised, but not runnable */
+        }
+        return false;
     }
-    return false;
+    default:
+        return false;
+    }
+}
+
+/* Registers read and written by one instruction, as slots: the row's
+ * operand roles (frontend/operands.h) mapped through the register layout.
+ * A whole vector register stands for all its elements. */
+typedef struct reguse_ctx {
+    const slot_ctx *c;
+    const ptx_func *f;
+    GArray *reads, *writes;  /* uint32_t, reused for every instruction */
+} reguse_ctx;
+
+static void add_unique(GArray *a, uint32_t slot)
+{
+    for (guint i = 0; i < a->len; i++)
+        if (g_array_index(a, uint32_t, i) == slot)
+            return;
+    g_array_append_val(a, slot);
+}
+
+static void reguse_visit(void *user, int32_t reg, uint8_t comp, bool write)
+{
+    reguse_ctx *u = user;
+    if (reg < 0 || (guint)reg >= u->f->regs->len)
+        return;
+    const ptx_reg *r = &g_array_index(u->f->regs, ptx_reg, reg);
+    uint32_t first = u->c->reg_slot[reg], n = 1;
+    if (comp >= 1 && comp <= 4)
+        first += comp - 1u;
+    else if (r->vec > 1)
+        n = r->vec;
+    for (uint32_t k = 0; k < n; k++)
+        add_unique(write ? u->writes : u->reads, first + k);
+}
+
+static void build_reguse(ex_func *ef, const slot_ctx *c)
+{
+    reguse_ctx u = {c, ef->ir, g_array_new(FALSE, FALSE, sizeof(uint32_t)),
+                    g_array_new(FALSE, FALSE, sizeof(uint32_t))};
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    ef->reguse = g_new0(ex_reguse, ef->ninstrs + 1);
+    for (uint32_t i = 0; i < ef->ninstrs; i++) {
+        g_array_set_size(u.reads, 0);
+        g_array_set_size(u.writes, 0);
+        ptx_instr_visit_regs(ef->ir, ptx_func_instr(ef->ir, i), reguse_visit, &u);
+        ex_reguse *ru = &ef->reguse[i];
+        ru->first = all->len;
+        ru->nread = u.reads->len;
+        ru->nwrite = u.writes->len;
+        g_array_append_vals(all, u.reads->data, u.reads->len);
+        g_array_append_vals(all, u.writes->data, u.writes->len);
+    }
+    ef->nreg_slots = all->len;
+    ef->reg_slots = (uint32_t *)(void *)g_array_free(all, FALSE);
+    g_array_free(u.reads, TRUE);
+    g_array_free(u.writes, TRUE);
 }
 
 static void describe_instr(GString *out, const ptx_module *ir, const ptx_func *f,
@@ -370,6 +438,8 @@ static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GErro
             in->fn = NULL;
         }
     }
+    if (ok)
+        build_reguse(ef, &c);
     ef->nconst = c.consts->len;
     ef->const_vals = (uint64_t *)g_array_free(c.consts, FALSE);
     g_hash_table_destroy(c.const_index);
@@ -551,6 +621,8 @@ void ex_module_free(ex_module *m)
         }
         g_free(ef->code);
         g_free(ef->annot);
+        g_free(ef->reguse);
+        g_free(ef->reg_slots);
         if (ef->tables)
             g_ptr_array_free(ef->tables, TRUE);
         g_free(ef->const_vals);

@@ -48,16 +48,18 @@ enum {
     TM_INS_BRANCH = 1u << 4,
 };
 
-/* Timing facts of one decoded instruction, derived once per function. */
+/* Timing facts of one decoded instruction, derived once per function.  The
+ * registers come from the opcode row's operand roles (ex_func.reguse): src
+ * and dst point into the function's slot array, so there is no cap. */
 typedef struct tm_ins {
     uint8_t unit;            /* tm_unit */
     uint8_t flags;           /* TM_INS_* */
-    uint8_t nsrc, ndst;
     uint16_t occupancy;      /* cycles its unit stays busy */
     uint16_t lat_class;      /* ptx_lat_class */
     uint32_t latency;        /* issue to result (non-memory) */
-    uint32_t src[9];         /* register slots read (constants left out) */
-    uint32_t dst[6];         /* register slots written */
+    uint32_t nsrc, ndst;
+    const uint32_t *src;     /* register slots read (constants left out) */
+    const uint32_t *dst;     /* register slots written */
 } tm_ins;
 
 typedef struct tm_func {

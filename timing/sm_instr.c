@@ -1,4 +1,6 @@
-/* timing/sm_instr.c — instruction tables (unit, latency, registers) and register liveness. */
+/* timing/sm_instr.c — per-function timing tables read from the opcode rows
+ * (unit, latency class, flags) and the loader's register lists (from the
+ * rows' operand roles), and register liveness. */
 #include "timing/sm_internal.h"
 #include "isa/latency.h"
 #include "isa/opcodes.h"
@@ -31,51 +33,6 @@ uint32_t tm_unit_occupancy(const gpu_config *cfg, tm_unit u)
     if (lanes == 0)
         lanes = 1;
     return (cfg->gpu.warp_size + lanes - 1) / lanes;
-}
-
-static void add_slot(uint32_t *arr, uint8_t *n, unsigned cap, uint32_t slot, uint32_t nregs)
-{
-    if (slot == EX_NONE || slot >= nregs) /* absent, or a constant slot */
-        return;
-    for (unsigned i = 0; i < *n; i++)
-        if (arr[i] == slot)
-            return;
-    if (*n < cap)
-        arr[(*n)++] = slot;
-}
-
-/* Which slot fields an instruction reads and writes.  Most families use
- * d/d2 as destinations and a/b/c/e as sources; the exceptions are listed
- * (vr[] holds vector elements for memory and mov packing only, and atom.v*
- * keeps extra destinations in c and e). */
-static void operands(const ex_func *fn, const ex_instr *in, tm_ins *t)
-{
-    uint32_t nr = fn->nregs;
-    ptx_opcode op = (ptx_opcode)in->op;
-    bool atom = op == PTX_OP_ATOM || op == PTX_OP_RED;
-    bool atom_vec = atom && in->vec > 1;
-    bool bar = op == PTX_OP_BAR || op == PTX_OP_BARRIER;
-    add_slot(t->src, &t->nsrc, 9, in->a, nr);
-    add_slot(t->src, &t->nsrc, 9, in->b, nr);
-    add_slot(t->src, &t->nsrc, 9, in->guard, nr);
-    if (!atom_vec)
-        add_slot(t->src, &t->nsrc, 9, in->c, nr);
-    if (!atom_vec && !bar) /* bar keeps its reduction operator in e */
-        add_slot(t->src, &t->nsrc, 9, in->e, nr);
-    add_slot(t->dst, &t->ndst, 6, in->d, nr);
-    add_slot(t->dst, &t->ndst, 6, in->d2, nr);
-    if (atom_vec) {
-        add_slot(t->dst, &t->ndst, 6, in->c, nr);
-        add_slot(t->dst, &t->ndst, 6, in->e, nr);
-    }
-    bool vr_src = op == PTX_OP_ST || atom || (op == PTX_OP_MOV && in->d != EX_NONE);
-    bool vr_dst = op == PTX_OP_LD || op == PTX_OP_LDU || (op == PTX_OP_MOV && in->d == EX_NONE);
-    for (unsigned k = 0; k < 4; k++) {
-        if (vr_src)
-            add_slot(t->src, &t->nsrc, 9, in->vr[k], nr);
-        if (vr_dst)
-            add_slot(t->dst, &t->ndst, 6, in->vr[k], nr);
-    }
 }
 
 /* Widths (32-bit registers) of every slot, from the register declarations;
@@ -196,18 +153,23 @@ tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn)
         t->lat_class = (uint16_t)lc;
         t->occupancy = (uint16_t)(occ > 65535 ? 65535 : occ);
         t->latency = cfg->latency.cycles[lc];
-        if (op == PTX_OP_CALL || op == PTX_OP_RET)
+        unsigned rf = ptx_opcode_info(op)->flags;
+        if (rf & PTX_OPF_WINDOW)
             t->flags |= TM_INS_DRAIN;
-        if (op == PTX_OP_MEMBAR || op == PTX_OP_FENCE)
+        if (rf & PTX_OPF_FENCE)
             t->flags |= TM_INS_FENCE;
-        if (op == PTX_OP_BAR || op == PTX_OP_BARRIER || op == PTX_OP_EXIT ||
-            op == PTX_OP_RET)
+        if (rf & PTX_OPF_BARRIER_EVENT)
             t->flags |= TM_INS_WAKE_CTA;
         if (op == PTX_OP_SETP)
             t->flags |= TM_INS_SETP;
         if (op == PTX_OP_BRA)
             t->flags |= TM_INS_BRANCH;
-        operands(fn, in, t);
+        /* registers: the loader's lists, from the row's operand roles */
+        const ex_reguse *ru = &fn->reguse[i];
+        t->src = fn->reg_slots + ru->first;
+        t->nsrc = ru->nread;
+        t->dst = t->src + ru->nread;
+        t->ndst = ru->nwrite;
     }
     f->regs32 = estimate_regs(fn, f->ins);
     return f;
