@@ -5,6 +5,7 @@
 #include "frontend/parser.h"
 #include "api/api_internal.h"
 #include "timing/gpu.h"
+#include "timing/outfile.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -107,6 +108,27 @@ static bool timing_setup(ptxemu_ctx *c, const ptxemu_options *o)
     return true;
 }
 
+/* Options win over the config's [limits]; without a timing model the
+ * config defaults apply. */
+static void apply_limits(ptxemu_ctx *c)
+{
+    gpu_config *def = NULL;
+    const gpu_config *cfg = c->gpu ? tm_gpu_config(c->gpu) : NULL;
+    if (!cfg) {
+        def = g_new(gpu_config, 1);
+        gpu_config_defaults(def);
+        cfg = def;
+    }
+    if (!c->opts.device_memory)
+        c->opts.device_memory = cfg->limits.device_memory;
+    if (!c->opts.max_warp_instructions)
+        c->opts.max_warp_instructions = cfg->limits.max_warp_instructions;
+    if (!c->opts.max_cycles)
+        c->opts.max_cycles = cfg->limits.max_cycles;
+    c->mem.limit = c->opts.device_memory;
+    g_free(def);
+}
+
 ptxemu_status ptxemu_ctx_create(ptxemu_ctx **out, const ptxemu_options *opts)
 {
     if (!out)
@@ -127,6 +149,7 @@ ptxemu_status ptxemu_ctx_create(ptxemu_ctx **out, const ptxemu_options *opts)
     *out = c;
     if (opts && opts->timing && !timing_setup(c, opts))
         return PTXEMU_ERR_INVALID_VALUE;
+    apply_limits(c);
     return PTXEMU_OK;
 }
 
@@ -253,7 +276,10 @@ ptxemu_status ptxemu_malloc(ptxemu_ctx *ctx, ptxemu_dptr *out, size_t bytes)
         return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "malloc: NULL argument");
     uint64_t a = mem_alloc_bytes(&ctx->mem, bytes, false);
     if (!a)
-        return fail(ctx, PTXEMU_ERR_OUT_OF_MEMORY, "malloc of %zu bytes failed", bytes);
+        return fail(ctx, PTXEMU_ERR_OUT_OF_MEMORY,
+                    "malloc of %zu bytes failed: the device has %llu bytes "
+                    "(limits.device_memory), %llu in use", bytes,
+                    (unsigned long long)ctx->mem.limit, (unsigned long long)ctx->mem.total);
     *out = a;
     return ok(ctx);
 }
@@ -487,6 +513,8 @@ static ptxemu_status launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d
     L->kparam_size = k->kparam_size;
     L->printf_out = ctx->opts.printf_stream;
     L->livelock_limit = ctx->opts.livelock_limit;
+    L->max_warp_instrs = ctx->opts.max_warp_instructions;
+    L->max_cycles = ctx->opts.max_cycles;
     L->stack_limit = DEFAULT_STACK_LIMIT;
     L->launch_id = launch_id;
     L->nsmid = 1;
@@ -577,7 +605,7 @@ ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *des
     }
     if (ctx->gpu && ctx->stats_path) {
         const char *json = ptxemu_timing_stats_json(ctx);
-        if (!g_file_set_contents(ctx->stats_path, json, -1, &err)) {
+        if (!out_file_write_all(ctx->stats_path, json, strlen(json), &err)) {
             ptxemu_status s = fail(ctx, PTXEMU_ERR_IO, "statistics: %s", err->message);
             g_error_free(err);
             return s;

@@ -69,6 +69,12 @@ typedef struct ptxemu_options {
     /* Non-zero: after every launch, hash all device memory into
      * ptxemu_counters.memory_digest (to compare runs bit for bit). */
     int memory_digest;
+    /* Run limits (functional and timing); 0 = the config's [limits] keys
+     * (the built-in defaults without a timing config): device memory in
+     * bytes, warp instructions per launch, core cycles per timing launch. */
+    uint64_t device_memory;
+    uint64_t max_warp_instructions;
+    uint64_t max_cycles;
 } ptxemu_options;
 
 /* Counters accumulated over every launch of a context. */

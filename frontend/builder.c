@@ -35,8 +35,48 @@ void builder_version(ptx_builder *b, ptx_strref text, const PTX_YYLTYPE *loc)
     b->m->version_minor = min;
 }
 
-void builder_target(ptx_builder *b, ptx_strref name)
+/* PTX ISA "Target ISA notes": sm_NN architectures (with the a/f feature
+ * suffixes of sm_90 and later) and the platform options. */
+static bool target_known(ptx_strref name, bool first)
 {
+    static const char *const options[] = {"texmode_unified", "texmode_independent", "debug",
+                                          "map_f64_to_f32"};
+    static const unsigned sms[] = {10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60,
+                                   61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101,
+                                   103, 110, 120, 121};
+    for (size_t i = 0; i < G_N_ELEMENTS(options); i++)
+        if (strlen(options[i]) == name.len && memcmp(options[i], name.s, name.len) == 0)
+            return !first;
+    if (name.len < 5 || name.len > 7 || memcmp(name.s, "sm_", 3) != 0)
+        return false;
+    unsigned n = 0, i = 3;
+    for (; i < name.len && g_ascii_isdigit(name.s[i]); i++)
+        n = n * 10 + (unsigned)(name.s[i] - '0');
+    if (i == 3 || (i < name.len && (i + 1 != name.len || (name.s[i] != 'a' && name.s[i] != 'f'))))
+        return false;
+    if (i < name.len && n < 90)
+        return false;
+    for (size_t k = 0; k < G_N_ELEMENTS(sms); k++)
+        if (sms[k] == n)
+            return true;
+    return false;
+}
+
+void builder_module_end(ptx_builder *b, const PTX_YYLTYPE *version_loc)
+{
+    if (!b->m->target)
+        builder_error(b, version_loc, "the module has no .target directive (PTX needs one "
+                                      "after .version, such as '.target sm_80')");
+}
+
+void builder_target(ptx_builder *b, ptx_strref name, const PTX_YYLTYPE *loc)
+{
+    if (!target_known(name, b->m->target == NULL)) {
+        builder_error(b, loc, "unknown .target '%.*s' (expected sm_NN such as sm_80, then "
+                              "options such as texmode_independent or debug)",
+                      (int)MIN(name.len, 64u), name.s);
+        return;
+    }
     char *old = b->m->target;
     b->m->target = old ? g_strdup_printf("%s, %.*s", old, (int)name.len, name.s)
                        : g_strndup(name.s, name.len);
@@ -173,6 +213,21 @@ void builder_decl_dim(ptx_builder *b, uint64_t n, const PTX_YYLTYPE *loc)
     b->dims[b->ndims++] = n;
 }
 
+bool builder_const_div(ptx_builder *b, uint64_t a, uint64_t d, bool rem, uint64_t *out,
+                       const PTX_YYLTYPE *loc)
+{
+    if (d == 0) {
+        builder_error(b, loc, "division by zero in a constant expression");
+        return false;
+    }
+    int64_t x = (int64_t)a, y = (int64_t)d;
+    if (x == INT64_MIN && y == -1) /* the one quotient that overflows */
+        *out = rem ? 0 : a;
+    else
+        *out = (uint64_t)(rem ? x % y : x / y);
+    return true;
+}
+
 void builder_init_item(ptx_builder *b, ptx_init_kind kind, int64_t val)
 {
     if (!b->init)
@@ -287,6 +342,32 @@ static int32_t make_var(ptx_builder *b, const char *name, const PTX_YYLTYPE *loc
     return (int32_t)b->m->vars->len - 1;
 }
 
+/* Sizes are computed in 64 bits; .shared, .local and .param addresses are
+ * 32-bit offsets, so one variable there is at most 4 GiB, and no variable
+ * may reach 2^62 bytes (so sums of a few cannot wrap). */
+static bool check_var_size(ptx_builder *b, const char *name, const PTX_YYLTYPE *loc)
+{
+    uint64_t size = (uint64_t)ptx_type_size(b->attrs.type) * (b->attrs.vec ? b->attrs.vec : 1);
+    ptx_space sp = b->attrs.space;
+    uint64_t max = sp == PTX_SPACE_SHARED || sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_PARAM
+                       ? (1ull << 32) : (1ull << 62);
+    for (uint32_t i = 0; i < b->ndims; i++) {
+        if (b->dims[i] && size > max / b->dims[i]) {
+            builder_error(b, loc, "array '%s' is too large: more than %llu bytes in %s",
+                          name, (unsigned long long)max, ptx_space_name(sp));
+            return false;
+        }
+        if (b->dims[i])
+            size *= b->dims[i];
+    }
+    if (size > max) {
+        builder_error(b, loc, "array '%s' is too large: more than %llu bytes in %s", name,
+                      (unsigned long long)max, ptx_space_name(sp));
+        return false;
+    }
+    return true;
+}
+
 void builder_decl_name(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc,
                        int64_t range, bool has_init)
 {
@@ -319,7 +400,7 @@ void builder_decl_name(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc,
         builder_error(b, loc, "'%s<N>' ranges are only for .reg declarations", name);
         return;
     }
-    if (!b->fn && b->attrs.space == PTX_SPACE_LOCAL && false)
+    if (!check_var_size(b, name, loc))
         return;
     int32_t vi = make_var(b, name, loc);
     if (has_init) {
@@ -423,6 +504,8 @@ void builder_param(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc)
         builder_error(b, loc, "parameter '%s' needs a type", name);
         return;
     }
+    if (!check_var_size(b, name, loc))
+        return;
     if (b->param_mode == PARAMS_PROTO || b->param_mode == PARAMS_PROTO_RETS) {
         ptx_var v = {0};
         v.name = name;

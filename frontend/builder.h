@@ -101,7 +101,9 @@ static inline bool builder_failed(const ptx_builder *b) { return b->error != NUL
 
 /* module level */
 void builder_version(ptx_builder *b, ptx_strref text, const PTX_YYLTYPE *loc);
-void builder_target(ptx_builder *b, ptx_strref name);
+void builder_target(ptx_builder *b, ptx_strref name, const PTX_YYLTYPE *loc);
+/* After the last item: a module must have a .target (PTX ISA 11.1). */
+void builder_module_end(ptx_builder *b, const PTX_YYLTYPE *version_loc);
 void builder_address_size(ptx_builder *b, uint64_t n, const PTX_YYLTYPE *loc);
 void builder_file(ptx_builder *b, uint64_t idx, ptx_strref path, const char *extra);
 void builder_section(ptx_builder *b);
@@ -122,6 +124,9 @@ void builder_decl_name(ptx_builder *b, ptx_strref name, const PTX_YYLTYPE *loc,
                        int64_t range, bool has_init);
 void builder_decl_dim(ptx_builder *b, uint64_t n, const PTX_YYLTYPE *loc);
 void builder_decl_end(ptx_builder *b);
+/* a / b or a % b of signed 64-bit constants; false (reported) on b == 0. */
+bool builder_const_div(ptx_builder *b, uint64_t a, uint64_t d, bool rem, uint64_t *out,
+                       const PTX_YYLTYPE *loc);
 void builder_init_item(ptx_builder *b, ptx_init_kind kind, int64_t val);
 void builder_init_kv(ptx_builder *b, ptx_strref key, ptx_strref value);
 void builder_init_kv_int(ptx_builder *b, ptx_strref key, uint64_t value);
@@ -168,7 +173,8 @@ ptx_operand builder_pair(ptx_builder *b, ptx_strref p, ptx_strref q,
 ptx_operand builder_sym(ptx_builder *b, ptx_strref name, const PTX_YYLTYPE *loc);
 ptx_operand builder_imm(uint64_t v);
 ptx_operand builder_fimm(ptx_operand_kind kind, uint64_t bits);
-ptx_operand builder_float_text(ptx_strref text, bool neg);
+ptx_operand builder_float_text(ptx_builder *b, ptx_strref text, bool neg,
+                               const PTX_YYLTYPE *loc);
 ptx_operand builder_addr(ptx_builder *b, const ptx_operand *base, int64_t off,
                          const PTX_YYLTYPE *loc);
 ptx_operand builder_sink(void);

@@ -3,6 +3,8 @@
  * the operand-shape checks that give precise errors. */
 #include "frontend/builder.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -255,6 +257,109 @@ static bool check_operand(ptx_builder *b, const ptx_opinfo *info, unsigned i,
     return ok;
 }
 
+/* Instructions whose every data register has the instruction type (PTX ISA
+ * "Operand Type Information" / "Type Checking"); the forms with a wider
+ * destination (.wide) and those with per-operand types are left out. */
+static bool checks_reg_types(const ptx_opdecode *d)
+{
+    switch (d->op) {
+    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_DIV:
+    case PTX_OP_REM: case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_MIN: case PTX_OP_MAX:
+    case PTX_OP_FMA: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT:
+    case PTX_OP_SETP: case PTX_OP_SELP: case PTX_OP_MOV:
+        break;
+    default:
+        return false;
+    }
+    if (d->ntypes != 1)
+        return false;
+    for (unsigned i = 0; i < d->nmods; i++)
+        if (d->mods[i] == PTX_MOD_WIDE)
+            return false;
+    switch ((ptx_type)d->types[0]) {
+    case PTX_T_B16: case PTX_T_B32: case PTX_T_B64: case PTX_T_U16: case PTX_T_U32:
+    case PTX_T_U64: case PTX_T_S16: case PTX_T_S32: case PTX_T_S64: case PTX_T_F32:
+    case PTX_T_F64: case PTX_T_PRED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The fundamental-type rules: a bit-size instruction type takes any
+ * register of its size; .u/.s take .u, .s or .b registers of the same size;
+ * .f takes .f or .b registers of the same size; .pred only predicates. */
+static bool reg_fits(ptx_type in, ptx_type reg)
+{
+    ptx_type_kind ik = ptx_type_kind_of(in), rk = ptx_type_kind_of(reg);
+    if (ik == PTX_TK_P)
+        return rk == PTX_TK_P;
+    if (rk == PTX_TK_P)
+        return true; /* the predicate operands of setp and selp */
+    if (reg == PTX_T_F16 || reg == PTX_T_BF16 || reg == PTX_T_F16X2 || reg == PTX_T_BF16X2)
+        rk = PTX_TK_B; /* half values live in bit registers; leave them to the .b rules */
+    if (ptx_type_size(in) != ptx_type_size(reg))
+        return false;
+    switch (ik) {
+    case PTX_TK_B: return true;
+    case PTX_TK_U: case PTX_TK_S: return rk == PTX_TK_U || rk == PTX_TK_S || rk == PTX_TK_B;
+    case PTX_TK_F: return rk == PTX_TK_F || rk == PTX_TK_B;
+    default: return true;
+    }
+}
+
+static bool check_operand_types(ptx_builder *b, const ptx_opdecode *d, const ptx_operand *ops,
+                                unsigned n)
+{
+    const ptx_opinfo *info = ptx_opcode_info((ptx_opcode)d->op);
+    ptx_type it = d->ntypes ? (ptx_type)d->types[0] : PTX_T_NONE;
+    for (unsigned i = 0; i < n; i++) {
+        const ptx_operand *o = &ops[i];
+        if (o->kind == PTX_OPND_SYM) {
+            const ptx_symbol *s = ptx_module_sym(b->m, o->id);
+            char want = ptx_shape_letter(info->shape, i);
+            if (s->kind == PTX_SYM_LABEL && want != 'l' && d->op != PTX_OP_CALL) {
+                builder_error(b, &b->op_loc, "the %s operand of '%s' is the label '%.64s%s', "
+                              "which is not data (only branches take labels)", ordinal(i),
+                              info->name, s->name, strlen(s->name) > 64 ? "..." : "");
+                return false;
+            }
+        }
+        if (o->kind == PTX_OPND_ADDR && o->id2 >= 0 &&
+            ptx_module_sym(b->m, o->id2)->kind == PTX_SYM_LABEL) {
+            const ptx_symbol *s = ptx_module_sym(b->m, o->id2);
+            builder_error(b, &b->op_loc, "the address [%.64s%s] of '%s' names a label, not a "
+                          "variable", s->name, strlen(s->name) > 64 ? "..." : "", info->name);
+            return false;
+        }
+        if (o->kind == PTX_OPND_FIMM64 && it == PTX_T_F32) {
+            double v;
+            memcpy(&v, &o->val, sizeof v);
+            if (isfinite(v) && fabs(v) > FLT_MAX) {
+                builder_error(b, &b->op_loc, "the %s operand of '%s' (%g) is out of range "
+                              "for .f32", ordinal(i), info->name, v);
+                return false;
+            }
+        }
+        if (o->kind != PTX_OPND_REG || o->comp || !checks_reg_types(d))
+            continue;
+        const ptx_reg *r = &g_array_index(b->fn->regs, ptx_reg, o->id);
+        if (r->vec > 1 || reg_fits(it, r->type))
+            continue;
+        const ptx_regdecl *rd = &g_array_index(b->fn->regdecls, ptx_regdecl, r->decl);
+        char name[80];
+        if (rd->is_range)
+            g_snprintf(name, sizeof name, "%.64s%u", rd->prefix, r->index);
+        else
+            g_snprintf(name, sizeof name, "%.64s", rd->prefix);
+        builder_error(b, &b->op_loc, "the %s operand of '%s.%s' is the .%s register '%s', "
+                      "which does not fit the instruction type .%s", ordinal(i), info->name,
+                      ptx_type_name(it), ptx_type_name(r->type), name, ptx_type_name(it));
+        return false;
+    }
+    return true;
+}
+
 static bool check_vector_width(ptx_builder *b, const ptx_instr *in,
                                const ptx_operand *ops, unsigned n)
 {
@@ -312,6 +417,8 @@ void builder_instr_end(ptx_builder *b, const PTX_YYLTYPE *loc)
     for (unsigned i = 0; i < ntop; i++)
         if (!check_operand(b, info, i, &ops[i]))
             return;
+    if (!check_operand_types(b, d, ops, ntop))
+        return;
 
     ptx_instr in = {0};
     in.op = d->op;

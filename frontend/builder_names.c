@@ -5,6 +5,7 @@
 #include "frontend/ptx.tab.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,12 +312,16 @@ ptx_operand builder_fimm(ptx_operand_kind kind, uint64_t bits)
     return o;
 }
 
-ptx_operand builder_float_text(ptx_strref text, bool neg)
+ptx_operand builder_float_text(ptx_builder *b, ptx_strref text, bool neg,
+                               const PTX_YYLTYPE *loc)
 {
     char buf[128];
     char *t = builder_name_copy(text, buf, sizeof buf);
     double d = g_ascii_strtod(t, NULL);
     builder_name_free(t, buf);
+    if (!isfinite(d))
+        builder_error(b, loc, "floating-point literal '%.*s%s' is out of range",
+                      (int)MIN(text.len, 64u), text.s, text.len > 64 ? "..." : "");
     if (neg)
         d = -d;
     uint64_t bits;

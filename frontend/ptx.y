@@ -69,14 +69,14 @@ static bool flat_list(ptx_builder *b, uint32_t start, ptx_operand_kind kind,
 %token SECTION ".section" LEXERROR "invalid token"
 
 %type <opnd> operand imm addr_base addr
-%type <u> lb
+%type <u> lb cexpr cterm cfactor
 %type <str> name
 %type <i> int_list_n
 
 %%
 
 /* PTX ISA §11.1: every module starts with .version. */
-module: version items ;
+module: version items             { builder_module_end(b, &@1); CHECK(); } ;
 version: DIR_VERSION FLOATLIT      { builder_version(b, $2, &@2); CHECK(); }
     | DIR_VERSION INTLIT           { builder_error(b, &@2, ".version needs MAJOR.MINOR, such as 8.0");
                                      YYABORT; }
@@ -101,8 +101,8 @@ item: DIR_VERSION                  { builder_error(b, &@1, "duplicate .version d
     | LEXERROR                     { YYABORT; }
     ;
 
-target_list: IDENT                 { builder_target(b, $1); }
-    | target_list ',' IDENT        { builder_target(b, $3); }
+target_list: IDENT                 { builder_target(b, $1, &@1); CHECK(); }
+    | target_list ',' IDENT        { builder_target(b, $3, &@3); CHECK(); }
     ;
 
 /* ---- declarations ---- */
@@ -136,13 +136,12 @@ init_list: init_val | init_list ',' init_val
     | IDENT '=' INTLIT             { builder_init_kv_int(b, $1, $3); }
     | init_list ',' IDENT '=' INTLIT { builder_init_kv_int(b, $3, $5); }
     ;
-init_scalar: INTLIT                { builder_init_item(b, PTX_INIT_INT, (int64_t)$1); }
-    | '-' INTLIT                   { builder_init_item(b, PTX_INIT_INT, (int64_t)(0 - $2)); }
+init_scalar: cexpr                 { builder_init_item(b, PTX_INIT_INT, (int64_t)$1); }
     | F32LIT                       { builder_init_item(b, PTX_INIT_F32, (int64_t)$1); }
     | F64LIT                       { builder_init_item(b, PTX_INIT_F64, (int64_t)$1); }
-    | FLOATLIT                     { ptx_operand o = builder_float_text($1, false);
+    | FLOATLIT                     { ptx_operand o = builder_float_text(b, $1, false, &@1); CHECK();
                                      builder_init_item(b, PTX_INIT_F64, o.val); }
-    | '-' FLOATLIT                 { ptx_operand o = builder_float_text($2, true);
+    | '-' FLOATLIT                 { ptx_operand o = builder_float_text(b, $2, true, &@2); CHECK();
                                      builder_init_item(b, PTX_INIT_F64, o.val); }
     | IDENT                        { builder_init_sym(b, $1, 0, false, &@1); CHECK(); }
     | IDENT '+' INTLIT             { builder_init_sym(b, $1, (int64_t)$3, false, &@1); CHECK(); }
@@ -153,6 +152,23 @@ init_scalar: INTLIT                { builder_init_item(b, PTX_INIT_INT, (int64_t
                                    { if ($1.len != 7 || memcmp($1.s, "generic", 7)) {
                                          builder_error(b, &@1, "expected 'generic' in initializer"); YYABORT; }
                                      builder_init_sym(b, $3, (int64_t)$6, true, &@3); CHECK(); }
+    ;
+
+/* Integer constant expressions (PTX ISA 4.6.1): 64-bit two's complement,
+ * the usual precedence; `= (1)` and `= 1+2` are valid initializers. */
+cexpr: cterm
+    | cexpr '+' cterm              { $$ = $1 + $3; }
+    | cexpr '-' cterm              { $$ = $1 - $3; }
+    ;
+cterm: cfactor
+    | cterm '*' cfactor            { $$ = $1 * $3; }
+    | cterm '/' cfactor            { if (!builder_const_div(b, $1, $3, false, &$$, &@2)) YYABORT; }
+    | cterm '%' cfactor            { if (!builder_const_div(b, $1, $3, true, &$$, &@2)) YYABORT; }
+    ;
+cfactor: INTLIT
+    | '-' cfactor                  { $$ = 0 - $2; /* mod 2^64 */ }
+    | '~' cfactor                  { $$ = ~$2; }
+    | '(' cexpr ')'                { $$ = $2; }
     ;
 
 /* ---- functions ---- */
@@ -278,8 +294,8 @@ imm: INTLIT                        { $$ = builder_imm($1); }
     | '-' INTLIT                   { $$ = builder_imm(0 - $2); /* mod 2^64: -INT64_MIN is UB */ }
     | F32LIT                       { $$ = builder_fimm(PTX_OPND_FIMM32, $1); }
     | F64LIT                       { $$ = builder_fimm(PTX_OPND_FIMM64, $1); }
-    | FLOATLIT                     { $$ = builder_float_text($1, false); }
-    | '-' FLOATLIT                 { $$ = builder_float_text($2, true); }
+    | FLOATLIT                     { $$ = builder_float_text(b, $1, false, &@1); CHECK(); }
+    | '-' FLOATLIT                 { $$ = builder_float_text(b, $2, true, &@2); CHECK(); }
     ;
 addr_base: REGNAME                 { $$ = builder_reg(b, $1, &@1); CHECK(); }
     | IDENT                        { $$ = builder_sym(b, $1, &@1); CHECK(); }

@@ -274,6 +274,8 @@ struct ex_launch {
     uint32_t kparam_size;
     FILE *printf_out;
     uint64_t livelock_limit;
+    uint64_t max_warp_instrs;   /* stop the launch beyond this many; 0 = none */
+    uint64_t max_cycles;        /* timing model: core cycles; 0 = none */
     uint64_t clock;             /* warp instructions executed so far (also %clock) */
     uint64_t last_progress;     /* clock when memory last changed */
     const uint64_t *cycle_source; /* timing mode: the simulated core cycle that
@@ -292,6 +294,13 @@ struct ex_launch {
 ex_module *ex_module_load_ex(const ptx_module *ir, dev_memory *mem,
                              GPtrArray *unsupported, GError **err);
 void ex_module_free(ex_module *m);
+/* The most static shared memory a module may declare (the largest of any
+ * GPU: 228 KiB); a timing config checks its own core.shared_mem too. */
+#define EX_SHARED_MAX (228u * 1024u)
+/* false (with the location of the first .shared variable that does not
+ * fit) when the module's static shared memory exceeds `limit` bytes. */
+bool ex_module_check_shared(const ex_module *m, uint64_t limit, const char *what,
+                            GError **err);
 
 /* ---- launch (runtime/launch.c): functional driver ---- */
 bool ex_launch_run(ex_launch *L, GError **err);
@@ -321,6 +330,9 @@ const ex_instr *ex_warp_next(const ex_warp *w);
 /* Executes exactly one instruction; with `rec`, records its memory accesses
  * (rec->mask == 0 when it touched none). */
 void ex_warp_step(ex_warp *w, ex_access *rec);
+/* Stops a running warp (a run limit was reached): a fault at its current
+ * instruction naming `why` and the loop it is in. */
+void ex_warp_stop(ex_warp *w, const char *why);
 /* Reports a fault at the warp's current instruction for `lane` (-1: warp). */
 void ex_fault(ex_warp *w, int lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* Generic or state-space address -> host pointer for `lane`; NULL + fault. */

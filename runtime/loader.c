@@ -450,6 +450,30 @@ static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GErro
 
 /* ----------------------------------------------------------------- layout */
 
+/* Frames and kernel parameter buffers use 32-bit offsets: a function whose
+ * parameters and .local/.param variables take more than EX_FRAME_MAX bytes
+ * per thread is refused at the variable that crosses it. */
+#define EX_FRAME_MAX (1ull << 30)
+static bool check_frame_size(const ex_module *m, int32_t index, GError **err)
+{
+    uint64_t total = 0;
+    for (guint vi = 0; vi < m->ir->vars->len; vi++) {
+        const ptx_var *v = ptx_module_var(m->ir, (int32_t)vi);
+        if (v->func != index || !var_is_frame(v) || v->reg >= 0)
+            continue;
+        total += var_size(v) + var_align(v);
+        if (total > EX_FRAME_MAX) {
+            g_set_error(err, g_quark_from_static_string("ptxemu"), 1,
+                        "%s:%u:%u: error: '%s' (%llu bytes) takes the per-thread %s "
+                        "variables past %llu bytes", m->ir->source_name, v->loc.line,
+                        v->loc.col, v->name, (unsigned long long)var_size(v),
+                        ptx_space_name(v->space), (unsigned long long)EX_FRAME_MAX);
+            return false;
+        }
+    }
+    return true;
+}
+
 static void layout_func_frame(ex_module *m, ex_func *ef, int32_t index)
 {
     const ptx_func *f = ef->ir;
@@ -506,10 +530,31 @@ static void layout_func_frame(ex_module *m, ex_func *ef, int32_t index)
     ef->kparam_size = kparam;
 }
 
+bool ex_module_check_shared(const ex_module *m, uint64_t limit, const char *what,
+                            GError **err)
+{
+    const ptx_module *ir = m->ir;
+    for (guint vi = 0; vi < ir->vars->len; vi++) {
+        const ptx_var *v = ptx_module_var(ir, (int32_t)vi);
+        uint64_t size = var_size(v);
+        if (v->space != PTX_SPACE_SHARED || var_is_frame(v) || v->reg >= 0 || size == 0)
+            continue;
+        if (size > limit || m->var_addr[vi] > limit - size) {
+            g_set_error(err, g_quark_from_static_string("ptxemu"), 1,
+                        "%s:%u:%u: error: .shared '%s' (%llu bytes at offset %llu) does not "
+                        "fit in the %llu bytes of shared memory %s", ir->source_name,
+                        v->loc.line, v->loc.col, v->name, (unsigned long long)size,
+                        (unsigned long long)m->var_addr[vi], (unsigned long long)limit, what);
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool layout_module_vars(ex_module *m, GError **err)
 {
     const ptx_module *ir = m->ir;
-    uint32_t shared = 0;
+    uint64_t shared = 0;
     GArray *dyn = g_array_new(FALSE, FALSE, sizeof(int32_t));
     for (guint vi = 0; vi < ir->vars->len; vi++) {
         const ptx_var *v = ptx_module_var(ir, (int32_t)vi);
@@ -523,9 +568,12 @@ static bool layout_module_vars(ex_module *m, GError **err)
             m->var_addr[vi] = mem_alloc_bytes(m->mem, size, true);
             if (!m->var_addr[vi]) {
                 g_set_error(err, g_quark_from_static_string("ptxemu"), 1,
-                            "%s:%u:%u: error: cannot allocate %llu bytes for '%s'",
+                            "%s:%u:%u: error: cannot allocate %llu bytes for '%s' (device "
+                            "memory: %llu bytes, %llu in use)",
                             ir->source_name, v->loc.line, v->loc.col,
-                            (unsigned long long)size, v->name);
+                            (unsigned long long)size, v->name,
+                            (unsigned long long)m->mem->limit,
+                            (unsigned long long)m->mem->total);
                 g_array_free(dyn, TRUE);
                 return false;
             }
@@ -536,19 +584,22 @@ static bool layout_module_vars(ex_module *m, GError **err)
                 g_array_append_val(dyn, i);
                 continue;
             }
-            shared = align_up(shared, var_align(v));
+            shared = (shared + var_align(v) - 1) / var_align(v) * var_align(v);
             m->var_addr[vi] = shared;
-            shared += (uint32_t)size;
+            /* sizes are below 2^62 (the builder checks), so this cannot wrap */
+            shared += size;
             break;
         default:
             break;
         }
     }
-    shared = align_up(shared, 16);
+    shared = (shared + 15) & ~(uint64_t)15;
     for (guint i = 0; i < dyn->len; i++)
         m->var_addr[g_array_index(dyn, int32_t, i)] = shared;
     g_array_free(dyn, TRUE);
-    m->shared_static = shared;
+    if (!ex_module_check_shared(m, EX_SHARED_MAX, "of any GPU ptxemu models", err))
+        return false;
+    m->shared_static = (uint32_t)shared;
     /* initializers, once every address is known */
     for (guint vi = 0; vi < ir->vars->len; vi++) {
         const ptx_var *v = ptx_module_var(ir, (int32_t)vi);
@@ -583,6 +634,10 @@ ex_module *ex_module_load_ex(const ptx_module *ir, dev_memory *mem,
         ef->name = ef->ir->name;
         ef->is_entry = ef->ir->is_entry;
         ef->has_body = ef->ir->has_body;
+        if (!check_frame_size(m, (int32_t)i, err)) {
+            ex_module_free(m);
+            return NULL;
+        }
         layout_func_frame(m, ef, (int32_t)i);
         ef->shared_static = m->shared_static;
     }

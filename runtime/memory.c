@@ -8,6 +8,7 @@ void mem_init(dev_memory *m)
     m->allocs = g_array_new(FALSE, TRUE, sizeof(mem_alloc));
     m->next = MEM_GLOBAL_BASE;
     m->total = 0;
+    m->limit = MEM_DEFAULT_LIMIT;
 }
 
 void mem_destroy(dev_memory *m)
@@ -24,7 +25,7 @@ uint64_t mem_alloc_bytes(dev_memory *m, uint64_t size, bool is_symbol)
 {
     if (size == 0)
         size = 1;
-    if (size > (1ull << 40))
+    if (size > (1ull << 40) || size > m->limit || m->total > m->limit - size)
         return 0;
     uint8_t *data = g_try_malloc0(size);
     if (!data)

@@ -27,11 +27,16 @@ typedef struct dev_memory {
     GArray *allocs;     /* mem_alloc sorted by base */
     uint64_t next;      /* next free address */
     uint64_t total;     /* bytes allocated now */
+    uint64_t limit;     /* most bytes allocated at once (device memory size) */
 } dev_memory;
+
+/* The device-memory size when nobody sets one (limits.device_memory). */
+#define MEM_DEFAULT_LIMIT (4ull << 30)
 
 void mem_init(dev_memory *m);
 void mem_destroy(dev_memory *m);
-/* Allocates zeroed memory aligned to 256 bytes; 0 on failure. */
+/* Allocates zeroed memory aligned to 256 bytes; 0 on failure (also when
+ * it would take the total past `limit`). */
 uint64_t mem_alloc_bytes(dev_memory *m, uint64_t size, bool is_symbol);
 bool mem_free(dev_memory *m, uint64_t base);
 /* The allocation containing [addr, addr+len), or NULL. */

@@ -283,7 +283,9 @@ uint32_t ex_warp_guard_mask(const ex_warp *w, const ex_instr *in, uint32_t mask)
     return in->guard != EX_NONE ? guard_mask(w, in, mask) : mask;
 }
 
-static void report_livelock(ex_warp *w, uint32_t pc)
+/* Faults the warp with `why` plus the loop it is in (line and label), so a
+ * hung kernel names the loop that never ends. */
+static void report_stuck(ex_warp *w, uint32_t pc, const char *why)
 {
     const ptx_cfg *cfg = w->fn->cfg;
     GString *where = g_string_new(NULL);
@@ -303,10 +305,33 @@ static void report_livelock(ex_warp *w, uint32_t pc)
         g_string_printf(where, "; it is spinning in the loop at line %u%s%s%s", pi->loc.line,
                         label ? " (" : "", label ? label : "", label ? ")" : "");
     }
-    ex_fault(w, -1, "no progress for %llu warp instructions (livelock: a spin loop "
-                    "that cannot finish under stack-based reconvergence, or a kernel that "
-                    "never ends)%s", (unsigned long long)w->launch->livelock_limit, where->str);
+    ex_fault(w, -1, "%s%s", why, where->str);
     g_string_free(where, TRUE);
+}
+
+static void report_livelock(ex_warp *w, uint32_t pc)
+{
+    ex_launch *L = w->launch;
+    char *why;
+    if (L->max_warp_instrs && L->clock > L->max_warp_instrs)
+        why = g_strdup_printf("stopped after %llu warp instructions "
+                              "(limits.max_warp_instructions; raise it with "
+                              "--max-warp-instructions)", (unsigned long long)L->max_warp_instrs);
+    else
+        why = g_strdup_printf("no progress for %llu warp instructions (livelock: a spin loop "
+                              "that cannot finish under stack-based reconvergence, or a kernel "
+                              "that never ends)", (unsigned long long)L->livelock_limit);
+    report_stuck(w, pc, why);
+    g_free(why);
+}
+
+void ex_warp_stop(ex_warp *w, const char *why)
+{
+    uint32_t pc = w->simt->len ? g_array_index(w->simt, ex_simt, w->simt->len - 1).pc : 0;
+    if (pc < w->fn->ninstrs)
+        report_stuck(w, pc, why);
+    else
+        ex_fault(w, -1, "%s", why);
 }
 
 const ex_instr *ex_warp_next(const ex_warp *w)
@@ -335,6 +360,7 @@ void ex_warp_run(ex_warp *w, uint64_t budget)
 {
     ex_launch *L = w->launch;
     uint64_t limit = L->livelock_limit;
+    uint64_t max_instrs = L->max_warp_instrs ? L->max_warp_instrs : UINT64_MAX;
     while (budget-- > 0 && w->state == WARP_RUNNING) {
         ex_simt *top = &g_array_index(w->simt, ex_simt, w->simt->len - 1);
         uint32_t pc = top->pc;
@@ -360,7 +386,8 @@ void ex_warp_run(ex_warp *w, uint64_t budget)
             if (G_UNLIKELY(top->pc == top->rpc))
                 ex_simt_settle(w);
         }
-        if (G_UNLIKELY(++L->clock - L->last_progress > limit) && w->state == WARP_RUNNING) {
+        if (G_UNLIKELY(++L->clock - L->last_progress > limit || L->clock > max_instrs) &&
+            w->state == WARP_RUNNING) {
             report_livelock(w, pc);
             break;
         }

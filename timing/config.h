@@ -329,12 +329,26 @@ typedef struct gpu_name_list {
     X(stats, locality_window, U32, 2000, 1, 100000000, 0, "core cycles",     \
       NULL, "Window in which a repeated line request counts as redundant")
 
+/* Bounds on a run, honoured by functional runs too (api/ptxemu.h options
+ * override them): a hung kernel stops with its location instead of running
+ * for ever. */
+#define GPU_CFG_limits(X)                                                    \
+    X(limits, device_memory, SIZE, 4ull << 30, 1024, 1ull << 40, 0, "bytes",  \
+      NULL, "Device (global) memory: allocations and module variables "     \
+      "beyond it fail")                                                      \
+    X(limits, max_warp_instructions, SIZE, 1000000000, 1, 1e15, 0,          \
+      "warp instructions", NULL,                                             \
+      "Warp instructions one launch may execute before it is stopped")       \
+    X(limits, max_cycles, SIZE, 20000000, 1, 1e15, 0, "core cycles", NULL,   \
+      "Core cycles one launch may take on the timing model before it is "   \
+      "stopped")
+
 /* Groups in file and documentation order; [latency] and [initiation]
  * (generated from isa/latency.h) come between the two lists. */
 #define GPU_CONFIG_GROUPS_A(G) G(gpu) G(clock) G(core) G(units)
 #define GPU_CONFIG_GROUPS_B(G)                                               \
     G(l1d) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
-    G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats)
+    G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)
 
 /* ------------------------------------------------------------ the struct */
 #define GPU_FIELD_U32(n) uint32_t n;

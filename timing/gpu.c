@@ -2,6 +2,7 @@
  * completion and statistics snapshots (timing/gpu.h). */
 #include "timing/gpu.h"
 #include "timing/memsys.h"
+#include "timing/run_limits.h"
 #include "timing/sm.h"
 
 #include <string.h>
@@ -748,6 +749,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     uint32_t left = g->nkernels;
     g->cta_dirty = true;
     g->cta_retry_at = TM_NEVER;
+    uint64_t max_cycles = g->kernels[0].L->max_cycles ? g->kernels[0].L->max_cycles : UINT64_MAX;
     while (left && !g->env.failed) {
         now++;
         g->now = now; /* what %clock reads while instructions issue */
@@ -759,6 +761,11 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             tm_sm_cycle(g->sms[i], now);
         if (g->env.failed)
             break;
+        if (G_UNLIKELY(now - start + 1 > max_cycles)) { /* limits.max_cycles */
+            tm_limits_stop_cycles(g->sms, g->nsms, g->kernels[0].L, max_cycles);
+            g->env.failed = true;
+            break;
+        }
         if (memsys_next_cycle(g->mem) <= now)
             memsys_cycle(g->mem, now);
         for (uint32_t i = 0; i < g->nkernels; i++) {
@@ -794,8 +801,8 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             now = next - 1;
     }
     g->now = now;
-    if (csv_on)
-        tm_csv_close(&csv);
+    if (csv_on && !tm_csv_close(&csv, !g->env.failed, g->env.failed ? NULL : error))
+        ok = false;
     g_free(resident);
     g_free(snap);
     if (g->env.failed) {

@@ -424,15 +424,11 @@ bool tm_csv_open(tm_csv *c, const char *dir, uint32_t launch, const char *kernel
             *p = '_';
     char *path = g_build_filename(dir, name, NULL);
     g_free(name);
-    c->f = fopen(path, "w");
-    if (!c->f) {
-        int e = errno;
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
-                    "cannot write %s: %s", path, g_strerror(e));
-        g_free(path);
-        return false;
-    }
+    bool opened = out_file_open(&c->out, path, error);
     g_free(path);
+    if (!opened)
+        return false;
+    c->f = c->out.f;
     c->ncores = ncores;
     c->last = g_new0(tm_core_counters, ncores ? ncores : 1);
     memcpy(c->last, base, sizeof *base * ncores);
@@ -471,10 +467,14 @@ void tm_csv_sample(tm_csv *c, uint64_t cycle, const tm_core_counters *now,
     c->last_cycle = cycle;
 }
 
-void tm_csv_close(tm_csv *c)
+bool tm_csv_close(tm_csv *c, bool keep, GError **error)
 {
-    if (c->f)
-        fclose(c->f);
+    bool good = true;
+    if (c->f && keep)
+        good = out_file_close(&c->out, error);
+    else if (c->f)
+        out_file_abort(&c->out);
     g_free(c->last);
     memset(c, 0, sizeof *c);
+    return good;
 }

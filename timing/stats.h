@@ -21,6 +21,7 @@
 #include "sched/sched.h"
 #include "timing/config.h"
 #include "timing/memsys.h"
+#include "timing/outfile.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -138,7 +139,8 @@ void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
  * average number of warps in each state, the average ALU and MEM load, and
  * the instructions and CTAs issued/finished in the interval. */
 typedef struct tm_csv {
-    FILE *f;
+    FILE *f;                     /* out.f while open */
+    out_file out;
     uint32_t ncores;
     tm_core_counters *last;      /* counters at the previous sample, per SM */
     uint64_t last_cycle;
@@ -153,6 +155,9 @@ bool tm_csv_open(tm_csv *c, const char *dir, uint32_t launch, const char *kernel
  * counters up to and including `cycle`. */
 void tm_csv_sample(tm_csv *c, uint64_t cycle, const tm_core_counters *now,
                    const uint32_t *resident);
-void tm_csv_close(tm_csv *c);
+/* Closes the file and, with `keep`, gives it its name; false (with the file
+ * named) when any write failed.  Without `keep` (the run failed) nothing is
+ * left behind. */
+bool tm_csv_close(tm_csv *c, bool keep, GError **error);
 
 #endif

@@ -180,12 +180,105 @@ static void test_header(void **state)
                  ".address_size must be 32 or 64, not 48");
     expect_error(".version 8.0\n.target sm_80\n.address_size sixty\n", 3, 15,
                  "unexpected identifier, expecting integer");
-    /* the smallest module */
-    expect_ok(".version 1.0\n");
+    /* the smallest module: .version and .target (PTX ISA 11.1) */
+    expect_ok(".version 1.0\n.target sm_10\n");
     expect_ok(".version 9.0\n.target sm_90a\n.address_size 32\n");
 }
 
 /* ----------------------------------------------------------- instructions */
+
+/* Issue 20: invalid PTX that used to pass. */
+static void test_targets(void **state)
+{
+    (void)state;
+    expect_error(".version 8.0\n.address_size 64\n", 1, 1, "no .target directive");
+    expect_error(".version 8.0\n.target sm_9999\n", 2, 9, "unknown .target 'sm_9999'");
+    expect_error(".version 8.0\n.target banana\n", 2, 9, "unknown .target 'banana'");
+    expect_error(".version 8.0\n.target sm_80a\n", 2, 9, "unknown .target 'sm_80a'");
+    expect_error(".version 8.0\n.target debug\n", 2, 9, "unknown .target 'debug'");
+    expect_error(".version 8.0\n.target sm_80, bogus\n", 2, 16, "unknown .target 'bogus'");
+    expect_ok(".version 8.0\n.target sm_90a, debug\n");
+    expect_ok(".version 8.0\n.target sm_100f\n");
+    expect_ok(".version 1.4\n.target sm_13, texmode_independent, map_f64_to_f32\n");
+}
+
+/* Register classes against the instruction type (PTX ISA "Type Checking":
+ * .b types take any register of their size; .u/.s take .u/.s/.b; .f
+ * takes .f/.b; sizes must match). */
+static void test_operand_types(void **state)
+{
+    (void)state;
+    const char *regs = ".reg .f32 %f<4>;\n.reg .b64 %rd<4>;\n.reg .u32 %r<4>;\n"
+                       ".reg .b32 %b<4>;\n.reg .s64 %sd<4>;\n.reg .pred %p<3>;\n";
+    char *t;
+#define TYPED(instr, line_col_phrase) \
+    t = g_strdup_printf(HDR ".entry k() {\n%s%s\n}\n", regs, instr); line_col_phrase; g_free(t)
+    TYPED("add.f32 %f3, %rd2, %f1;",
+          expect_error(t, 11, 1, "second operand of 'add.f32' is the .b64 register '%rd2'"));
+    TYPED("add.f32 %f3, %r2, %f1;",
+          expect_error(t, 11, 1, "the .u32 register '%r2', which does not fit"));
+    TYPED("add.u32 %r3, %f2, %r1;", expect_error(t, 11, 1, "the .f32 register '%f2'"));
+    TYPED("add.u32 %r3, %sd2, %r1;", expect_error(t, 11, 1, "the .s64 register '%sd2'"));
+    TYPED("and.pred %p1, %r1, %p2;", expect_error(t, 11, 1, "the .u32 register '%r1'"));
+    TYPED("mov.f64 %rd1, %f1;", expect_error(t, 11, 1, "the .f32 register '%f1'"));
+    /* the relaxed rules stay legal */
+    TYPED("add.f32 %f3, %b2, %f1;", expect_ok(t));
+    TYPED("add.s32 %r3, %r2, %b1;", expect_ok(t));
+    TYPED("mov.b32 %f1, %r1;", expect_ok(t));
+    TYPED("mov.b64 %rd1, %sd1;", expect_ok(t));
+    TYPED("setp.lt.f32 %p1, %f1, %b2;", expect_ok(t));
+    TYPED("selp.u32 %r1, %r2, %b3, %p1;", expect_ok(t));
+    TYPED("mul.wide.u32 %rd1, %r1, %r2;", expect_ok(t));
+    /* f32 immediates: a decimal literal that overflows, or one beyond FLT_MAX */
+    TYPED("add.f32 %f3, %f1, 1e99999999999;",
+          expect_error(t, 11, 19, "floating-point literal '1e99999999999' is out of range"));
+    TYPED("add.f32 %f3, %f1, 1e39;", expect_error(t, 11, 1, "out of range for .f32"));
+    TYPED("add.f64 %rd3, %rd1, 1e39;", expect_ok(t));
+    /* labels are not data */
+    TYPED("L1:\nmov.u32 %r1, L1;", expect_error(t, 12, 1, "is the label 'L1', which is not data"));
+    TYPED("mov.u32 %r1, L2;\nL2:\nret;", expect_error(t, 11, 1, "the label 'L2'"));
+    TYPED("L1:\nld.global.u32 %r1, [L1];", expect_error(t, 12, 1, "[L1] of 'ld' names a label"));
+#undef TYPED
+}
+
+/* Array sizes are computed in 64 bits (2^32-byte and 2^46-byte arrays used
+ * to wrap to small sizes). */
+static void test_array_sizes(void **state)
+{
+    (void)state;
+    expect_error(HDR ".shared .b8 s[4294967297];\n", 4, 13, "array 's' is too large");
+    expect_error(HDR ".global .b32 g[2000000000000000000];\n", 4, 14, "array 'g' is too large");
+    expect_error(HDR ".global .b64 g[65536][65536][65536][65536];\n", 4, 14, "too large");
+    expect_error(HDR ".entry k(.param .b8 p[8589934592]) { ret; }\n", 4, 21, "array 'p'");
+    expect_ok(HDR ".global .b8 g[99999999999999];\n");
+    expect_ok(HDR ".shared .b8 s[4294967296];\n"); /* parses; the loader refuses it */
+}
+
+/* Integer constant expressions in initializers (PTX ISA 4.6.1). */
+static void test_const_expr_init(void **state)
+{
+    (void)state;
+    GError *err = NULL;
+    const char *src = HDR ".global .s32 g[6] = {(1), 1+2, 2*3-1, -(4), 7/2, (~0) % 5};\n";
+    ptx_module *m = ptx_parse_string(src, strlen(src), "t.ptx", &err);
+    if (!m)
+        fail_msg("%s", err->message);
+    const ptx_var *v = ptx_module_var(m, 0);
+    const int64_t want[] = {1, 3, 5, -4, 3, -1};
+    unsigned k = 0;
+    for (guint i = 0; i < v->init->len; i++) {
+        const ptx_init *it = &g_array_index(v->init, ptx_init, i);
+        if (it->kind != PTX_INIT_INT)
+            continue;
+        assert_true(k < 6);
+        assert_int_equal(it->val, want[k]);
+        k++;
+    }
+    assert_int_equal(k, 6);
+    ptx_module_free(m);
+    expect_ok(HDR ".global .u32 x = (1);\n");
+    expect_error(HDR ".global .u32 x = 1/0;\n", 4, 20, "division by zero");
+}
 
 static void test_instructions(void **state)
 {
@@ -459,6 +552,10 @@ int main(void)
         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_end_of_file),
         cmocka_unit_test(test_fuzz_regressions),
+        cmocka_unit_test(test_targets),
+        cmocka_unit_test(test_operand_types),
+        cmocka_unit_test(test_array_sizes),
+        cmocka_unit_test(test_const_expr_init),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -216,7 +216,7 @@ static void test_inline(void **state)
 {
     (void)state;
     rt(HDR);
-    rt(".version 1.0\n");
+    rt(".version 1.0\n.target sm_10\n");
     rt(HDR ".entry k() {\n.reg .u64 %r<3>;\n"
            "mov.u64 %r1, -9223372036854775808;\nmov.u64 %r1, 18446744073709551615;\n"
            "mov.u64 %r1, -1;\nld.global.u64 %r1, [%r2+-8];\nld.global.u64 %r1, [%r2-16];\n"

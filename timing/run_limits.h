@@ -1,0 +1,13 @@
+/* timing/run_limits.h — stopping a timing run that has used up its cycle
+ * budget (limits.max_cycles), with the location of a warp still running. */
+#ifndef PTXEMU_TIMING_RUN_LIMITS_H
+#define PTXEMU_TIMING_RUN_LIMITS_H
+
+#include "timing/sm.h"
+
+/* Faults the first running warp found on the SMs (kernel, CTA, warp, PC,
+ * PTX line and the loop it is in), or when none is running (all wait for
+ * memory or a barrier) records the message on launch `L` alone. */
+void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint64_t cycles);
+
+#endif
