@@ -42,6 +42,7 @@ static ptxemu_status fail(ptxemu_ctx *ctx, ptxemu_status s, const char *fmt, ...
     va_start(ap, fmt);
     g_string_vprintf(ctx->error, fmt, ap);
     va_end(ap);
+    ptx_message_shorten(ctx->error);
     return s;
 }
 

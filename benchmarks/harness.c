@@ -68,7 +68,7 @@ int bench_run_one_opts(const bench_def *b, bench_size size, uint64_t seed, bool 
     ptxemu_ctx *ctx;
     int rc;
     if (ptxemu_ctx_create(&ctx, opts) != PTXEMU_OK) {
-        printf("%-28s ERROR  %s\n", b->name, ptxemu_last_error(ctx));
+        fprintf(stderr, "%-28s ERROR  %s\n", b->name, ptxemu_last_error(ctx));
         fflush(stdout);
         ptxemu_ctx_destroy(ctx);
         return 1;
@@ -76,7 +76,7 @@ int bench_run_one_opts(const bench_def *b, bench_size size, uint64_t seed, bool 
     char *path = bench_ptx_path(b);
     ptxemu_module *mod;
     if (ptxemu_module_load_file(ctx, path, &mod) != PTXEMU_OK) {
-        printf("%-28s ERROR  %s\n", b->name, ptxemu_last_error(ctx));
+        fprintf(stderr, "%-28s ERROR  %s\n", b->name, ptxemu_last_error(ctx));
         rc = 1;
     } else {
         bench_env env = {0};

@@ -319,17 +319,22 @@ static bool check_operand_types(ptx_builder *b, const ptx_opdecode *d, const ptx
             const ptx_symbol *s = ptx_module_sym(b->m, o->id);
             char want = ptx_shape_letter(info->shape, i);
             if (s->kind == PTX_SYM_LABEL && want != 'l' && d->op != PTX_OP_CALL) {
-                builder_error(b, &b->op_loc, "the %s operand of '%s' is the label '%.64s%s', "
-                              "which is not data (only branches take labels)", ordinal(i),
-                              info->name, s->name, strlen(s->name) > 64 ? "..." : "");
+                if (s->index < 0) /* not declared before: a variable must be */
+                    builder_error(b, &b->op_loc, "the %s operand of '%s' names '%s', which is "
+                                  "not a declared variable or function (a label is not data)",
+                                  ordinal(i), info->name, s->name);
+                else
+                    builder_error(b, &b->op_loc, "the %s operand of '%s' is the label '%s', "
+                                  "which is not data (only branches take labels)", ordinal(i),
+                                  info->name, s->name);
                 return false;
             }
         }
         if (o->kind == PTX_OPND_ADDR && o->id2 >= 0 &&
             ptx_module_sym(b->m, o->id2)->kind == PTX_SYM_LABEL) {
             const ptx_symbol *s = ptx_module_sym(b->m, o->id2);
-            builder_error(b, &b->op_loc, "the address [%.64s%s] of '%s' names a label, not a "
-                          "variable", s->name, strlen(s->name) > 64 ? "..." : "", info->name);
+            builder_error(b, &b->op_loc, "the address ['%s'] of '%s' names a label or an "
+                          "undeclared name, not a variable", s->name, info->name);
             return false;
         }
         if (o->kind == PTX_OPND_FIMM64 && it == PTX_T_F32) {

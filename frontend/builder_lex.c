@@ -2,6 +2,7 @@
  * directive and integer tokens, .section bodies. */
 #include "frontend/builder_internal.h"
 #include "frontend/ptx.tab.h"
+#include "frontend/parser.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -43,6 +44,7 @@ void builder_error(ptx_builder *b, const PTX_YYLTYPE *loc, const char *fmt, ...)
                     loc ? loc->first_line : b->line,
                     loc ? loc->first_column : b->col + 1, msg);
     g_free(msg);
+    ptx_message_shorten(b->error);
 }
 
 int builder_lex_error(ptx_builder *b, PTX_YYLTYPE *loc, const char *msg)

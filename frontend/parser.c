@@ -16,6 +16,28 @@ void builder_opdecode_free(gpointer p);
 
 G_DEFINE_QUARK(ptx-parse-error-quark, ptx_parse_error)
 
+void ptx_message_shorten(GString *msg)
+{
+    gsize i = 0;
+    while (i < msg->len) {
+        char *open = memchr(msg->str + i, '\'', msg->len - i);
+        if (!open)
+            return;
+        gsize start = (gsize)(open - msg->str) + 1;
+        char *close = memchr(msg->str + start, '\'', msg->len - start);
+        if (!close)
+            return;
+        gsize end = (gsize)(close - msg->str);
+        if (end - start > PTX_MSG_QUOTE_MAX) {
+            gsize keep = start + PTX_MSG_QUOTE_MAX;
+            g_string_erase(msg, (gssize)keep, (gssize)(end - keep));
+            g_string_insert(msg, (gssize)keep, "...");
+            end = keep + 3;
+        }
+        i = end + 1;
+    }
+}
+
 ptx_module *ptx_parse_string(const char *text, size_t len, const char *name,
                              GError **err)
 {

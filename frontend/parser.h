@@ -16,4 +16,9 @@ ptx_module *ptx_parse_string(const char *text, size_t len, const char *name,
                              GError **err);
 ptx_module *ptx_parse_file(const char *path, GError **err);
 
+/* Names echoed in messages stay readable: every '...'-quoted text longer
+ * than PTX_MSG_QUOTE_MAX bytes is cut there and marked with "...". */
+#define PTX_MSG_QUOTE_MAX 64
+void ptx_message_shorten(GString *msg);
+
 #endif

@@ -336,7 +336,7 @@ typedef struct gpu_name_list {
     X(limits, device_memory, SIZE, 4ull << 30, 1024, 1ull << 40, 0, "bytes",  \
       NULL, "Device (global) memory: allocations and module variables "     \
       "beyond it fail")                                                      \
-    X(limits, max_warp_instructions, SIZE, 1000000000, 1, 1e15, 0,          \
+    X(limits, max_warp_instructions, SIZE, 100000000, 1, 1e15, 0,           \
       "warp instructions", NULL,                                             \
       "Warp instructions one launch may execute before it is stopped")       \
     X(limits, max_cycles, SIZE, 20000000, 1, 1e15, 0, "core cycles", NULL,   \

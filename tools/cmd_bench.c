@@ -9,13 +9,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#define BENCH_MAX_RUN 100000000000ull /* warp instructions or cycles per launch */
+
 int cmd_bench(int argc, char **argv)
 {
     gchar *size_s = NULL;
     gint64 seed = 1;
     gboolean break_ref = FALSE;
     timing_cli tc = {0};
-    FILE *trace = NULL;
+    out_file trace = {0};
     GOptionEntry entries[] = {
         {"size", 0, 0, G_OPTION_ARG_STRING, &size_s, "tiny, small (default) or paper", "SIZE"},
         {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "input generator seed (default 1)", "N"},
@@ -42,6 +44,16 @@ int cmd_bench(int argc, char **argv)
     ptxemu_options opts = {0};
     if (!timing_cli_options(&tc, &opts, &trace, "ptxemu bench"))
         goto out;
+    /* The benchmarks are known to finish: the hang-stopping default limits
+     * (a few seconds) would cut their paper sizes short.  Explicit options
+     * and limits.* overrides still apply. */
+    bool set_limits = false;
+    for (unsigned i = 0; tc.sets && tc.sets[i]; i++)
+        set_limits |= g_str_has_prefix(tc.sets[i], "limits.max_");
+    if (!set_limits && !opts.max_warp_instructions)
+        opts.max_warp_instructions = BENCH_MAX_RUN;
+    if (!set_limits && !opts.max_cycles)
+        opts.max_cycles = BENCH_MAX_RUN;
     unsigned n;
     const bench_def *const *all = bench_all(&n);
     if (argc >= 2 && !strcmp(argv[1], "list")) {
@@ -69,9 +81,10 @@ int cmd_bench(int argc, char **argv)
         fprintf(stderr, "usage: ptxemu bench list | ptxemu bench run NAME... [--size SIZE] "
                         "[--timing ...]\n");
     }
+    if (!timing_cli_close_trace(&trace, rc == 0, "ptxemu bench") && rc == 0)
+        rc = 1;
 out:
-    if (trace)
-        fclose(trace);
+    timing_cli_close_trace(&trace, false, "ptxemu bench");
     timing_cli_free(&tc);
     g_free(size_s);
     g_option_context_free(oc);

@@ -3,6 +3,7 @@
 #include "frontend/parser.h"
 #include "api/api_internal.h"
 #include "tools/commands.h"
+#include "tools/run_args.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -102,20 +103,51 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
                                          "Show the timing model options", NULL, NULL);
     g_option_group_add_entries(g, e);
     g_option_context_add_group(oc, g);
+    GOptionEntry lim[] = {
+        {"max-warp-instructions", 0, 0, G_OPTION_ARG_INT64, &t->max_warp,
+         "stop a launch after N warp instructions (default: limits.max_warp_instructions, "
+         "1e8; 1e11 for bench)", "N"},
+        {"max-cycles", 0, 0, G_OPTION_ARG_INT64, &t->max_cycles,
+         "with --timing: stop a launch after N core cycles (default: limits.max_cycles, "
+         "2e7; 1e11 for bench)", "N"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionGroup *lg = g_option_group_new("limits", "Run limits:", "Show the run limits",
+                                          NULL, NULL);
+    g_option_group_add_entries(lg, lim);
+    g_option_context_add_group(oc, lg);
+    /* "not given" differs from an explicit 0, which is an error */
+    t->interval = t->regs = t->max_warp = t->max_cycles = TIMING_CLI_UNSET;
 }
 
-bool timing_cli_options(timing_cli *t, ptxemu_options *o, FILE **trace, const char *who)
+bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const char *who)
 {
     bool any = t->config || t->sets || t->warp || t->cta || t->stats || t->csv_dir ||
-               t->interval || t->sched_trace || t->regs;
+               t->interval != TIMING_CLI_UNSET || t->sched_trace || t->regs != TIMING_CLI_UNSET ||
+               t->max_cycles != TIMING_CLI_UNSET;
     if (any && !t->timing) {
         fprintf(stderr, "%s: timing options need --timing\n", who);
         return false;
     }
-    if (t->interval < 0 || t->interval > 1000000000) {
-        fprintf(stderr, "%s: --trace-interval must be between 1 and 1e9 cycles\n", who);
+    if (t->interval == TIMING_CLI_UNSET)
+        t->interval = 0;
+    else if (t->interval < 1 || t->interval > 1000000000) {
+        fprintf(stderr, "%s: --trace-interval must be between 1 and 1e9 cycles, not %lld\n",
+                who, (long long)t->interval);
         return false;
     }
+    if (t->max_warp != TIMING_CLI_UNSET && t->max_warp < 1) {
+        fprintf(stderr, "%s: --max-warp-instructions must be at least 1, not %lld\n", who,
+                (long long)t->max_warp);
+        return false;
+    }
+    if (t->max_cycles != TIMING_CLI_UNSET && t->max_cycles < 1) {
+        fprintf(stderr, "%s: --max-cycles must be at least 1, not %lld\n", who,
+                (long long)t->max_cycles);
+        return false;
+    }
+    o->max_warp_instructions = t->max_warp == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_warp;
+    o->max_cycles = t->max_cycles == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_cycles;
     o->timing = t->timing;
     o->timing_config = t->config;
     o->timing_set = (const char *const *)t->sets;
@@ -124,20 +156,40 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, FILE **trace, const ch
     o->stats_path = t->stats;
     o->trace_csv_dir = t->csv_dir;
     o->trace_interval = (uint32_t)t->interval;
-    if (t->regs < 0 || t->regs > 255) {
-        fprintf(stderr, "%s: --regs-per-thread must be between 1 and 255\n", who);
+    if (t->regs == TIMING_CLI_UNSET)
+        t->regs = 0;
+    else if (t->regs < 1 || t->regs > 255) {
+        fprintf(stderr, "%s: --regs-per-thread must be between 1 and 255, not %lld\n", who,
+                (long long)t->regs);
         return false;
     }
     o->regs_per_thread = (uint32_t)t->regs;
     if (t->sched_trace) {
-        *trace = fopen(t->sched_trace, "w");
-        if (!*trace) {
-            fprintf(stderr, "%s: cannot write %s: %s\n", who, t->sched_trace, g_strerror(errno));
+        GError *err = NULL;
+        if (!out_file_open(trace, t->sched_trace, &err)) {
+            fprintf(stderr, "%s: %s\n", who, err->message);
+            g_error_free(err);
             return false;
         }
-        o->sched_trace = *trace;
+        o->sched_trace = trace->f;
     }
     return true;
+}
+
+bool timing_cli_close_trace(out_file *trace, bool keep, const char *who)
+{
+    if (!trace->f)
+        return true;
+    if (!keep) {
+        out_file_abort(trace);
+        return true;
+    }
+    GError *err = NULL;
+    if (out_file_close(trace, &err))
+        return true;
+    fprintf(stderr, "%s: %s\n", who, err->message);
+    g_error_free(err);
+    return false;
 }
 
 void timing_cli_free(timing_cli *t)
@@ -154,15 +206,6 @@ void timing_cli_free(timing_cli *t)
 
 /* -------------------------------------------------------------------- run */
 
-typedef struct run_arg {
-    bool is_buffer;
-    uint64_t scalar;        /* scalar value bits */
-    unsigned scalar_size;
-    ptxemu_dptr dptr;
-    gsize bytes;
-    guint8 *host;           /* buffer contents */
-} run_arg;
-
 static bool parse_dims(const char *s, ptxemu_dim3 *d)
 {
     unsigned v[3] = {1, 1, 1};
@@ -170,6 +213,8 @@ static bool parse_dims(const char *s, ptxemu_dim3 *d)
     const char *p = s;
     for (int i = 0; i < 3; i++) {
         errno = 0;
+        if (!g_ascii_isdigit(*p))
+            return false;
         unsigned long x = strtoul(p, &end, 10);
         if (end == p || errno || x == 0 || x > 0x7fffffffUL)
             return false;
@@ -186,120 +231,118 @@ static bool parse_dims(const char *s, ptxemu_dim3 *d)
     return true;
 }
 
-static uint64_t splitmix(uint64_t *s)
+/* `--dump N:FILE`: buffer argument N (0-based); checked before the launch. */
+static bool parse_dump(const char *spec, const run_arg *args, guint nargs, guint *idx,
+                       const char **path)
 {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    const char *colon = strchr(spec, ':');
+    if (!colon || colon == spec || !colon[1])
+        return false;
+    guint64 v;
+    char *num = g_strndup(spec, (gsize)(colon - spec));
+    bool ok = g_ascii_string_to_unsigned(num, 10, 0, G_MAXUINT, &v, NULL);
+    g_free(num);
+    if (!ok || v >= nargs || args[v].kind == RUN_ARG_SCALAR)
+        return false;
+    *idx = (guint)v;
+    *path = colon + 1;
+    return true;
 }
 
-/* Writes element i of `type` into buf: iota (value i) or random. */
-static void fill_elem(guint8 *buf, ptx_type t, gsize i, bool random, uint64_t *state)
+/* Loads the buffers (allocation, contents, copy) and points argv at the
+ * values; every message names the argument. */
+static bool prepare_args(ptxemu_ctx *ctx, run_arg *args, guint nargs, char **specs,
+                         void **argv_ptrs)
 {
-    unsigned sz = ptx_type_size(t);
-    uint64_t bits = 0;
-    if (t == PTX_T_F32) {
-        float f = random ? (float)(splitmix(state) >> 40) / 16777216.0f : (float)i;
-        memcpy(&bits, &f, 4);
-    } else if (t == PTX_T_F64) {
-        double d = random ? (double)(splitmix(state) >> 11) / 9007199254740992.0 : (double)i;
-        memcpy(&bits, &d, 8);
-    } else {
-        bits = random ? splitmix(state) : (uint64_t)i;
+    GString *why = g_string_new(NULL);
+    bool ok = true;
+    for (guint i = 0; i < nargs && ok; i++) {
+        run_arg *a = &args[i];
+        if (a->kind == RUN_ARG_SCALAR) {
+            argv_ptrs[i] = &a->scalar;
+            continue;
+        }
+        if (ptxemu_malloc(ctx, &a->dptr, a->bytes) != PTXEMU_OK) {
+            fprintf(stderr, "ptxemu run: --arg %u '%.64s%s': %s\n", i, specs[i],
+                    strlen(specs[i]) > 64 ? "..." : "", ptxemu_last_error(ctx));
+            ok = false;
+        } else if (!run_arg_materialise(a, why)) {
+            fprintf(stderr, "ptxemu run: --arg %u: %s\n", i, why->str);
+            ok = false;
+        } else if (ptxemu_memcpy_htod(ctx, a->dptr, a->host, a->bytes) != PTXEMU_OK) {
+            fprintf(stderr, "ptxemu run: --arg %u: %s\n", i, ptxemu_last_error(ctx));
+            ok = false;
+        }
+        argv_ptrs[i] = &a->dptr;
     }
-    memcpy(buf + i * sz, &bits, sz);
+    g_string_free(why, TRUE);
+    return ok;
 }
 
-static bool parse_scalar(const char *type, const char *val, run_arg *a, GString *why)
+/* Scalars must fit the kernel's parameters (size, type class, range). */
+static bool check_params(ptxemu_module *mod, const char *kernel, const run_arg *args,
+                         guint nargs)
 {
-    ptx_type t = ptx_type_from_name(type, (unsigned)strlen(type));
-    char *end = NULL;
-    errno = 0;
-    a->scalar_size = ptx_type_size(t);
-    switch (ptx_type_kind_of(t)) {
-    case PTX_TK_U: case PTX_TK_B:
-        a->scalar = strtoull(val, &end, 0);
-        break;
-    case PTX_TK_S:
-        a->scalar = (uint64_t)strtoll(val, &end, 0);
-        break;
-    case PTX_TK_F:
-        if (t == PTX_T_F32) {
-            float f = strtof(val, &end);
-            uint32_t b;
-            memcpy(&b, &f, 4);
-            a->scalar = b;
-        } else if (t == PTX_T_F64) {
-            double d = strtod(val, &end);
-            memcpy(&a->scalar, &d, 8);
-        } else {
-            g_string_printf(why, "scalar type '%s' is not supported on the command line", type);
+    const ex_func *kf = g_hash_table_lookup(ptxemu_module_ex(mod)->kernels, kernel);
+    if (!kf)
+        return true; /* the launch reports the unknown kernel */
+    if (kf->nparams != nargs) {
+        fprintf(stderr, "ptxemu run: kernel '%.64s' takes %u parameters, %u --arg given\n",
+                kernel, kf->nparams, nargs);
+        return false;
+    }
+    const ptx_module *ir = ptxemu_module_ex(mod)->ir;
+    GString *why = g_string_new(NULL);
+    bool ok = true;
+    for (guint i = 0; i < nargs && ok; i++) {
+        const ptx_var *p = ptx_module_var(ir, g_array_index(kf->ir->params, int32_t, i));
+        if (!run_arg_fits_param(&args[i], p, why)) {
+            fprintf(stderr, "ptxemu run: --arg %u (parameter '%.64s' of '%.64s'): %s\n", i,
+                    p->name, kernel, why->str);
+            ok = false;
+        }
+    }
+    g_string_free(why, TRUE);
+    return ok;
+}
+
+static bool write_dumps(ptxemu_ctx *ctx, run_arg *args, guint nargs, char **dumps)
+{
+    for (guint i = 0; dumps && dumps[i]; i++) {
+        guint idx;
+        const char *path;
+        parse_dump(dumps[i], args, nargs, &idx, &path); /* checked before the launch */
+        GError *err = NULL;
+        if (ptxemu_memcpy_dtoh(ctx, args[idx].host, args[idx].dptr, args[idx].bytes) !=
+                PTXEMU_OK ||
+            !out_file_write_all(path, args[idx].host, args[idx].bytes, &err)) {
+            fprintf(stderr, "ptxemu run: --dump %u: %s\n", idx,
+                    err ? err->message : ptxemu_last_error(ctx));
+            g_clear_error(&err);
             return false;
         }
-        break;
-    default:
-        g_string_printf(why, "unknown scalar type '%s'", type);
-        return false;
-    }
-    if (!end || *end || errno) {
-        g_string_printf(why, "bad %s value '%s'", type, val);
-        return false;
     }
     return true;
 }
 
-/* SPEC: u32:5 | f32:1.5 | file:PATH | zeros:BYTES | iota:TYPE:COUNT | rand:TYPE:COUNT:SEED */
-static bool parse_arg(const char *spec, run_arg *a, GString *why)
+static void print_run(ptxemu_ctx *ctx, const char *kernel, ptxemu_dim3 grid, ptxemu_dim3 block,
+                      double secs, bool timing)
 {
-    gchar **f = g_strsplit(spec, ":", 4);
-    guint n = g_strv_length(f);
-    bool ok = false;
-    if (n < 2) {
-        g_string_printf(why, "argument '%s' is not TYPE:VALUE or a buffer spec", spec);
-    } else if (!strcmp(f[0], "file")) {
-        GError *err = NULL;
-        gchar *path = g_strjoinv(":", f + 1);
-        ok = g_file_get_contents(path, (gchar **)&a->host, &a->bytes, &err);
-        if (!ok) {
-            g_string_printf(why, "%s", err->message);
-            g_error_free(err);
-        }
-        g_free(path);
-        a->is_buffer = true;
-    } else if (!strcmp(f[0], "zeros") && n == 2) {
-        char *end;
-        a->bytes = strtoull(f[1], &end, 0);
-        ok = *end == '\0' && a->bytes > 0;
-        if (ok)
-            a->host = g_malloc0(a->bytes);
-        else
-            g_string_printf(why, "bad byte count in '%s'", spec);
-        a->is_buffer = true;
-    } else if ((!strcmp(f[0], "iota") && n == 3) || (!strcmp(f[0], "rand") && n == 4)) {
-        bool random = f[0][0] == 'r';
-        ptx_type t = ptx_type_from_name(f[1], (unsigned)strlen(f[1]));
-        char *end;
-        gsize count = strtoull(f[2], &end, 0);
-        uint64_t seed = random ? strtoull(f[3], NULL, 0) : 0;
-        unsigned sz = ptx_type_size(t);
-        if (!sz || sz > 8 || *end || count == 0 || count > (1ull << 32)) {
-            g_string_printf(why, "bad element type or count in '%s'", spec);
-        } else {
-            a->is_buffer = true;
-            a->bytes = count * sz;
-            a->host = g_malloc0(a->bytes);
-            for (gsize i = 0; i < count; i++)
-                fill_elem(a->host, t, i, random, &seed);
-            ok = true;
-        }
-    } else if (n == 2) {
-        ok = parse_scalar(f[0], f[1], a, why);
-    } else {
-        g_string_printf(why, "argument '%s' is not TYPE:VALUE or a buffer spec", spec);
+    ptxemu_counters c;
+    ptxemu_get_counters(ctx, &c);
+    printf("kernel %s: grid (%u,%u,%u) block (%u,%u,%u)\n", kernel, grid.x, grid.y, grid.z,
+           block.x, block.y, block.z);
+    printf("warp instructions:   %llu\n", (unsigned long long)c.warp_instructions);
+    printf("thread instructions: %llu\n", (unsigned long long)c.thread_instructions);
+    printf("wall time:           %.3f s\n", secs);
+    printf("speed:               %.1f M thread-instructions/s\n",
+           secs > 0 ? (double)c.thread_instructions / secs / 1e6 : 0.0);
+    if (timing) {
+        printf("simulation speed:    %.2f M warp-instructions/s, %.2f M cycles/s\n",
+               secs > 0 ? (double)c.warp_instructions / secs / 1e6 : 0.0,
+               secs > 0 ? (double)c.cycles / secs / 1e6 : 0.0);
+        ptxemu_print_timing_summary(ctx, stdout);
     }
-    g_strfreev(f);
-    return ok;
 }
 
 int cmd_run(int argc, char **argv)
@@ -314,8 +357,8 @@ int cmd_run(int argc, char **argv)
         {"block", 'b', 0, G_OPTION_ARG_STRING, &block_s, "block size", "X[,Y[,Z]]"},
         {"shared", 's', 0, G_OPTION_ARG_INT64, &shared, "dynamic shared memory", "BYTES"},
         {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &arg_specs,
-         "kernel argument, in parameter order: u32:5, s64:-3, f32:1.5, f64:2, file:PATH, "
-         "zeros:BYTES, iota:TYPE:COUNT, rand:TYPE:COUNT:SEED", "SPEC"},
+         "kernel argument, in parameter order: u32:5, s64:-3, f32:1.5, f64:2, b32:0x3fc00000 "
+         "(raw bits), file:PATH, zeros:BYTES, iota:TYPE:COUNT, rand:TYPE:COUNT:SEED", "SPEC"},
         {"dump", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &dumps,
          "after the launch write buffer argument N (0-based) to FILE", "N:FILE"},
         {"livelock-limit", 0, 0, G_OPTION_ARG_INT64, &livelock,
@@ -331,9 +374,10 @@ int cmd_run(int argc, char **argv)
     GError *err = NULL;
     int status = 2;
     run_arg *args = NULL;
-    FILE *sched_trace = NULL;
+    out_file sched_trace = {0};
     guint nargs = 0;
     ptxemu_ctx *ctx = NULL;
+    void **argv_ptrs = NULL;
     if (!g_option_context_parse(oc, &argc, &argv, &err)) {
         fprintf(stderr, "ptxemu run: %s\n", err->message);
         g_error_free(err);
@@ -356,13 +400,22 @@ int cmd_run(int argc, char **argv)
     args = g_new0(run_arg, nargs + 1);
     GString *why = g_string_new(NULL);
     for (guint i = 0; i < nargs; i++) {
-        if (!parse_arg(arg_specs[i], &args[i], why)) {
+        if (!run_arg_parse(arg_specs[i], &args[i], why)) {
             fprintf(stderr, "ptxemu run: --arg %u: %s\n", i, why->str);
             g_string_free(why, TRUE);
             goto out;
         }
     }
     g_string_free(why, TRUE);
+    for (guint i = 0; dumps && dumps[i]; i++) {
+        guint idx;
+        const char *path;
+        if (!parse_dump(dumps[i], args, nargs, &idx, &path)) {
+            fprintf(stderr, "ptxemu run: --dump '%.64s%s' must name a buffer argument as "
+                            "N:FILE\n", dumps[i], strlen(dumps[i]) > 64 ? "..." : "");
+            goto out;
+        }
+    }
     ptxemu_options opts = {0};
     opts.livelock_limit = (uint64_t)livelock;
     if (!timing_cli_options(&tc, &opts, &sched_trace, "ptxemu run"))
@@ -377,91 +430,32 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "%s\n", ptxemu_last_error(ctx));
         goto out;
     }
-    void **argv_ptrs = g_new0(void *, nargs + 1);
-    for (guint i = 0; i < nargs; i++) {
-        if (args[i].is_buffer) {
-            if (ptxemu_malloc(ctx, &args[i].dptr, args[i].bytes) != PTXEMU_OK ||
-                ptxemu_memcpy_htod(ctx, args[i].dptr, args[i].host, args[i].bytes) != PTXEMU_OK) {
-                fprintf(stderr, "ptxemu run: %s\n", ptxemu_last_error(ctx));
-                g_free(argv_ptrs);
-                goto out;
-            }
-            argv_ptrs[i] = &args[i].dptr;
-        } else {
-            argv_ptrs[i] = &args[i].scalar;
-        }
-    }
-    const ex_func *kf = g_hash_table_lookup(ptxemu_module_ex(mod)->kernels, kernel);
-    if (kf && kf->nparams != nargs) {
-        fprintf(stderr, "ptxemu run: kernel '%s' takes %u parameters, %u --arg given\n", kernel,
-                kf->nparams, nargs);
-        g_free(argv_ptrs);
+    if (!check_params(mod, kernel, args, nargs))
         goto out;
-    }
-    for (guint i = 0; kf && i < nargs; i++) {
-        if (!args[i].is_buffer && args[i].scalar_size != kf->param_sizes[i]) {
-            fprintf(stderr, "ptxemu run: --arg %u is %u bytes but parameter %u of '%s' is %u\n",
-                    i, args[i].scalar_size, i, kernel, kf->param_sizes[i]);
-            g_free(argv_ptrs);
-            goto out;
-        }
-        if (args[i].is_buffer && kf->param_sizes[i] != 8) {
-            fprintf(stderr, "ptxemu run: --arg %u is a buffer but parameter %u of '%s' is not "
-                            "a 64-bit pointer\n", i, i, kernel);
-            g_free(argv_ptrs);
-            goto out;
-        }
-    }
+    argv_ptrs = g_new0(void *, nargs + 1);
+    if (!prepare_args(ctx, args, nargs, arg_specs, argv_ptrs))
+        goto out;
     gint64 t0 = g_get_monotonic_time();
     ptxemu_status s = ptxemu_launch(mod, kernel, grid, block, (size_t)shared, argv_ptrs);
     gint64 t1 = g_get_monotonic_time();
-    g_free(argv_ptrs);
     fflush(stdout);
     if (s != PTXEMU_OK) {
         fprintf(stderr, "ptxemu run: %s: %s\n", ptxemu_status_string(s), ptxemu_last_error(ctx));
         goto out;
     }
-    for (guint i = 0; dumps && dumps[i]; i++) {
-        char *colon = strchr(dumps[i], ':');
-        char *end;
-        unsigned long idx = colon ? strtoul(dumps[i], &end, 10) : nargs;
-        if (!colon || end != colon || idx >= nargs || !args[idx].is_buffer) {
-            fprintf(stderr, "ptxemu run: --dump '%s' must name a buffer argument as N:FILE\n",
-                    dumps[i]);
-            goto out;
-        }
-        ptxemu_memcpy_dtoh(ctx, args[idx].host, args[idx].dptr, args[idx].bytes);
-        if (!g_file_set_contents(colon + 1, (const gchar *)args[idx].host,
-                                 (gssize)args[idx].bytes, &err)) {
-            fprintf(stderr, "ptxemu run: %s\n", err->message);
-            g_clear_error(&err);
-            goto out;
-        }
-    }
-    ptxemu_counters c;
-    ptxemu_get_counters(ctx, &c);
-    double secs = (double)(t1 - t0) / 1e6;
-    printf("kernel %s: grid (%u,%u,%u) block (%u,%u,%u)\n", kernel, grid.x, grid.y, grid.z,
-           block.x, block.y, block.z);
-    printf("warp instructions:   %llu\n", (unsigned long long)c.warp_instructions);
-    printf("thread instructions: %llu\n", (unsigned long long)c.thread_instructions);
-    printf("wall time:           %.3f s\n", secs);
-    printf("speed:               %.1f M thread-instructions/s\n",
-           secs > 0 ? (double)c.thread_instructions / secs / 1e6 : 0.0);
-    if (tc.timing) {
-        printf("simulation speed:    %.2f M warp-instructions/s, %.2f M cycles/s\n",
-               secs > 0 ? (double)c.warp_instructions / secs / 1e6 : 0.0,
-               secs > 0 ? (double)c.cycles / secs / 1e6 : 0.0);
-        ptxemu_print_timing_summary(ctx, stdout);
-    }
+    if (!write_dumps(ctx, args, nargs, dumps))
+        goto out;
+    if (!timing_cli_close_trace(&sched_trace, true, "ptxemu run"))
+        goto out;
+    print_run(ctx, kernel, grid, block, (double)(t1 - t0) / 1e6, tc.timing);
     status = 0;
 out:
-    if (sched_trace)
-        fclose(sched_trace);
+    timing_cli_close_trace(&sched_trace, false, "ptxemu run");
     timing_cli_free(&tc);
     for (guint i = 0; args && i < nargs; i++)
-        g_free(args[i].host);
+        run_arg_clear(&args[i]);
     g_free(args);
+    g_free(argv_ptrs);
     ptxemu_ctx_destroy(ctx);
     g_free(kernel);
     g_free(grid_s);

@@ -21,6 +21,7 @@ int cmd_config(int argc, char **argv);   /* tools/cmd_config.c */
 
 /* The timing-model options `run` and `bench run` share (tools/cmd_run.c). */
 #include "api/ptxemu.h"
+#include "timing/outfile.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -32,12 +33,19 @@ typedef struct timing_cli {
     gchar **sets;
     gint64 interval;
     gint64 regs;        /* registers per thread for occupancy; 0 = estimate */
+    gint64 max_warp, max_cycles; /* run limits (functional and timing) */
 } timing_cli;
+
+/* An option not given on the command line (an explicit 0 is an error). */
+#define TIMING_CLI_UNSET G_MININT64
 
 void timing_cli_add_group(GOptionContext *oc, timing_cli *t);
 /* Fills the timing fields of *o (opening the decision trace into *trace);
  * false after printing a message. */
-bool timing_cli_options(timing_cli *t, ptxemu_options *o, FILE **trace, const char *who);
+bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const char *who);
+/* Gives the trace its name after a good run (`keep`), or removes it;
+ * false after printing a message when writing it failed. */
+bool timing_cli_close_trace(out_file *trace, bool keep, const char *who);
 void timing_cli_free(timing_cli *t);
 
 #endif

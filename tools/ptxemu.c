@@ -1,6 +1,8 @@
 /* tools/ptxemu.c — the command-line program: dispatches to subcommands. */
 #include "tools/commands.h"
 
+#include <errno.h>
+#include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +25,19 @@ static void usage(FILE *f)
     fprintf(f, "\n'ptxemu COMMAND --help' describes a command's options.\n");
 }
 
+/* Standard output is a result too: a failed write (a full disk, /dev/full,
+ * a closed pipe) makes the command fail instead of exiting 0. */
+static int finish(int status)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        fprintf(stderr, "ptxemu: cannot write standard output: %s\n",
+                g_strerror(errno ? errno : EIO));
+        return status ? status : 1;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -31,12 +46,13 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return finish(0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "ptxemu: unknown command '%s'\n", argv[1]);
+            return finish(commands[i].run(argc - 1, argv + 1));
+    fprintf(stderr, "ptxemu: unknown command '%.64s%s'\n", argv[1],
+            strlen(argv[1]) > 64 ? "..." : "");
     usage(stderr);
     return 2;
 }

@@ -236,8 +236,8 @@ static void test_operand_types(void **state)
     TYPED("add.f64 %rd3, %rd1, 1e39;", expect_ok(t));
     /* labels are not data */
     TYPED("L1:\nmov.u32 %r1, L1;", expect_error(t, 12, 1, "is the label 'L1', which is not data"));
-    TYPED("mov.u32 %r1, L2;\nL2:\nret;", expect_error(t, 11, 1, "the label 'L2'"));
-    TYPED("L1:\nld.global.u32 %r1, [L1];", expect_error(t, 12, 1, "[L1] of 'ld' names a label"));
+    TYPED("mov.u32 %r1, L2;\nL2:\nret;", expect_error(t, 11, 1, "names 'L2', which is not a declared"));
+    TYPED("L1:\nld.global.u32 %r1, [L1];", expect_error(t, 12, 1, "['L1'] of 'ld' names a label"));
 #undef TYPED
 }
 
@@ -255,6 +255,23 @@ static void test_array_sizes(void **state)
 }
 
 /* Integer constant expressions in initializers (PTX ISA 4.6.1). */
+/* Names echoed in messages are cut at 64 bytes with an ellipsis. */
+static void test_long_names(void **state)
+{
+    (void)state;
+    GString *s = g_string_new(HDR ".entry k() {\n.reg .u32 %r<2>;\nmov.u32 %r1, %");
+    for (int i = 0; i < 100000; i++)
+        g_string_append_c(s, 'A');
+    g_string_append(s, ";\n}\n");
+    GError *err = NULL;
+    ptx_module *m = ptx_parse_string(s->str, s->len, "t.ptx", &err);
+    assert_null(m);
+    assert_non_null(strstr(err->message, "AAAA...'"));
+    assert_true(strlen(err->message) < 200);
+    g_error_free(err);
+    g_string_free(s, TRUE);
+}
+
 static void test_const_expr_init(void **state)
 {
     (void)state;
@@ -277,7 +294,7 @@ static void test_const_expr_init(void **state)
     assert_int_equal(k, 6);
     ptx_module_free(m);
     expect_ok(HDR ".global .u32 x = (1);\n");
-    expect_error(HDR ".global .u32 x = 1/0;\n", 4, 20, "division by zero");
+    expect_error(HDR ".global .u32 x = 1/0;\n", 4, 19, "division by zero");
 }
 
 static void test_instructions(void **state)
@@ -556,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_operand_types),
         cmocka_unit_test(test_array_sizes),
         cmocka_unit_test(test_const_expr_init),
+        cmocka_unit_test(test_long_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
