@@ -195,6 +195,12 @@ static ptxemu_status load_ir(ptxemu_ctx *ctx, ptx_module *ir, ptxemu_module **ou
     GPtrArray *unsupported = g_ptr_array_new_with_free_func(g_free);
     GError *err = NULL;
     ex_module *ex = ex_module_load_ex(ir, &ctx->mem, unsupported, &err);
+    if (ex && ctx->gpu && /* the modelled GPU's shared memory per SM */
+        !ex_module_check_shared(ex, tm_gpu_config(ctx->gpu)->core.shared_mem,
+                                "per SM (core.shared_mem)", &err)) {
+        ex_module_free(ex);
+        ex = NULL;
+    }
     if (!ex) {
         ptxemu_status s = fail(ctx, PTXEMU_ERR_PARSE, "%s", err ? err->message : "load failed");
         g_clear_error(&err);
