@@ -333,13 +333,14 @@ typedef struct gpu_name_list {
  * override them): a hung kernel stops with its location instead of running
  * for ever. */
 #define GPU_CFG_limits(X)                                                    \
-    X(limits, device_memory, SIZE, 4ull << 30, 1024, 1ull << 40, 0, "bytes",  \
+    X(limits, device_memory, SIZE, 4ull << 30, 1024, 1ull << 40, 0, "bytes", \
       NULL, "Device (global) memory: allocations and module variables "     \
       "beyond it fail")                                                      \
-    X(limits, max_warp_instructions, SIZE, 100000000, 1, 1e15, 0,           \
-      "warp instructions", NULL,                                             \
+    X(limits, max_warp_instructions, SIZE, 100000000, 1, 999999999999999,  \
+      0, "warp instructions", NULL,                                          \
       "Warp instructions one launch may execute before it is stopped")       \
-    X(limits, max_cycles, SIZE, 20000000, 1, 1e15, 0, "core cycles", NULL,   \
+    X(limits, max_cycles, SIZE, 20000000, 1, 999999999999999, 0,            \
+      "core cycles", NULL,                                                   \
       "Core cycles one launch may take on the timing model before it is "   \
       "stopped")
 

@@ -57,6 +57,12 @@ static const group_doc group_docs[] = {
             "admission filters; every filter sees every request."},
     {"kernel", "Kernel-level scheduling: the concurrent-kernel policy."},
     {"stats", "Statistics sampling."},
+    {"limits", "Bounds on a run, for functional runs too: the device memory "
+               "(allocations and module variables), and when a launch that "
+               "never ends is stopped, with the location of its loop. "
+               "`ptxemu run --max-warp-instructions/--max-cycles` override the "
+               "last two; `ptxemu bench` raises both to 1e11 unless given. See "
+               "docs/errors.md."},
 };
 
 /* A built-in group's description, else the summary of the policy whose
