@@ -341,8 +341,8 @@ typedef struct gpu_name_list {
       "Warp instructions one launch may execute before it is stopped")       \
     X(limits, max_cycles, SIZE, 20000000, 1, 999999999999999, 0,            \
       "core cycles", NULL,                                                   \
-      "Core cycles one launch may take on the timing model before it is "   \
-      "stopped")
+      "Core cycles a launch (or a batch of launches) may take on the "      \
+      "timing model before it is stopped")
 
 /* Groups in file and documentation order; [latency] and [initiation]
  * (generated from isa/latency.h) come between the two lists. */
