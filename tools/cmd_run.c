@@ -325,13 +325,113 @@ static bool write_dumps(ptxemu_ctx *ctx, run_arg *args, guint nargs, char **dump
     return true;
 }
 
-static void print_run(ptxemu_ctx *ctx, const char *kernel, ptxemu_dim3 grid, ptxemu_dim3 block,
-                      double secs, bool timing)
+/* One launch of the command line: the options before the first --then,
+ * or between two --then. */
+typedef struct launch_spec {
+    gchar *kernel, *grid_s, *block_s;
+    gint64 shared, arrive, append_to;
+    gchar **arg_specs, **dumps;
+    ptxemu_dim3 grid, block;
+    run_arg *args;
+    guint nargs;
+    void **argv_ptrs;
+    ptxemu_module *mod;
+} launch_spec;
+
+static void launch_entries(launch_spec *l, GOptionEntry *e)
+{
+    GOptionEntry v[] = {
+        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &l->kernel, "kernel (.entry) to launch", "NAME"},
+        {"grid", 'g', 0, G_OPTION_ARG_STRING, &l->grid_s, "grid size", "X[,Y[,Z]]"},
+        {"block", 'b', 0, G_OPTION_ARG_STRING, &l->block_s, "block size", "X[,Y[,Z]]"},
+        {"shared", 's', 0, G_OPTION_ARG_INT64, &l->shared, "dynamic shared memory", "BYTES"},
+        {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &l->arg_specs,
+         "kernel argument, in parameter order: u32:5, s64:-3, f32:1.5, f64:2, b32:0x3fc00000 "
+         "(raw bits), file:PATH, zeros:BYTES, iota:TYPE:COUNT, rand:TYPE:COUNT:SEED", "SPEC"},
+        {"dump", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &l->dumps,
+         "after the launches write buffer argument N (0-based) of this launch to FILE",
+         "N:FILE"},
+        {"arrive", 0, 0, G_OPTION_ARG_INT64, &l->arrive,
+         "with --timing: the launch arrives this many cycles after the first (default 0); "
+         "functionally launches run in arrival order", "CYCLES"},
+        {"append-to", 0, 0, G_OPTION_ARG_INT64, &l->append_to,
+         "append this launch's CTAs to the kernel of launch N (0-based, an earlier launch): "
+         "the dynamic-parallelism TB-group model", "N"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    memcpy(e, v, sizeof v);
+}
+
+static void launch_spec_clear(launch_spec *l)
+{
+    for (guint i = 0; l->args && i < l->nargs; i++)
+        run_arg_clear(&l->args[i]);
+    g_free(l->args);
+    g_free(l->argv_ptrs);
+    g_free(l->kernel);
+    g_free(l->grid_s);
+    g_free(l->block_s);
+    g_strfreev(l->arg_specs);
+    g_strfreev(l->dumps);
+}
+
+/* Checks one launch's options and parses its arguments; `n` numbers it in
+ * messages when there are several. */
+static bool launch_spec_check(launch_spec *l, guint n, guint count)
+{
+    char who[32] = "";
+    if (count > 1)
+        snprintf(who, sizeof who, "launch %u: ", n);
+    if (!l->kernel || !l->grid_s || !l->block_s) {
+        fprintf(stderr, "ptxemu run: %sneed --kernel, --grid and --block\n", who);
+        return false;
+    }
+    if (!parse_dims(l->grid_s, &l->grid) || !parse_dims(l->block_s, &l->block)) {
+        fprintf(stderr, "ptxemu run: %s--grid/--block take X[,Y[,Z]] with positive integers\n",
+                who);
+        return false;
+    }
+    if (l->shared < 0 || l->arrive < 0) {
+        fprintf(stderr, "ptxemu run: %s--shared and --arrive must not be negative\n", who);
+        return false;
+    }
+    if (l->append_to < -1 || l->append_to >= (gint64)n) {
+        fprintf(stderr, "ptxemu run: %s--append-to %lld must name an earlier launch (0 to %d)\n",
+                who, (long long)l->append_to, (int)n - 1);
+        return false;
+    }
+    l->nargs = l->arg_specs ? g_strv_length(l->arg_specs) : 0;
+    l->args = g_new0(run_arg, l->nargs + 1);
+    GString *why = g_string_new(NULL);
+    for (guint i = 0; i < l->nargs; i++) {
+        if (!run_arg_parse(l->arg_specs[i], &l->args[i], why)) {
+            fprintf(stderr, "ptxemu run: %s--arg %u: %s\n", who, i, why->str);
+            g_string_free(why, TRUE);
+            return false;
+        }
+    }
+    g_string_free(why, TRUE);
+    for (guint i = 0; l->dumps && l->dumps[i]; i++) {
+        guint idx;
+        const char *path;
+        if (!parse_dump(l->dumps[i], l->args, l->nargs, &idx, &path)) {
+            fprintf(stderr, "ptxemu run: %s--dump '%.64s%s' must name a buffer argument as "
+                            "N:FILE\n", who, l->dumps[i], strlen(l->dumps[i]) > 64 ? "..." : "");
+            return false;
+        }
+    }
+    return true;
+}
+
+static void print_run(ptxemu_ctx *ctx, const launch_spec *ls, guint nl, double secs,
+                      bool timing)
 {
     ptxemu_counters c;
     ptxemu_get_counters(ctx, &c);
-    printf("kernel %s: grid (%u,%u,%u) block (%u,%u,%u)\n", kernel, grid.x, grid.y, grid.z,
-           block.x, block.y, block.z);
+    for (guint i = 0; i < nl; i++)
+        printf("kernel %s: grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls[i].kernel, ls[i].grid.x,
+               ls[i].grid.y, ls[i].grid.z, ls[i].block.x, ls[i].block.y, ls[i].block.z,
+               nl > 1 && ls[i].arrive ? " (arrives later)" : "");
     printf("warp instructions:   %llu\n", (unsigned long long)c.warp_instructions);
     printf("thread instructions: %llu\n", (unsigned long long)c.thread_instructions);
     printf("wall time:           %.3f s\n", secs);
@@ -345,77 +445,98 @@ static void print_run(ptxemu_ctx *ctx, const char *kernel, ptxemu_dim3 grid, ptx
     }
 }
 
+/* Parses argv[from, to) as the options of launch l (with no FILE). */
+static bool parse_more(launch_spec *l, char **argv, int from, int to)
+{
+    GOptionEntry e[9];
+    launch_entries(l, e);
+    GOptionContext *oc = g_option_context_new("");
+    g_option_context_add_main_entries(oc, e, NULL);
+    int n = to - from + 1;
+    char **v = g_new0(char *, (size_t)n + 1);
+    v[0] = (char *)"ptxemu run --then";
+    for (int i = from; i < to; i++)
+        v[i - from + 1] = argv[i];
+    char **vv = v;
+    GError *err = NULL;
+    bool ok = g_option_context_parse(oc, &n, &vv, &err);
+    if (!ok) {
+        fprintf(stderr, "ptxemu run: after --then: %s (options of the whole run, such as "
+                        "--timing and --stats, come before the first --then)\n", err->message);
+        g_error_free(err);
+    } else if (n != 1) {
+        fprintf(stderr, "ptxemu run: after --then: unexpected '%s' (the PTX file comes before "
+                        "the first --then)\n", vv[1]);
+        ok = false;
+    }
+    g_free(vv);
+    g_option_context_free(oc);
+    return ok;
+}
+
 int cmd_run(int argc, char **argv)
 {
-    gchar *kernel = NULL, *grid_s = NULL, *block_s = NULL;
-    gint64 shared = 0, livelock = 0;
-    gchar **arg_specs = NULL, **dumps = NULL;
+    gint64 livelock = 0;
     timing_cli tc = {0};
-    GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel, "kernel (.entry) to launch", "NAME"},
-        {"grid", 'g', 0, G_OPTION_ARG_STRING, &grid_s, "grid size", "X[,Y[,Z]]"},
-        {"block", 'b', 0, G_OPTION_ARG_STRING, &block_s, "block size", "X[,Y[,Z]]"},
-        {"shared", 's', 0, G_OPTION_ARG_INT64, &shared, "dynamic shared memory", "BYTES"},
-        {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &arg_specs,
-         "kernel argument, in parameter order: u32:5, s64:-3, f32:1.5, f64:2, b32:0x3fc00000 "
-         "(raw bits), file:PATH, zeros:BYTES, iota:TYPE:COUNT, rand:TYPE:COUNT:SEED", "SPEC"},
-        {"dump", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &dumps,
-         "after the launch write buffer argument N (0-based) to FILE", "N:FILE"},
-        {"livelock-limit", 0, 0, G_OPTION_ARG_INT64, &livelock,
-         "warp instructions without a memory change before a launch is stopped", "N"},
-        {NULL, 0, 0, 0, NULL, NULL, NULL},
-    };
-    GOptionContext *oc = g_option_context_new("FILE.ptx");
-    g_option_context_set_summary(oc, "Launch one kernel functionally (or, with --timing, on the "
+    /* launches are separated by --then; the first part also holds FILE and
+     * the options that apply to the whole run */
+    int nl = 1;
+    for (int i = 1; i < argc; i++)
+        nl += !strcmp(argv[i], "--then");
+    launch_spec *ls = g_new0(launch_spec, (size_t)nl);
+    for (int i = 0; i < nl; i++)
+        ls[i].append_to = -1;
+    int first_end = argc;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--then")) {
+            first_end = i;
+            break;
+        }
+    GOptionEntry entries[10];
+    launch_entries(&ls[0], entries);
+    entries[8] = (GOptionEntry){"livelock-limit", 0, 0, G_OPTION_ARG_INT64, &livelock,
+                                "warp instructions without a memory change before a launch is "
+                                "stopped", "N"};
+    entries[9] = (GOptionEntry){NULL, 0, 0, 0, NULL, NULL, NULL};
+    GOptionContext *oc = g_option_context_new("FILE.ptx [--then LAUNCH-OPTIONS]...");
+    g_option_context_set_summary(oc, "Launch a kernel functionally (or, with --timing, on the "
                                      "cycle-level timing model) and report instruction counts "
-                                     "and speed.");
+                                     "and speed.  Several launches separated by --then (each "
+                                     "with --kernel, --grid, --block, --arg... and optionally "
+                                     "--arrive and --append-to) are submitted together: under "
+                                     "timing they run concurrently as kernel.policy allows.");
     g_option_context_add_main_entries(oc, entries, NULL);
     timing_cli_add_group(oc, &tc);
     GError *err = NULL;
     int status = 2;
-    run_arg *args = NULL;
     out_file sched_trace = {0};
-    guint nargs = 0;
     ptxemu_ctx *ctx = NULL;
-    void **argv_ptrs = NULL;
-    if (!g_option_context_parse(oc, &argc, &argv, &err)) {
+    ptxemu_launch_desc *descs = NULL;
+    int argc0 = first_end;
+    if (!g_option_context_parse(oc, &argc0, &argv, &err)) {
         fprintf(stderr, "ptxemu run: %s\n", err->message);
         g_error_free(err);
         goto out;
     }
-    ptxemu_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
-    if (argc != 2 || !kernel || !grid_s || !block_s) {
+    if (argc0 != 2) {
         fprintf(stderr, "ptxemu run: need FILE.ptx, --kernel, --grid and --block\n");
         goto out;
     }
-    if (!parse_dims(grid_s, &grid) || !parse_dims(block_s, &block)) {
-        fprintf(stderr, "ptxemu run: --grid/--block take X[,Y[,Z]] with positive integers\n");
+    for (int i = 1, from = first_end + 1; i < nl; i++) {
+        int to = from;
+        while (to < argc && strcmp(argv[to], "--then"))
+            to++;
+        if (!parse_more(&ls[i], argv, from, to))
+            goto out;
+        from = to + 1;
+    }
+    if (livelock < 0) {
+        fprintf(stderr, "ptxemu run: --livelock-limit must not be negative\n");
         goto out;
     }
-    if (shared < 0 || livelock < 0) {
-        fprintf(stderr, "ptxemu run: --shared and --livelock-limit must not be negative\n");
-        goto out;
-    }
-    nargs = arg_specs ? g_strv_length(arg_specs) : 0;
-    args = g_new0(run_arg, nargs + 1);
-    GString *why = g_string_new(NULL);
-    for (guint i = 0; i < nargs; i++) {
-        if (!run_arg_parse(arg_specs[i], &args[i], why)) {
-            fprintf(stderr, "ptxemu run: --arg %u: %s\n", i, why->str);
-            g_string_free(why, TRUE);
+    for (int i = 0; i < nl; i++)
+        if (!launch_spec_check(&ls[i], (guint)i, (guint)nl))
             goto out;
-        }
-    }
-    g_string_free(why, TRUE);
-    for (guint i = 0; dumps && dumps[i]; i++) {
-        guint idx;
-        const char *path;
-        if (!parse_dump(dumps[i], args, nargs, &idx, &path)) {
-            fprintf(stderr, "ptxemu run: --dump '%.64s%s' must name a buffer argument as "
-                            "N:FILE\n", dumps[i], strlen(dumps[i]) > 64 ? "..." : "");
-            goto out;
-        }
-    }
     ptxemu_options opts = {0};
     opts.livelock_limit = (uint64_t)livelock;
     if (!timing_cli_options(&tc, &opts, &sched_trace, "ptxemu run"))
@@ -430,38 +551,40 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "%s\n", ptxemu_last_error(ctx));
         goto out;
     }
-    if (!check_params(mod, kernel, args, nargs))
-        goto out;
-    argv_ptrs = g_new0(void *, nargs + 1);
-    if (!prepare_args(ctx, args, nargs, arg_specs, argv_ptrs))
-        goto out;
+    descs = g_new0(ptxemu_launch_desc, (size_t)nl);
+    for (int i = 0; i < nl; i++) {
+        launch_spec *l = &ls[i];
+        if (!check_params(mod, l->kernel, l->args, l->nargs))
+            goto out;
+        l->argv_ptrs = g_new0(void *, l->nargs + 1);
+        if (!prepare_args(ctx, l->args, l->nargs, l->arg_specs, l->argv_ptrs))
+            goto out;
+        descs[i] = (ptxemu_launch_desc){mod, l->kernel, l->grid, l->block, (size_t)l->shared,
+                                        l->argv_ptrs, (uint64_t)l->arrive, (int)l->append_to};
+    }
     gint64 t0 = g_get_monotonic_time();
-    ptxemu_status s = ptxemu_launch(mod, kernel, grid, block, (size_t)shared, argv_ptrs);
+    ptxemu_status s = ptxemu_launch_batch(ctx, descs, (unsigned)nl);
     gint64 t1 = g_get_monotonic_time();
     fflush(stdout);
     if (s != PTXEMU_OK) {
         fprintf(stderr, "ptxemu run: %s: %s\n", ptxemu_status_string(s), ptxemu_last_error(ctx));
         goto out;
     }
-    if (!write_dumps(ctx, args, nargs, dumps))
-        goto out;
+    for (int i = 0; i < nl; i++)
+        if (!write_dumps(ctx, ls[i].args, ls[i].nargs, ls[i].dumps))
+            goto out;
     if (!timing_cli_close_trace(&sched_trace, true, "ptxemu run"))
         goto out;
-    print_run(ctx, kernel, grid, block, (double)(t1 - t0) / 1e6, tc.timing);
+    print_run(ctx, ls, (guint)nl, (double)(t1 - t0) / 1e6, tc.timing);
     status = 0;
 out:
     timing_cli_close_trace(&sched_trace, false, "ptxemu run");
     timing_cli_free(&tc);
-    for (guint i = 0; args && i < nargs; i++)
-        run_arg_clear(&args[i]);
-    g_free(args);
-    g_free(argv_ptrs);
+    for (int i = 0; i < nl; i++)
+        launch_spec_clear(&ls[i]);
+    g_free(ls);
+    g_free(descs);
     ptxemu_ctx_destroy(ctx);
-    g_free(kernel);
-    g_free(grid_s);
-    g_free(block_s);
-    g_strfreev(arg_specs);
-    g_strfreev(dumps);
     g_option_context_free(oc);
     return status;
 }

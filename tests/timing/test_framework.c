@@ -20,22 +20,15 @@
 #include "frontend/phase.h"
 #include "timing/sm.h"
 #include "timing/stats.h"
+#include "tests/support/test_util.h"
 
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
 /* b[i] = a[i] + 1 for i < n, with a CTA barrier between load and store. */
-static const char *const kernel_ptx =
-    ".version 7.0\n.target sm_70\n.address_size 64\n"
-    ".visible .entry copyadd(.param .u64 pa, .param .u64 pb, .param .u32 n)\n{\n"
-    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
-    "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u32 %r1, [n];\n"
-    "  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n  mov.u32 %r4, %tid.x;\n"
-    "  mad.lo.s32 %r5, %r2, %r3, %r4;\n  setp.ge.u32 %p1, %r5, %r1;\n"
-    "  mul.wide.u32 %rd3, %r5, 4;\n  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
-    "  mov.u32 %r6, 0;\n  @!%p1 ld.global.u32 %r6, [%rd4];\n  bar.sync 0;\n"
-    "  add.u32 %r7, %r6, 1;\n  @!%p1 st.global.u32 [%rd5], %r7;\n  ret;\n}\n";
+#define KERNEL_FILE "tests/corpus/sched/copyadd.ptx"
 
 #define BLOCK 64u
 
@@ -70,8 +63,10 @@ static void world_open(world *w, const char *config, const char *const *sets, bo
     }
     if (ptxemu_ctx_create(&w->ctx, &o) != PTXEMU_OK)
         fail_msg("context: %s", ptxemu_last_error(w->ctx));
-    if (ptxemu_module_load_string(w->ctx, kernel_ptx, "copyadd.ptx", &w->mod) != PTXEMU_OK)
+    char *path = test_source_path(KERNEL_FILE);
+    if (ptxemu_module_load_file(w->ctx, path, &w->mod) != PTXEMU_OK)
         fail_msg("load: %s", ptxemu_last_error(w->ctx));
+    g_free(path);
 }
 
 static void world_close(world *w)
@@ -354,6 +349,91 @@ static void test_annotations_use_config_latencies(void **state)
     world_close(&w);
 }
 
+/* The same two concurrent kernels from the command line: launches separated
+ * by --then, the second with --arrive. */
+static void test_cli_concurrent_launches(void **state)
+{
+    (void)state;
+    char *ptx = test_source_path(KERNEL_FILE);
+    char *dir = g_dir_make_tmp("ptxemu-fw-XXXXXX", NULL);
+    char *stats = g_build_filename(dir, "s.json", NULL);
+    char *o1 = g_build_filename(dir, "o1.bin", NULL), *o2 = g_build_filename(dir, "o2.bin", NULL);
+    char *d1 = g_strdup_printf("1:%s", o1), *d2 = g_strdup_printf("1:%s", o2);
+    const char *const args[] = {
+        "run", ptx, "--timing", "--config", "m2090", "--stats", stats,
+        "--kernel", "copyadd", "--grid", "4", "--block", "64", "--arg", "iota:u32:256",
+        "--arg", "zeros:1024", "--arg", "u32:256", "--dump", d1,
+        "--then", "--kernel", "copyadd", "--grid", "4", "--block", "64", "--arrive", "60",
+        "--arg", "iota:u32:256", "--arg", "zeros:1024", "--arg", "u32:256", "--dump", d2, NULL};
+    char *out = NULL, *err = NULL;
+    int rc = test_run_cli(args, &out, &err);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, err);
+    gchar *json = NULL;
+    assert_true(g_file_get_contents(stats, &json, NULL, NULL));
+    /* kernel 2 arrives 60 cycles after kernel 1 and starts before it ends */
+    const char *k1 = strstr(json, "\"launch\": 1,"), *k2 = strstr(json, "\"launch\": 2,");
+    assert_non_null(k1);
+    assert_non_null(k2);
+    uint64_t s1 = g_ascii_strtoull(strstr(k1, "\"start_cycle\": ") + 15, NULL, 10);
+    uint64_t e1 = g_ascii_strtoull(strstr(k1, "\"end_cycle\": ") + 13, NULL, 10);
+    uint64_t s2 = g_ascii_strtoull(strstr(k2, "\"start_cycle\": ") + 15, NULL, 10);
+    assert_int_equal(s2, s1 + 60);
+    assert_true(s2 < e1);
+    const char *dumps[2] = {o1, o2};
+    for (unsigned d = 0; d < 2; d++) {
+        gchar *buf = NULL;
+        gsize len = 0;
+        assert_true(g_file_get_contents(dumps[d], &buf, &len, NULL));
+        assert_int_equal(len, 1024);
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t v;
+            memcpy(&v, buf + 4 * i, 4);
+            assert_int_equal(v, i + 1);
+        }
+        g_free(buf);
+    }
+    /* a run-wide option after --then is refused with a hint */
+    const char *const bad[] = {"run", ptx, "--kernel", "copyadd", "--grid", "1", "--block", "1",
+                               "--arg", "zeros:4", "--arg", "zeros:4", "--arg", "u32:1",
+                               "--then", "--stats", stats, NULL};
+    g_free(out);
+    g_free(err);
+    assert_int_equal(test_run_cli(bad, &out, &err), 2);
+    assert_non_null(strstr(err, "come before the first --then"));
+    g_free(json);
+    g_free(out);
+    g_free(err);
+    g_remove(stats);
+    g_remove(o1);
+    g_remove(o2);
+    g_rmdir(dir);
+    g_free(dir);
+    g_free(stats);
+    g_free(o1);
+    g_free(o2);
+    g_free(d1);
+    g_free(d2);
+    g_free(ptx);
+}
+
+/* `ptxemu config --list` shows every level, each policy's keys and the
+ * planned policies. */
+static void test_cli_config_list(void **state)
+{
+    (void)state;
+    const char *const args[] = {"config", "--list", NULL};
+    char *out = NULL;
+    assert_int_equal(test_run_cli(args, &out, NULL), 0);
+    const char *want[] = {"warp level (warp.policy)", "gto", "filter level (cta.filters)",
+                          "throttle.burst = 4", "throttle.period = 500",
+                          "planned, not implemented yet: tl-rr", "fetch level", "l1 level"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(want); i++)
+        if (!strstr(out, want[i]))
+            fail_msg("config --list lacks '%s'", want[i]);
+    g_free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -363,6 +443,8 @@ int main(void)
         cmocka_unit_test(test_concurrent_arrivals),
         cmocka_unit_test(test_appended_ctas),
         cmocka_unit_test(test_annotations_use_config_latencies),
+        cmocka_unit_test(test_cli_concurrent_launches),
+        cmocka_unit_test(test_cli_config_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
