@@ -679,15 +679,17 @@ static void trace_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now, const
 
 /* No warp can issue but some are backed off: the backoff policy names one
  * that may go after all (or none).  If an operand or its unit still holds
- * the released warp back, nothing issues this slot. */
-static void relax_backoff(tm_sm *sm, tm_sched *s, uint64_t now, const sched_warp_ctx *ctx)
+ * the released warp back, nothing issues this slot.  Returns whether one
+ * was released: the scheduler then looks again next cycle (the released
+ * warp is back in backoff, and would otherwise sleep until its end). */
+static bool relax_backoff(tm_sm *sm, tm_sched *s, uint64_t now, const sched_warp_ctx *ctx)
 {
     tm_pol_inst *bi = tm_pol_backoff(sm->env->pol, sm->id);
     const sched_backoff_ops *bo = (const sched_backoff_ops *)bi->h;
     char why[SCHED_WHY_LEN] = "";
     int32_t i = bo->release(bi->st, ctx, s->views, s->nviews, why);
     if (i < 0 || (uint32_t)i >= s->nviews || s->views[i].state != SCHED_WS_BACKOFF)
-        return;
+        return false;
     tm_warp *tw = &sm->warps[(uint32_t)i * sm->nsched + s->id];
     uint8_t st = eval(sm, tw, now, true);
     *tw->re = now; /* back to BACKOFF at the next look unless released again */
@@ -699,6 +701,7 @@ static void relax_backoff(tm_sm *sm, tm_sched *s, uint64_t now, const sched_warp
         fprintf(sm->env->trace, "cycle %llu: SM %u warp slot %u released from backoff (%s%s%s)\n",
                 (unsigned long long)now, sm->id, s->views[i].slot, bo->h.name,
                 why[0] ? ": " : "", why);
+    return true;
 }
 
 /* Issues from one scheduler at slot `now`; returns the earliest cycle one
@@ -719,7 +722,8 @@ static uint64_t schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
         if (!s->n[SCHED_WS_ISSUE_ALU] && !s->n[SCHED_WS_ISSUE_MEM]) {
             if (!s->n[SCHED_WS_BACKOFF])
                 break;
-            relax_backoff(sm, s, now, &ctx);
+            if (relax_backoff(sm, s, now, &ctx) && next > now + 1)
+                next = now + 1;
             if (!s->n[SCHED_WS_ISSUE_ALU] && !s->n[SCHED_WS_ISSUE_MEM])
                 break;
         }
