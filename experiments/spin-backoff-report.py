@@ -68,8 +68,8 @@ md = []
 w = md.append
 w("# Spin detection and warp backoff: greedy and ddos on the lock benchmarks")
 w("")
-w("Regenerate with `experiments/spin-backoff.sh` (about 160 runs of `ptxemu bench run`, two at")
-w("a time; every run checks its CPU reference).  Policies: `sched/backoff/greedy.c` (setp")
+w("Regenerate with `experiments/spin-backoff.sh` (174 runs of `ptxemu bench run`, two at a time: about")
+w("10 minutes here; every run checks its CPU reference).  Policies: `sched/backoff/greedy.c` (setp")
 w("history per thread, Nayak et al. §2) and `sched/backoff/ddos.c` (backward-branch confidence")
 w("table, DDOS/BoWS as re-implemented in SEED-TARGETS.md §5).  GPU: the `gtx480` preset (15")
 w("SMs, 2 schedulers of 24 warp slots), with `gpu.num_sms=1` for the 1-SM rows; base warp")
