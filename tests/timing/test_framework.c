@@ -427,7 +427,7 @@ static void test_cli_config_list(void **state)
     assert_int_equal(test_run_cli(args, &out, NULL), 0);
     const char *want[] = {"warp level (warp.policy)", "gto", "filter level (cta.filters)",
                           "throttle.burst = 4", "throttle.period = 500",
-                          "planned, not implemented yet: tl-rr", "fetch level", "l1 level"};
+                          "tl-rr.fetch_group = 6", "planned, not implemented yet: ", "fetch level", "l1 level"};
     for (unsigned i = 0; i < G_N_ELEMENTS(want); i++)
         if (!strstr(out, want[i]))
             fail_msg("config --list lacks '%s'", want[i]);

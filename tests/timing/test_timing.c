@@ -217,7 +217,6 @@ static void test_warp_policies(void **state)
     const sched_policy *gp = sched_find(SCHED_LEVEL_WARP, "gto");
     assert_non_null(lp);
     assert_non_null(gp);
-    assert_null(sched_find(SCHED_LEVEL_WARP, "tl-rr"));
     const sched_warp_ops *lrr = (const sched_warp_ops *)lp->hooks;
     const sched_warp_ops *gto = (const sched_warp_ops *)gp->hooks;
     sched_warp_view v[4];
@@ -266,10 +265,10 @@ static void test_warp_policies(void **state)
     assert_string_equal(sel.fetch->h.name, "fifo");
     assert_string_equal(sel.l1->h.name, "sched-order");
     /* a planned policy is an error that says so and lists what runs */
-    assert_false(gpu_config_set(&cfg, "warp.policy=pa", &err));
-    assert_non_null(strstr(err->message, "warp.policy = 'pa'"));
+    assert_false(gpu_config_set(&cfg, "kernel.policy=interleaved", &err));
+    assert_non_null(strstr(err->message, "kernel.policy = 'interleaved'"));
     assert_non_null(strstr(err->message, "planned"));
-    assert_non_null(strstr(err->message, "lrr, gto"));
+    assert_non_null(strstr(err->message, "leftover"));
     g_clear_error(&err);
 }
 
@@ -520,8 +519,10 @@ static void test_bad_options(void **state)
     o.timing_set = bad_syntax;
     expect_bad(&o, (const char *const[]){"warp_schedulers", "group.key=value", NULL});
     o.timing_set = NULL;
-    o.warp_sched = "tl-gto";
-    expect_bad(&o, (const char *const[]){"'tl-gto' is planned", "not implemented", NULL});
+    const char *planned[] = {"kernel.policy=interleaved", NULL};
+    o.timing_set = planned;
+    expect_bad(&o, (const char *const[]){"'interleaved' is planned", "not implemented", NULL});
+    o.timing_set = NULL;
     o.warp_sched = "fastest";
     expect_bad(&o, (const char *const[]){"warp.policy", "fastest", NULL});
     o.warp_sched = NULL;
