@@ -1,7 +1,10 @@
 /* tests/timing/test_warp_policies.c — the warp schedulers of thesis ch. 3
  * (pa, tl-rr, tl-gto, pa-tl, owl).
  *
- *   test_timing_warp_policies             hand-built scheduler states: which
+ *   test_timing_warp_policies             the vector add's phases as the
+ *                                         schedulers see them (m2090
+ *                                         latencies); hand-built scheduler
+ *                                         states: which
  *                                         warp issues over several picks,
  *                                         the pending -> active -> ready
  *                                         movement and the tie rules;
@@ -19,11 +22,13 @@
 
 #include <cmocka.h>
 
+#include "api/api_internal.h"
 #include "benchmarks/bench.h"
 #include "sched/sched.h"
 #include "sched/warp/two_level.h"
 #include "tests/support/test_util.h"
 #include "timing/config.h"
+#include "timing/sm.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -114,6 +119,45 @@ static void expect_queue(const uint16_t *q, uint32_t nq, const int *want, const 
                  (const int[]){__VA_ARGS__, -1}, "active")
 #define ACTIVE_EMPTY(r) assert_int_equal(((tl_queues *)(r)->st)->nactive, 0)
 #define WHERE(r, i) (((tl_queues *)(r)->st)->where[i])
+
+/* ------------------------------------------------ phases the policies see */
+
+/* Thesis Fig. 3.2: the vector add has 2 phases, the second starting at the
+ * first add that reads the loaded registers (instruction 12, add.f32), in
+ * the annotations built for a GPU config (here m2090's latencies). */
+static void test_vecadd_two_phases(void **state)
+{
+    (void)state;
+    ptxemu_ctx *ctx;
+    assert_int_equal(ptxemu_ctx_create(&ctx, NULL), PTXEMU_OK);
+    char *path = test_source_path("tests/corpus/phase/fig32_vecadd.ptx");
+    ptxemu_module *mod;
+    if (ptxemu_module_load_file(ctx, path, &mod) != PTXEMU_OK)
+        fail_msg("%s: %s", path, ptxemu_last_error(ctx));
+    const ex_func *fn = g_hash_table_lookup(ptxemu_module_ex(mod)->kernels, "vecadd");
+    assert_non_null(fn);
+    gpu_config cfg;
+    GError *err = NULL;
+    assert_true(gpu_config_load_preset("m2090", &cfg, &err));
+    tm_func *tf = tm_func_build(&cfg, fn);
+    const ptx_annot *a = tf->annot;
+    const uint32_t add = 12; /* add.f32 %f3, %f1, %f2 */
+    for (uint32_t i = 0; i < 16; i++) {
+        assert_int_equal(a[i].phase, i < add ? 0 : 1);
+        /* distances count down to the end of each phase */
+        if (i + 1 != add && i + 1 < 16)
+            assert_true(a[i].phase_distance > a[i + 1].phase_distance);
+        assert_int_equal(a[i].next_phase_length, i < add ? a[add].phase_length : 0);
+    }
+    /* a phase's first instruction is a whole phase away from its end */
+    assert_int_equal(a[0].phase_distance, a[0].phase_length);
+    assert_int_equal(a[add].phase_distance, a[add].phase_length);
+    assert_true(a[10].long_latency && a[11].long_latency); /* the two loads */
+    assert_false(a[add].long_latency);
+    tm_func_free(tf);
+    g_free(path);
+    ptxemu_ctx_destroy(ctx);
+}
 
 /* --------------------------------------------------------------- pa */
 
@@ -432,6 +476,7 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "bench") == 0)
         return bench_all_under(argv[2]) ? 1 : 0;
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vecadd_two_phases),
         cmocka_unit_test(test_pa),
         cmocka_unit_test(test_tl_rr),
         cmocka_unit_test(test_tl_gto),
