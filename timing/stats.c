@@ -346,6 +346,10 @@ static void write_kernel(jw *j, const tm_kernel_stats *k)
         jw_u64(j, "scoreboard_mem", c->sched.sb_mem);
         jw_u64(j, "pipeline_alu", c->sched.pipe_alu);
         jw_u64(j, "pipeline_mem", c->sched.pipe_mem);
+        jw_open(j, "warp_states", '{'); /* thesis §5.3, per SM */
+        for (unsigned s = 1; s < SCHED_WS_COUNT; s++)
+            jw_u64(j, sched_warp_state_names[s], c->warp_state[s]);
+        jw_close(j, '}');
         jw_u64(j, "memory_served", k->served_per_sm[i]);
         jw_close(j, '}');
     }

@@ -471,6 +471,63 @@ static int bench_all_under(const char *policy)
     return bad;
 }
 
+/* ------------------------------------------------- warp-state statistics */
+
+/* The eight warp states of thesis §5.3 (plus barrier and backoff) are kept
+ * per SM and per kernel: every SM's counts add up to the kernel's, and the
+ * JSON has a warp_states record per kernel, per SM and in the totals. */
+static void test_warp_state_stats(void **state)
+{
+    (void)state;
+    const bench_def *b = bench_find("hotspot");
+    assert_non_null(b);
+    ptxemu_options o = {0};
+    o.timing = 1;
+    o.timing_config = "m2090";
+    o.warp_sched = "tl-gto";
+    ptxemu_ctx *ctx;
+    assert_int_equal(ptxemu_ctx_create(&ctx, &o), PTXEMU_OK);
+    char *rel = g_build_filename("benchmarks", b->ptx, NULL);
+    char *path = test_source_path(rel);
+    ptxemu_module *mod;
+    assert_int_equal(ptxemu_module_load_file(ctx, path, &mod), PTXEMU_OK);
+    bench_env env = {0};
+    env.ctx = ctx;
+    env.mod = mod;
+    env.size = BENCH_TINY;
+    env.seed = 1;
+    assert_int_equal(b->run(&env), BENCH_PASS);
+    const tm_stats *st = ptxemu_timing_stats(ctx);
+    uint32_t records = 1; /* the totals */
+    for (guint k = 0; k < st->kernels->len; k++) {
+        const tm_kernel_stats *ks = g_ptr_array_index(st->kernels, k);
+        records += 1 + ks->ncores;
+        for (unsigned s = 1; s < SCHED_WS_COUNT; s++) {
+            uint64_t sum = 0;
+            for (uint32_t c = 0; c < ks->ncores; c++)
+                sum += ks->cores[c].warp_state[s];
+            if (sum != ks->total.warp_state[s])
+                fail_msg("kernel %u %s: SMs add up to %llu, kernel says %llu", k,
+                         sched_warp_state_names[s], (unsigned long long)sum,
+                         (unsigned long long)ks->total.warp_state[s]);
+        }
+        /* hotspot waits on its loads and at its barriers */
+        assert_true(ks->total.warp_state[SCHED_WS_SB_MEM] > 0);
+        assert_true(ks->total.warp_state[SCHED_WS_BARRIER] > 0);
+    }
+    const char *json = ptxemu_timing_stats_json(ctx);
+    uint32_t found = 0;
+    for (const char *p = json; (p = strstr(p, "\"warp_states\": {")); p++) {
+        const char *first = strstr(p, "\"ibuffer_empty\": ");
+        assert_true(first && first - p < 40); /* state 1 opens each record */
+        found++;
+    }
+    assert_int_equal(found, records);
+    g_free(rel);
+    g_free(path);
+    ptxemu_ctx_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "bench") == 0)
@@ -482,6 +539,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tl_gto),
         cmocka_unit_test(test_pa_tl),
         cmocka_unit_test(test_owl),
+        cmocka_unit_test(test_warp_state_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
