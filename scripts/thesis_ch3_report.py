@@ -37,6 +37,7 @@ THESIS_NAME = {
     ("srad", "srad_1"): "SRAD",
     ("srad", "srad_2"): "SRAD",
     ("cfd", "compute_flux"): "CFD",
+    ("dwt", "dwt_haar2d"): "DWT",
     ("fastwalsh", "fwt_radix4"): "FWT",
     ("fastwalsh", "fwt_shared"): "FWT",
     ("histogram", "histogram256_partial"): "HIST",
