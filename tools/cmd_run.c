@@ -2,6 +2,7 @@
  * (launch one kernel with arguments given on the command line). */
 #include "frontend/parser.h"
 #include "api/api_internal.h"
+#include "sched/sched.h"
 #include "tools/commands.h"
 #include "tools/run_args.h"
 
@@ -77,6 +78,14 @@ int cmd_check(int argc, char **argv)
  * [--sched-trace FILE]`, shared by `run` and `bench run`. */
 void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
 {
+    /* the choices are whatever sched/policies.def registers */
+    char *w = g_strjoinv(", ", (char **)sched_names_warp);
+    char *c = g_strjoinv(", ", (char **)sched_names_cta);
+    t->warp_help = g_strdup_printf("warp scheduler (%s); same as --set warp.policy=NAME", w);
+    t->cta_help = g_strdup_printf("CTA placement policy (%s); same as --set cta.policy=NAME; "
+                                  "'ptxemu config --list' shows every level", c);
+    g_free(w);
+    g_free(c);
     GOptionEntry e[] = {
         {"timing", 0, 0, G_OPTION_ARG_NONE, &t->timing,
          "run on the cycle-level timing model and print a timing summary", NULL},
@@ -85,8 +94,8 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
          "(default: built-in generic Fermi)", "NAME|FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &t->sets,
          "override one config key (repeatable)", "GROUP.KEY=VALUE"},
-        {"warp-sched", 0, 0, G_OPTION_ARG_STRING, &t->warp, "warp scheduler (lrr, gto)", "NAME"},
-        {"cta-sched", 0, 0, G_OPTION_ARG_STRING, &t->cta, "CTA scheduler (rr)", "NAME"},
+        {"warp-sched", 0, 0, G_OPTION_ARG_STRING, &t->warp, t->warp_help, "NAME"},
+        {"cta-sched", 0, 0, G_OPTION_ARG_STRING, &t->cta, t->cta_help, "NAME"},
         {"stats", 0, 0, G_OPTION_ARG_FILENAME, &t->stats, "write statistics as JSON", "FILE"},
         {"trace-csv", 0, 0, G_OPTION_ARG_FILENAME, &t->csv_dir,
          "write CSV time series (one file per launch) into DIR", "DIR"},
@@ -201,6 +210,8 @@ void timing_cli_free(timing_cli *t)
     g_free(t->stats);
     g_free(t->csv_dir);
     g_free(t->sched_trace);
+    g_free(t->warp_help);
+    g_free(t->cta_help);
     memset(t, 0, sizeof *t);
 }
 
