@@ -31,6 +31,13 @@ bench_outcome bench_run_ctx(const bench_def *b, bench_size size, uint64_t seed,
                             const ptxemu_options *opts, ptxemu_ctx **ctx_out,
                             char *env_msg)
 {
+    return bench_run_ctx_ref(b, size, seed, opts, ctx_out, env_msg, NULL);
+}
+
+bench_outcome bench_run_ctx_ref(const bench_def *b, bench_size size, uint64_t seed,
+                                const ptxemu_options *opts, ptxemu_ctx **ctx_out,
+                                char *env_msg, double *ref_seconds)
+{
     ptxemu_ctx *ctx;
     bench_outcome o = BENCH_ERROR;
     env_msg[0] = '\0';
@@ -49,6 +56,8 @@ bench_outcome bench_run_ctx(const bench_def *b, bench_size size, uint64_t seed,
             env.seed = seed;
             o = b->run(&env);
             memcpy(env_msg, env.msg, sizeof env.msg);
+            if (ref_seconds)
+                *ref_seconds = env.ref_seconds;
         }
         g_free(path);
     }

@@ -18,6 +18,9 @@ int cmd_check(int argc, char **argv);    /* tools/cmd_run.c */
 int cmd_run(int argc, char **argv);      /* tools/cmd_run.c */
 int cmd_bench(int argc, char **argv);    /* tools/cmd_bench.c */
 int cmd_config(int argc, char **argv);   /* tools/cmd_config.c */
+int cmd_sweep(int argc, char **argv);    /* tools/cmd_sweep.c */
+int cmd_plot(int argc, char **argv);     /* tools/cmd_plot.c */
+int cmd_validate(int argc, char **argv); /* tools/cmd_validate.c */
 
 /* The timing-model options `run` and `bench run` share (tools/cmd_run.c). */
 #include "api/ptxemu.h"

@@ -15,6 +15,9 @@ static const ptxemu_cmd commands[] = {
     {"run", "launch one kernel functionally", cmd_run},
     {"bench", "run the project's benchmarks against their CPU references", cmd_bench},
     {"config", "scheduling policies and their keys; GPU configs with every value", cmd_config},
+    {"sweep", "run an experiment: benchmarks x configs x overrides", cmd_sweep},
+    {"plot", "SVG plots of a sweep's results (gnuplot)", cmd_plot},
+    {"validate", "check every scheduling policy leaves memory as the functional run", cmd_validate},
 };
 
 static void usage(FILE *f)
