@@ -297,11 +297,24 @@ ptxemu_status ptxemu_free(ptxemu_ctx *ctx, ptxemu_dptr ptr)
         return PTXEMU_ERR_INVALID_VALUE;
     if (ptr == 0)
         return ok(ctx);
+    if (ctx->opts.on_free) {
+        const mem_alloc *a = mem_find(&ctx->mem, ptr, 1);
+        if (a && a->base == ptr)
+            ctx->opts.on_free(ctx->opts.on_free_user, a->base, a->data, a->size);
+    }
     if (!mem_free(&ctx->mem, ptr))
         return fail(ctx, PTXEMU_ERR_INVALID_ADDRESS,
                     "free of 0x%llx, which is not the start of an allocation",
                     (unsigned long long)ptr);
     return ok(ctx);
+}
+
+void ptxemu_visit_buffers(const ptxemu_ctx *ctx, ptxemu_buffer_fn fn, void *user)
+{
+    for (guint i = 0; ctx && i < ctx->mem.allocs->len; i++) {
+        const mem_alloc *a = &g_array_index(ctx->mem.allocs, mem_alloc, i);
+        fn(user, a->base, a->data, a->size);
+    }
 }
 
 static uint8_t *host_view(ptxemu_ctx *ctx, ptxemu_dptr p, size_t n, const char *what)

@@ -43,6 +43,10 @@ typedef struct ptxemu_dim3 {
     unsigned x, y, z;
 } ptxemu_dim3;
 
+/* A device buffer's address and bytes, for comparing runs (validate). */
+typedef void (*ptxemu_buffer_fn)(void *user, ptxemu_dptr addr, const void *bytes,
+                                 size_t size);
+
 /* Options for a context; zero-initialise and set what you need. */
 typedef struct ptxemu_options {
     FILE *printf_stream;        /* where device printf goes; NULL = stdout */
@@ -75,6 +79,11 @@ typedef struct ptxemu_options {
     uint64_t device_memory;
     uint64_t max_warp_instructions;
     uint64_t max_cycles;
+    /* Optional: called with an allocation's final bytes just before
+     * ptxemu_free releases it, so a caller can compare the buffers of a
+     * host program that frees them before it returns. */
+    ptxemu_buffer_fn on_free;
+    void *on_free_user;
 } ptxemu_options;
 
 /* Counters accumulated over every launch of a context. */
@@ -131,6 +140,9 @@ ptxemu_status ptxemu_memcpy_dtod(ptxemu_ctx *ctx, ptxemu_dptr dst,
                                  ptxemu_dptr src, size_t bytes);
 ptxemu_status ptxemu_memset(ptxemu_ctx *ctx, ptxemu_dptr dst, int value,
                             size_t bytes);
+/* Calls fn for every live allocation in address order: user buffers and
+ * module variables alike. */
+void ptxemu_visit_buffers(const ptxemu_ctx *ctx, ptxemu_buffer_fn fn, void *user);
 
 /* Module-scope .global and .const variables (cudaMemcpyToSymbol). */
 ptxemu_status ptxemu_module_get_global(ptxemu_module *mod, const char *name,
