@@ -31,12 +31,12 @@ bench_outcome bench_run_ctx(const bench_def *b, bench_size size, uint64_t seed,
                             const ptxemu_options *opts, ptxemu_ctx **ctx_out,
                             char *env_msg)
 {
-    return bench_run_ctx_ref(b, size, seed, opts, ctx_out, env_msg, NULL);
+    return bench_run_ctx_ref(b, size, seed, opts, false, ctx_out, env_msg, NULL);
 }
 
 bench_outcome bench_run_ctx_ref(const bench_def *b, bench_size size, uint64_t seed,
-                                const ptxemu_options *opts, ptxemu_ctx **ctx_out,
-                                char *env_msg, double *ref_seconds)
+                                const ptxemu_options *opts, bool break_ref,
+                                ptxemu_ctx **ctx_out, char *env_msg, double *ref_seconds)
 {
     ptxemu_ctx *ctx;
     bench_outcome o = BENCH_ERROR;
@@ -54,6 +54,7 @@ bench_outcome bench_run_ctx_ref(const bench_def *b, bench_size size, uint64_t se
             env.mod = mod;
             env.size = size;
             env.seed = seed;
+            env.break_reference = break_ref;
             o = b->run(&env);
             memcpy(env_msg, env.msg, sizeof env.msg);
             if (ref_seconds)

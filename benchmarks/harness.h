@@ -25,9 +25,10 @@ int bench_run_one_opts(const bench_def *b, bench_size size, uint64_t seed, bool 
 bench_outcome bench_run_ctx(const bench_def *b, bench_size size, uint64_t seed,
                             const ptxemu_options *opts, ptxemu_ctx **ctx_out,
                             char *env_msg);
-/* The same, also giving the wall time of the driver's CPU reference. */
+/* The same, with the perturbed-reference test hook, also giving the wall
+ * time of the driver's CPU reference. */
 bench_outcome bench_run_ctx_ref(const bench_def *b, bench_size size, uint64_t seed,
-                                const ptxemu_options *opts, ptxemu_ctx **ctx_out,
-                                char *env_msg, double *ref_seconds);
+                                const ptxemu_options *opts, bool break_ref,
+                                ptxemu_ctx **ctx_out, char *env_msg, double *ref_seconds);
 
 #endif

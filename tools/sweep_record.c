@@ -68,9 +68,23 @@ int sweep_run_job_main(int argc, char **argv)
     char env_msg[512];
     ptxemu_ctx *ctx = NULL;
     double t0 = bench_now();
+    /* Test hooks (tests/tools/test_sweep.sh): make the job of benchmark
+     * NAME crash, hang or get a wrong answer, as a broken build might. */
+    if (!g_strcmp0(g_getenv("PTXEMU_SWEEP_TEST_CRASH"), b->name)) {
+        fprintf(stderr, "test hook: crashing %s\n", b->name);
+        fflush(stderr);
+        abort();
+    }
+    if (!g_strcmp0(g_getenv("PTXEMU_SWEEP_TEST_HANG"), b->name)) {
+        fprintf(stderr, "test hook: hanging %s\n", b->name);
+        fflush(stderr);
+        for (;;)
+            g_usleep(G_USEC_PER_SEC);
+    }
+    bool break_ref = !g_strcmp0(g_getenv("PTXEMU_SWEEP_TEST_WRONG"), b->name);
     double ref_s = 0;
-    bench_outcome oc = bench_run_ctx_ref(b, size, g_ascii_strtoull(argv[4], NULL, 10), &o, &ctx,
-                                         env_msg, &ref_s);
+    bench_outcome oc = bench_run_ctx_ref(b, size, g_ascii_strtoull(argv[4], NULL, 10), &o,
+                                         break_ref, &ctx, env_msg, &ref_s);
     double secs = bench_now() - t0;
     ptxemu_counters c = {0};
     ptxemu_get_counters(ctx, &c);

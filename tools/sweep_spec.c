@@ -265,7 +265,7 @@ static GPtrArray *select_benchmarks(parse_ctx *p)
                       "unknown benchmark '%s' (see 'ptxemu bench list')", pats[k]);
     }
     if (ok && sel->len == 0)
-        ok = perr(p, "experiment", "benchmarks", "no benchmark left after 'exclude'");
+        ok = perr(p, "experiment", "exclude", "no benchmark left after 'exclude'");
     g_strfreev(pats);
     g_strfreev(excl);
     if (!ok) {
