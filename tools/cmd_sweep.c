@@ -8,7 +8,7 @@
 #include <string.h>
 
 typedef struct sweep_cli {
-    gchar *out, *backend, *partition, *time_limit, *report, *plots;
+    gchar *out, *backend, *partition, *time_limit, *report, *plots, *command;
     gint jobs, per_task, task;
     gboolean collect, dry_run, wait, quiet;
 } sweep_cli;
@@ -69,6 +69,8 @@ int cmd_sweep(int argc, char **argv)
          "write the Markdown report of the results to FILE (no jobs run)", "FILE"},
         {"plots", 0, 0, G_OPTION_ARG_FILENAME, &c.plots,
          "with --report: folder of the SVGs, relative to the report", "DIR"},
+        {"command", 0, 0, G_OPTION_ARG_STRING, &c.command,
+         "with --report: the command line to show for reproducing it", "CMD"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &c.quiet, "no progress output", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
@@ -102,7 +104,7 @@ int cmd_sweep(int argc, char **argv)
     if (c.dry_run) {
         rc = list_jobs(s);
     } else if (c.report) {
-        if (!sweep_write_report(s, dir, c.report, c.plots ? c.plots : ".", NULL, &err)) {
+        if (!sweep_write_report(s, dir, c.report, c.plots ? c.plots : ".", c.command, &err)) {
             fprintf(stderr, "ptxemu sweep: %s\n", err->message);
         } else {
             rc = 0;
@@ -134,6 +136,7 @@ out:
     g_free(c.time_limit);
     g_free(c.report);
     g_free(c.plots);
+    g_free(c.command);
     g_option_context_free(oc);
     return rc;
 }

@@ -16,7 +16,8 @@ typedef enum sweep_mode { SWEEP_TIMING, SWEEP_FUNCTIONAL } sweep_mode;
 
 typedef struct sweep_job {
     unsigned index;          /* position in the expansion (Slurm slices by it) */
-    char id[17];             /* 16 hex digits: hash of every input */
+    char id[17];             /* 16 hex digits: hash of every input but the
+                                version (which the record holds) */
     const bench_def *bench;
     char *size;              /* tiny | small | paper */
     uint64_t seed;
@@ -29,6 +30,7 @@ typedef struct sweep_job {
 
 typedef struct sweep_spec {
     char *path, *name, *description, *paper;
+    char *expect;            /* [paper] expect: "A > B: bench, ...; ..." */
     GPtrArray *jobs;         /* sweep_job*, owned */
     GPtrArray *variants;     /* distinct timing variant labels, in order */
     GPtrArray *swept_keys;   /* override keys with more than one value */
@@ -52,6 +54,7 @@ char *sweep_job_command(const sweep_job *j);
 typedef struct sweep_record {
     const sweep_job *job;
     bool ok;
+    char *version;           /* ptxemu version that ran it */
     char *reason;            /* failed: why (exit status, timeout, FAIL message) */
     char *stderr_tail;
     double wall_s;
@@ -68,7 +71,8 @@ char **sweep_job_argv(const char *self, const char *dir, const sweep_job *j);
 /* After the subprocess ended: reads its output, writes DIR/jobs/ID.rec. */
 void sweep_record_finish(const char *dir, const sweep_job *j, int wait_status,
                          bool timed_out, double wall_s);
-/* The record of `j`, or NULL when it has none (never ran, or interrupted). */
+/* The record of `j`, or NULL when it has none (never ran, or interrupted).
+ * A job is finished when its record is ok and of this version. */
 sweep_record *sweep_record_load(const char *dir, const sweep_job *j);
 void sweep_record_free(sweep_record *r);
 

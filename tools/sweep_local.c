@@ -113,13 +113,13 @@ int sweep_run_local(const sweep_spec *s, const char *dir, unsigned workers, unsi
         return 2;
     }
     g_free(jobs_dir);
-    /* finished jobs (an ok record of the same identity) are skipped */
+    /* finished jobs (an ok record of the same inputs and version) are skipped */
     GPtrArray *todo = g_ptr_array_new();
     unsigned skipped = 0;
     for (unsigned i = first; i < last && i < s->jobs->len; i++) {
         const sweep_job *j = g_ptr_array_index(s->jobs, i);
         sweep_record *r = sweep_record_load(dir, j);
-        if (r && r->ok)
+        if (r && r->ok && !g_strcmp0(r->version, sweep_version()))
             skipped++;
         else
             g_ptr_array_add(todo, (gpointer)j);

@@ -75,6 +75,8 @@ static void jsonl_record(GString *o, const sweep_job *j, const sweep_record *r)
     json_append_string(o, j->variant);
     g_string_append_printf(o, ", \"status\": \"%s\"", !r ? "missing" : r->ok ? "ok" : "failed");
     if (r) {
+        g_string_append(o, ", \"version\": ");
+        json_append_string(o, r->version);
         g_string_append_printf(o, ", \"wall_s\": %.3f, \"reason\": ", r->wall_s);
         if (r->reason)
             json_append_string(o, r->reason);

@@ -207,6 +207,7 @@ sweep_record *sweep_record_load(const char *dir, const sweep_job *j)
         r->ok = st && !strcmp(st, "ok");
         g_free(st);
         r->reason = g_key_file_get_string(kf, "job", "reason", NULL);
+        r->version = g_key_file_get_string(kf, "job", "version", NULL);
         r->stderr_tail = g_key_file_get_string(kf, "job", "stderr_tail", NULL);
         r->wall_s = g_key_file_get_double(kf, "job", "wall_s", NULL);
         r->values = json_flat_table();
@@ -238,6 +239,7 @@ void sweep_record_free(sweep_record *r)
     if (!r)
         return;
     g_free(r->reason);
+    g_free(r->version);
     g_free(r->stderr_tail);
     if (r->values)
         g_hash_table_destroy(r->values);

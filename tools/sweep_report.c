@@ -150,6 +150,59 @@ static void speed_table(const sweep_spec *s, sweep_record **recs, GString *o)
     g_string_append_c(o, '\n');
 }
 
+/* "A > B: bench, bench; ..." — the paper says variant A beats B (fewer
+ * cycles) on those benchmarks; compare with what was measured here. */
+static void expect_table(const sweep_spec *s, sweep_record **recs, GString *o)
+{
+    char **claims = g_strsplit(s->expect, ";", -1);
+    unsigned agree = 0, total = 0;
+    g_string_append(o, "| benchmark | paper: faster | here: speedup of that over the other | "
+                       "agrees |\n|---|---|---:|---|\n");
+    for (unsigned c = 0; claims[c]; c++) {
+        char *colon = strchr(claims[c], ':'), *gt = strchr(claims[c], '>');
+        if (!colon || !gt || gt > colon)
+            continue;
+        char *a = g_strstrip(g_strndup(claims[c], (gsize)(gt - claims[c])));
+        char *b = g_strstrip(g_strndup(gt + 1, (gsize)(colon - gt - 1)));
+        const char *va = NULL, *vb = NULL;
+        for (guint v = 0; v < s->variants->len; v++) {
+            const char *label = g_ptr_array_index(s->variants, v);
+            char **w = g_strsplit(label, " ", -1);
+            if (g_strv_contains((const char *const *)w, a))
+                va = va ? va : label;
+            if (g_strv_contains((const char *const *)w, b))
+                vb = vb ? vb : label;
+            g_strfreev(w);
+        }
+        char **benches = g_strsplit(colon + 1, ",", -1);
+        for (unsigned k = 0; benches[k] && va && vb; k++) {
+            const bench_def *bd = bench_find(g_strstrip(benches[k]));
+            if (!bd)
+                continue;
+            double xa = NAN, xb = NAN;
+            for (guint i = 0; i < s->jobs->len && isnan(xa); i++) {
+                const sweep_job *j = g_ptr_array_index(s->jobs, i);
+                if (j->bench == bd && j->mode == SWEEP_TIMING) {
+                    sweep_cell_mean(s, recs, bd, j->size, va, "total.cycles", &xa);
+                    sweep_cell_mean(s, recs, bd, j->size, vb, "total.cycles", &xb);
+                }
+            }
+            double sp = xa > 0 && xb > 0 ? xb / xa : NAN;
+            bool yes = !isnan(sp) && sp > 1.0;
+            total += !isnan(sp);
+            agree += yes;
+            g_string_append_printf(o, "| %s | %s |", bd->name, a);
+            cell(o, sp, "%.3f");
+            g_string_append_printf(o, " %s |\n", isnan(sp) ? "–" : yes ? "yes" : "**no**");
+        }
+        g_strfreev(benches);
+        g_free(a);
+        g_free(b);
+    }
+    g_string_append_printf(o, "\nThe direction agrees on %u of %u benchmarks.\n", agree, total);
+    g_strfreev(claims);
+}
+
 bool sweep_write_report(const sweep_spec *s, const char *dir, const char *md_path,
                         const char *plot_dir, const char *command, GError **error)
 {
@@ -163,6 +216,13 @@ bool sweep_write_report(const sweep_spec *s, const char *dir, const char *md_pat
         failed += recs[i] && !recs[i]->ok;
         functional += j->mode == SWEEP_FUNCTIONAL;
     }
+    /* the versions that produced these records, not the one reading them */
+    GString *vers = g_string_new(NULL);
+    for (guint i = 0; i < n; i++) {
+        const char *v = recs[i] && recs[i]->version ? recs[i]->version : NULL;
+        if (v && !strstr(vers->str, v))
+            g_string_append_printf(vers, "%s`%s`", vers->len ? ", " : "", v);
+    }
     GString *o = g_string_new(NULL);
     g_string_append_printf(o, "# Experiment: %s\n\n", s->name);
     if (s->description)
@@ -170,9 +230,11 @@ bool sweep_write_report(const sweep_spec *s, const char *dir, const char *md_pat
     char *exp_base = g_path_get_basename(s->path);
     g_string_append_printf(o, "Regenerate with `scripts/experiments.sh %s` (runs `%s`, then "
                               "`ptxemu plot`).  Experiment file: `experiments/%s`.  "
-                              "ptxemu version: `%s`.  %u jobs: %u ok, %u failed, %u not run.\n\n",
+                              "ptxemu version: %s.  %u jobs: %u ok, %u failed, %u not run.\n\n",
                            s->name, command ? command : "ptxemu sweep", exp_base,
-                           sweep_version(), n, ok, failed, n - ok - failed);
+                           vers->len ? vers->str : "(no results yet)", n, ok, failed,
+                           n - ok - failed);
+    g_string_free(vers, TRUE);
     g_free(exp_base);
     if (s->variants->len) {
         g_string_append(o, "## Timing results\n\n");
@@ -194,8 +256,11 @@ bool sweep_write_report(const sweep_spec *s, const char *dir, const char *md_pat
             }
         g_string_append_c(o, '\n');
     }
-    if (s->paper)
-        g_string_append_printf(o, "## Comparison with the paper\n\n%s\n", s->paper);
+    if (s->paper || s->expect) {
+        g_string_append_printf(o, "## Comparison with the paper\n\n%s\n\n", s->paper ? s->paper : "");
+        if (s->expect)
+            expect_table(s, recs, o);
+    }
     bool w = g_file_set_contents(md_path, o->str, (gssize)o->len, error);
     g_string_free(o, TRUE);
     for (guint i = 0; i < n; i++)

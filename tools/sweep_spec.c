@@ -142,6 +142,11 @@ static bool check_variant(const char *config, char **sets, char **msg)
     return ok;
 }
 
+/* A job's id hashes every input but the ptxemu version, which its record
+ * keeps instead: a rerun by another version redoes the job (a record of
+ * another version is not finished), while reports and --collect can still
+ * read the results a given version left. */
+
 /* The bytes that define a config: its file (preset or path). */
 static char *config_file(const char *config, const char *exp_dir)
 {
@@ -162,8 +167,7 @@ static void job_identity(sweep_job *j, const char *config_bytes, const char *ptx
 {
     GChecksum *h = g_checksum_new(G_CHECKSUM_SHA256);
     GString *s = g_string_new(NULL);
-    g_string_printf(s, "ptxemu-sweep-job/1\n%s\n%s\n%s\n%s\n%" G_GUINT64_FORMAT "\n",
-                    sweep_version(), j->mode == SWEEP_TIMING ? "timing" : "functional",
+    g_string_printf(s, "ptxemu-sweep-job/1\n%s\n%s\n%s\n%" G_GUINT64_FORMAT "\n", j->mode == SWEEP_TIMING ? "timing" : "functional",
                     j->bench->name, j->size, j->seed);
     for (unsigned i = 0; j->sets && j->sets[i]; i++)
         g_string_append_printf(s, "set %s\n", j->sets[i]);
@@ -195,6 +199,7 @@ void sweep_spec_free(sweep_spec *s)
     g_free(s->name);
     g_free(s->description);
     g_free(s->paper);
+    g_free(s->expect);
     if (s->jobs)
         g_ptr_array_free(s->jobs, TRUE);
     if (s->variants)
@@ -370,6 +375,26 @@ static bool read_settings(parse_ctx *p, sweep_spec *s)
         s->name = g_path_get_basename(s->path);
     s->description = get_str(p, "experiment", "description");
     s->paper = get_str(p, "paper", "comparison");
+    s->expect = get_str(p, "paper", "expect");
+    char **claims = s->expect ? g_strsplit_set(s->expect, ";", -1) : NULL;
+    bool ok = true;
+    for (unsigned c = 0; claims && claims[c] && ok; c++) {
+        char *colon = strchr(claims[c], ':');
+        if (!g_strstrip(claims[c])[0])
+            continue;
+        if (!colon || !strchr(claims[c], '>') || strchr(claims[c], '>') > colon) {
+            ok = perr(p, "paper", "expect", "want 'A > B: benchmark, ...; ...'");
+            break;
+        }
+        char **names = g_strsplit(colon + 1, ",", -1);
+        for (unsigned k = 0; names[k] && ok; k++)
+            if (*g_strstrip(names[k]) && !bench_find(names[k]))
+                ok = perr(p, "paper", "expect", "unknown benchmark '%s'", names[k]);
+        g_strfreev(names);
+    }
+    g_strfreev(claims);
+    if (!ok)
+        return false;
     s->baseline = get_str(p, "summary", "baseline");
     s->metrics = get_list(p, "summary", "metrics");
     if (!s->metrics)
