@@ -17,6 +17,7 @@
 #include "benchmarks/harness.h"
 #include "sched/sched.h"
 #include "tools/commands.h"
+#include "tools/validate.h"
 
 #include <string.h>
 
@@ -137,6 +138,40 @@ static uint32_t word_at(const guint8 *d, size_t n, size_t off)
     return w;
 }
 
+char **validate_combo_sets(const char *combo, char **extra)
+{
+    GPtrArray *sets = g_ptr_array_new();
+    char **words = g_strsplit(combo, " ", -1);
+    for (unsigned i = 0; words[i]; i++)
+        if (*words[i])
+            g_ptr_array_add(sets, g_strdup(words[i]));
+    for (unsigned i = 0; extra && extra[i]; i++)
+        g_ptr_array_add(sets, g_strdup(extra[i]));
+    g_ptr_array_add(sets, NULL);
+    g_strfreev(words);
+    return (char **)g_ptr_array_free(sets, FALSE);
+}
+
+void validate_describe_diff(const char *name, const guint8 *da, size_t na, const guint8 *db,
+                            size_t nb, GString *why)
+{
+    if (na != nb) {
+        g_string_printf(why, "%s: functional %zu bytes, this run %zu bytes", name, na, nb);
+        return;
+    }
+    if (!memcmp(da, db, na))
+        return;
+    size_t off = 0, ndiff = 0;
+    while (da[off] == db[off])
+        off++;
+    for (size_t k = off; k < na; k++)
+        ndiff += da[k] != db[k];
+    g_string_printf(why, "%s: first difference at byte offset %zu: functional 0x%02x, timing "
+                    "0x%02x (32-bit word at offset %zu: 0x%08x vs 0x%08x); %zu bytes differ",
+                    name, off, da[off], db[off], off & ~(size_t)3, word_at(da, na, off),
+                    word_at(db, nb, off), ndiff);
+}
+
 /* Appends the first difference between two captures to `why`; false if none. */
 static bool compare(const run_result *ref, const run_result *got, GString *why)
 {
@@ -145,33 +180,21 @@ static bool compare(const run_result *ref, const run_result *got, GString *why)
                         got->bufs->len);
         return true;
     }
-    for (guint i = 0; i < ref->bufs->len; i++) {
+    for (guint i = 0; i < ref->bufs->len && !why->len; i++) {
         const buffer *a = &g_array_index(ref->bufs, buffer, i);
         const buffer *b = &g_array_index(got->bufs, buffer, i);
         gsize na, nb;
         const guint8 *da = g_bytes_get_data(a->bytes, &na), *db = g_bytes_get_data(b->bytes, &nb);
-        if (a->addr != b->addr || na != nb) {
-            g_string_printf(why, "buffer #%u: functional 0x%" G_GINT64_MODIFIER "x (%zu bytes), "
-                            "this run 0x%" G_GINT64_MODIFIER "x (%zu bytes)", i, a->addr,
-                            (size_t)na, b->addr, (size_t)nb);
-            return true;
-        }
-        if (!memcmp(da, db, na))
-            continue;
-        size_t off = 0, ndiff = 0;
-        while (da[off] == db[off])
-            off++;
-        for (size_t k = off; k < na; k++)
-            ndiff += da[k] != db[k];
-        g_string_printf(why, "buffer #%u (0x%" G_GINT64_MODIFIER "x, %zu bytes, %s): first "
-                        "difference at byte offset %zu: functional 0x%02x, timing 0x%02x "
-                        "(32-bit word at offset %zu: 0x%08x vs 0x%08x); %zu bytes differ", i,
-                        a->addr, (size_t)na, a->freed ? "freed by the driver" : "live at exit",
-                        off, da[off], db[off], off & ~(size_t)3, word_at(da, na, off),
-                        word_at(db, nb, off), ndiff);
-        return true;
+        char *name = g_strdup_printf("buffer #%u (0x%" G_GINT64_MODIFIER "x, %zu bytes, %s)", i,
+                                     a->addr, (size_t)na,
+                                     a->freed ? "freed by the driver" : "live at exit");
+        if (a->addr != b->addr)
+            g_string_printf(why, "%s: this run has it at 0x%" G_GINT64_MODIFIER "x", name, b->addr);
+        else
+            validate_describe_diff(name, da, na, db, nb, why);
+        g_free(name);
     }
-    return false;
+    return why->len > 0;
 }
 
 static void result_clear(run_result *r)
@@ -205,19 +228,11 @@ static int validate_one(const bench_def *b, bench_size size, const char *size_na
     for (guint k = 0; k < combos->len; k++) {
         const char *combo = g_ptr_array_index(combos, k);
         bool corrupt = !strcmp(combo, "test-corrupt-store");
-        GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
-        char **words = g_strsplit(corrupt ? "warp.policy=gto" : combo, " ", -1);
-        for (unsigned i = 0; words[i]; i++)
-            if (*words[i])
-                g_ptr_array_add(sets, g_strdup(words[i]));
-        for (unsigned i = 0; extra && extra[i]; i++)
-            g_ptr_array_add(sets, g_strdup(extra[i]));
-        g_ptr_array_add(sets, NULL);
-        g_strfreev(words);
+        char **sets = validate_combo_sets(corrupt ? "warp.policy=gto" : combo, extra);
         run_result got = {0};
         g_string_truncate(err, 0);
         GString *why = g_string_new(NULL);
-        bool ran = run_once(b, size, seed, config, (char **)sets->pdata, corrupt, &got, err);
+        bool ran = run_once(b, size, seed, config, sets, corrupt, &got, err);
         bool differs = !ran || compare(&ref, &got, why);
         if (ran && !differs && got.outcome != ref.outcome) {
             g_string_printf(why, "buffers identical but the check says %s: %s",
@@ -234,8 +249,8 @@ static int validate_one(const bench_def *b, bench_size size, const char *size_na
                             " --timing", b->name, size_name, seed);
             if (config)
                 g_string_append_printf(cmd, " --config %s", config);
-            for (guint i = 0; i + 1 < sets->len; i++)
-                g_string_append_printf(cmd, " --set %s", (char *)g_ptr_array_index(sets, i));
+            for (unsigned i = 0; sets[i]; i++)
+                g_string_append_printf(cmd, " --set %s", sets[i]);
             g_string_append_printf(cmd, " --sched-trace %s.trace", b->name);
             printf("    replay: %s\n", cmd->str);
             g_string_free(cmd, TRUE);
@@ -243,7 +258,7 @@ static int validate_one(const bench_def *b, bench_size size, const char *size_na
             same++;
         }
         g_string_free(why, TRUE);
-        g_ptr_array_free(sets, TRUE);
+        g_strfreev(sets);
         result_clear(&got);
     }
     printf("%s: %u of %u policy combinations leave every device buffer identical to the "
@@ -255,7 +270,7 @@ static int validate_one(const bench_def *b, bench_size size, const char *size_na
 
 int cmd_validate(int argc, char **argv)
 {
-    gchar *size_s = NULL, *config = NULL;
+    gchar *size_s = NULL, *config = NULL, *ptx = NULL;
     gchar **sets = NULL, **only = NULL;
     gint64 seed = 1;
     gboolean list = FALSE;
@@ -267,10 +282,13 @@ int cmd_validate(int argc, char **argv)
         {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &only,
          "check only this combination (repeatable), e.g. 'warp.policy=gto cta.policy=rr'",
          "'k=v ...'"},
+        {"ptx", 0, 0, G_OPTION_ARG_FILENAME, &ptx,
+         "validate a run spec instead: ptxemu validate --ptx FILE -- --kernel K --grid G "
+         "--block B --arg SPEC... (the options of ptxemu run)", "FILE"},
         {"list", 0, 0, G_OPTION_ARG_NONE, &list, "list the policy combinations and stop", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionContext *oc = g_option_context_new("NAME... | all");
+    GOptionContext *oc = g_option_context_new("NAME... | all | --ptx FILE -- RUN-OPTIONS");
     g_option_context_set_summary(oc, "Run benchmarks functionally and under every implemented "
                                      "scheduling-policy combination; compare device memory "
                                      "byte for byte.");
@@ -304,8 +322,16 @@ int cmd_validate(int argc, char **argv)
         rc = 0;
         goto out;
     }
+    if (ptx) {
+        /* g_option_context_parse left "--" and what follows */
+        int first = argc > 1 && !strcmp(argv[1], "--") ? 2 : 1;
+        rc = validate_run_spec(ptx, argv + first, config, sets, combos);
+        goto out;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: ptxemu validate NAME... | all [--size tiny] [--config C]\n");
+        fprintf(stderr, "usage: ptxemu validate NAME... | all [--size tiny] [--config C]\n"
+                        "       ptxemu validate --ptx FILE -- --kernel K --grid G --block B "
+                        "--arg SPEC...\n");
         goto out;
     }
     rc = 0;
@@ -330,6 +356,7 @@ out:
         g_ptr_array_free(combos, TRUE);
     g_free(size_s);
     g_free(config);
+    g_free(ptx);
     g_strfreev(sets);
     g_strfreev(only);
     g_option_context_free(oc);

@@ -21,6 +21,15 @@ nid=$(grep -c " identical$" "$T/all.txt")
     && pass "$nbench benchmarks x $ncombo policy combinations identical" \
     || { fail "validate all: rc $rc, $nid identical of $((ncombo * nbench))"; grep -v identical "$T/all.txt" | head -20; }
 
+# the run-spec form: buffers dumped by `ptxemu run` per combination
+ROOT=${PTXEMU_SOURCE_DIR:?}
+"$BIN" validate --ptx "$ROOT/benchmarks/vector-add/kernels.ptx" -- --kernel vector_add \
+    --grid 4 --block 128 --arg iota:f32:512 --arg rand:f32:512:3 --arg zeros:2048 \
+    --arg u32:512 > "$T/spec.txt" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q "3 buffer arguments" "$T/spec.txt" \
+    && [ "$(grep -c " identical$" "$T/spec.txt")" -eq "$ncombo" ] \
+    && pass "run spec: every combination identical" || { fail "run spec rc $rc"; cat "$T/spec.txt"; }
+
 "$TBIN" validate vector-add > "$T/bad.txt" 2>&1; rc=$?
 cat "$T/bad.txt"
 [ $rc -eq 1 ] && pass "corrupting policy: exit 1" || fail "corrupting policy: rc $rc"
