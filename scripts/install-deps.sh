@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ptxemu needs, only those that are missing.
 set -euo pipefail
-pkgs=(flex bison libglib2.0-dev libcmocka-dev meson ninja-build pkg-config gcc)
+# gnuplot-nox: `ptxemu plot` (the sweep tests check its SVGs when present)
+pkgs=(flex bison libglib2.0-dev libcmocka-dev meson ninja-build pkg-config gcc gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
