@@ -72,6 +72,15 @@ static void add_unique(GPtrArray *a, const char *s)
         g_ptr_array_add(a, g_strdup(s));
 }
 
+/* Distinct colours: gnuplot's default cycle repeats after eight. */
+static const char *colour(unsigned i)
+{
+    static const char *const c[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+                                    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+                                    "#1b9e77", "#7570b3"};
+    return c[i % G_N_ELEMENTS(c)];
+}
+
 typedef struct figure {
     const char *name;        /* bars | line | states */
     GString *data, *script;
@@ -139,8 +148,8 @@ static bool bars(const csv_table *sum, const char *metric, figure *f, GError **e
                                "set style fill solid 0.85 border -1\nset xtics rotate by -60 "
                                "scale 0\nset yrange [0:*]\nset key autotitle columnhead\nplot ");
     for (guint v = 0; v < vars->len; v++)
-        g_string_append_printf(f->script, "%s'bars.csv' using %u%s", v ? ", " : "", v + 2,
-                               v ? "" : ":xtic(1)");
+        g_string_append_printf(f->script, "%s'bars.csv' using %u%s lc rgb '%s'", v ? ", " : "",
+                               v + 2, v ? "" : ":xtic(1)", colour(v));
     g_string_append_c(f->script, '\n');
     g_ptr_array_free(labels, TRUE);
     g_ptr_array_free(vars, TRUE);
@@ -215,13 +224,14 @@ static bool line(const csv_table *res, const char *key, const char *metric, figu
     }
     script_head(f->script, "line", 720, axis_label(metric));
     g_string_append_printf(f->script, "set xlabel '%s'\nset key autotitle columnhead\n"
-                                      "set title 'geomean over benchmarks'\nplot ", key);
+                                      "set title 'geomean over benchmarks'\n", key);
+    if (!numeric) /* categorical x: one point per value, in file order */
+        g_string_append(f->script, "set offsets 0.3, 0.3, 0, 0\n");
+    g_string_append(f->script, "plot ");
     for (guint s = 0; s < series->len; s++)
-        g_string_append_printf(f->script, "%s'line.csv' using %s%u%s with linespoints lw 2",
-                               s ? ", " : "", numeric ? "1:" : "", s + 2,
-                               numeric ? "" : ":xtic(1)");
-    if (!numeric)
-        g_string_append(f->script, "\n# categorical x: one point per value in file order");
+        g_string_append_printf(f->script, "%s'line.csv' using %s%u%s with linespoints lw 2 "
+                               "pt 7 lc rgb '%s'", s ? ", " : "", numeric ? "1:" : "", s + 2,
+                               numeric ? "" : ":xtic(1)", colour(s));
     g_string_append_c(f->script, '\n');
     g_ptr_array_free(labels, TRUE);
     g_ptr_array_free(xs, TRUE);
@@ -277,15 +287,16 @@ static bool states(const csv_table *res, figure *f, GError **error)
         g_string_append_c(f->data, '\n');
         g_free(sum);
     }
-    script_head(f->script, "states", MAX(560u, 120u * vars->len), "fraction of warp-cycles");
+    script_head(f->script, "states", MAX(640u, 240u + 160u * vars->len),
+                "fraction of warp-cycles");
     g_string_append(f->script, "set style data histogram\nset style histogram rowstacked\n"
                                "set style fill solid 0.85 border -1\nset boxwidth 0.6\n"
                                "set yrange [0:1]\nset key outside right vertical\n"
                                "set key autotitle columnhead\nset title 'warp states, all "
                                "benchmarks'\nplot ");
     for (guint c = 0; c < cols->len; c++)
-        g_string_append_printf(f->script, "%s'states.csv' using %u%s", c ? ", " : "", c + 2,
-                               c ? "" : ":xtic(1)");
+        g_string_append_printf(f->script, "%s'states.csv' using %u%s lc rgb '%s'", c ? ", " : "",
+                               c + 2, c ? "" : ":xtic(1)", colour(c));
     g_string_append_c(f->script, '\n');
     g_ptr_array_free(labels, TRUE);
     g_ptr_array_free(vars, TRUE);
@@ -339,6 +350,19 @@ int cmd_plot(int argc, char **argv)
     }
     if (!out)
         out = g_build_filename(argv[1], "plots", NULL);
+    /* the experiment file's [plot] defaults, saved by the sweep */
+    p = g_build_filename(argv[1], "plot.ini", NULL);
+    GKeyFile *kf = g_key_file_new();
+    if (g_key_file_load_from_file(kf, p, G_KEY_FILE_NONE, NULL)) {
+        if (!bars_metric)
+            bars_metric = g_key_file_get_string(kf, "plot", "bars", NULL);
+        if (!line_key)
+            line_key = g_key_file_get_string(kf, "plot", "line_key", NULL);
+        if (!line_metric)
+            line_metric = g_key_file_get_string(kf, "plot", "line_metric", NULL);
+    }
+    g_key_file_free(kf);
+    g_free(p);
     if (!line_key)
         line_key = default_key(res);
     g_mkdir_with_parents(out, 0755);

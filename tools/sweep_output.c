@@ -258,8 +258,20 @@ bool sweep_write_outputs(const sweep_spec *s, const char *dir, unsigned *ok, uns
         g_string_append_c(csv, '\n');
     }
     write_summary(s, recs, sum);
+    /* the [plot] defaults, for `ptxemu plot DIR` */
+    GKeyFile *pk = g_key_file_new();
+    g_key_file_set_string(pk, "plot", "bars", s->bars_metric);
+    if (s->line_key)
+        g_key_file_set_string(pk, "plot", "line_key", s->line_key);
+    g_key_file_set_string(pk, "plot", "line_metric", s->line_metric);
+    gsize plen;
+    char *ptext = g_key_file_to_data(pk, &plen, NULL);
+    GString *pstr = g_string_new_len(ptext, (gssize)plen);
+    g_free(ptext);
+    g_key_file_free(pk);
     bool okw = save(dir, "results.jsonl", jsonl, error) && save(dir, "results.csv", csv, error) &&
-               save(dir, "summary.csv", sum, error);
+               save(dir, "summary.csv", sum, error) && save(dir, "plot.ini", pstr, error);
+    g_string_free(pstr, TRUE);
     g_string_free(jsonl, TRUE);
     g_string_free(csv, TRUE);
     g_string_free(sum, TRUE);
