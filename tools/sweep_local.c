@@ -116,8 +116,14 @@ int sweep_run_local(const sweep_spec *s, const char *dir, unsigned workers, unsi
     /* finished jobs (an ok record of the same inputs and version) are skipped */
     GPtrArray *todo = g_ptr_array_new();
     unsigned skipped = 0;
+    /* jobs with equal inputs (e.g. a preset and a copy of it) share one run */
+    GHashTable *ids = g_hash_table_new(g_str_hash, g_str_equal);
     for (unsigned i = first; i < last && i < s->jobs->len; i++) {
         const sweep_job *j = g_ptr_array_index(s->jobs, i);
+        if (!g_hash_table_add(ids, (gpointer)j->id)) {
+            skipped++;
+            continue;
+        }
         sweep_record *r = sweep_record_load(dir, j);
         if (r && r->ok && !g_strcmp0(r->version, sweep_version()))
             skipped++;
@@ -206,6 +212,7 @@ int sweep_run_local(const sweep_spec *s, const char *dir, unsigned workers, unsi
     sigaction(SIGTERM, &old_term, NULL);
     g_array_free(run, TRUE);
     g_ptr_array_free(todo, TRUE);
+    g_hash_table_destroy(ids);
     g_free(self);
     return rc;
 }

@@ -452,8 +452,19 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
         ok = perr(p, "experiment", !sizes[0] ? "sizes" : "configs", "empty list: no jobs");
     /* config bytes and validity of every variant, before any job exists */
     GPtrArray *cfg_bytes = g_ptr_array_new_with_free_func(g_free);
+    /* what a job passes to --config: a preset's name, or a file's absolute
+     * path (files are relative to the experiment file, not the cwd) */
+    GPtrArray *cfg_arg = g_ptr_array_new_with_free_func(g_free);
     for (unsigned c = 0; configs[c] && ok; c++) {
         char *file = config_file(configs[c], exp_dir), *bytes = NULL;
+        bool is_file = strchr(configs[c], '/') || g_str_has_suffix(configs[c], ".ini");
+        if (is_file && !g_path_is_absolute(file)) {
+            char *cwd = g_get_current_dir();
+            g_ptr_array_add(cfg_arg, g_build_filename(cwd, file, NULL));
+            g_free(cwd);
+        } else {
+            g_ptr_array_add(cfg_arg, g_strdup(is_file ? file : configs[c]));
+        }
         if (!g_file_test(file, G_FILE_TEST_IS_REGULAR))
             ok = perr(p, "experiment", "configs", "unknown config '%s' (no preset or file %s)",
                       configs[c], file);
@@ -496,7 +507,8 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
                         char *joined = g_strjoinv(" ", sets);
                         char *label = g_strdup_printf("%s%s%s", configs[c], *joined ? " " : "",
                                                       joined);
-                        add_job(s, b, sizes[si], (uint64_t)r, (unsigned)r, configs[c], sets,
+                        add_job(s, b, sizes[si], (uint64_t)r, (unsigned)r,
+                                g_ptr_array_index(cfg_arg, c), sets,
                                 label, g_ptr_array_index(cfg_bytes, c), ptx);
                         bool seen = false;
                         for (guint v = 0; v < s->variants->len; v++)
@@ -512,6 +524,7 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
         g_free(ptx);
     }
     g_ptr_array_free(cfg_bytes, TRUE);
+    g_ptr_array_free(cfg_arg, TRUE);
     g_strfreev(sizes);
     g_strfreev(configs);
     g_free(exp_dir);
