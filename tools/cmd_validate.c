@@ -21,31 +21,36 @@
 
 #include <string.h>
 
-/* Every implemented policy combination as a "k=v k=v" list: warp x CTA x
- * CTA filters (none, or each alone) x spin x kernel.  The one place that
- * knows the registry; adapt it when the registry changes. */
+/* Every implemented policy combination as a "k=v k=v" list: one policy
+ * per level from the registry (sched/policies.def), CTA filters none or
+ * each alone.  The one place that maps levels to config keys; adapt it
+ * when a level is added. */
 static GPtrArray *policy_combinations(void)
 {
+    static const struct { sched_level level; const char *key; } levels[] = {
+        {SCHED_LEVEL_WARP, "warp.policy"},   {SCHED_LEVEL_CTA, "cta.policy"},
+        {SCHED_LEVEL_FILTER, "cta.filters"}, {SCHED_LEVEL_BACKOFF, "spin.policy"},
+        {SCHED_LEVEL_KERNEL, "kernel.policy"}, {SCHED_LEVEL_FETCH, "fetch.policy"},
+        {SCHED_LEVEL_L1, "l1d.policy"},
+    };
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-    const sched_warp_ops *const *warp = sched_warp_policies();
-    const sched_cta_ops *const *cta = sched_cta_policies();
-    const sched_cta_filter_ops *const *filt = sched_cta_filter_policies();
-    const sched_spin_ops *const *spin = sched_spin_policies();
-    const sched_kernel_ops *const *kern = sched_kernel_policies();
-    for (unsigned w = 0; warp[w]; w++)
-        for (unsigned c = 0; cta[c]; c++)
-            for (int f = -1; f < 0 || filt[f]; f++)
-                for (unsigned s = 0; spin[s]; s++)
-                    for (unsigned k = 0; kern[k]; k++) {
-                        GString *g = g_string_new(NULL);
-                        g_string_printf(g, "warp.policy=%s cta.policy=%s", warp[w]->name,
-                                        cta[c]->name);
-                        if (f >= 0)
-                            g_string_append_printf(g, " cta.filters=%s", filt[f]->name);
-                        g_string_append_printf(g, " spin.policy=%s kernel.policy=%s",
-                                               spin[s]->name, kern[k]->name);
-                        g_ptr_array_add(out, g_string_free(g, FALSE));
-                    }
+    g_ptr_array_add(out, g_strdup(""));
+    for (unsigned l = 0; l < G_N_ELEMENTS(levels); l++) {
+        uint32_t n;
+        const sched_policy *p = sched_policies(levels[l].level, &n);
+        GPtrArray *next = g_ptr_array_new_with_free_func(g_free);
+        for (guint c = 0; c < out->len; c++) {
+            const char *prefix = g_ptr_array_index(out, c);
+            const char *sep = *prefix ? " " : "";
+            if (levels[l].level == SCHED_LEVEL_FILTER) /* no filter at all */
+                g_ptr_array_add(next, g_strdup(prefix));
+            for (uint32_t i = 0; i < n; i++)
+                g_ptr_array_add(next, g_strdup_printf("%s%s%s=%s", prefix, sep, levels[l].key,
+                                                      p[i].name));
+        }
+        g_ptr_array_free(out, TRUE);
+        out = next;
+    }
     return out;
 }
 
@@ -138,6 +143,14 @@ static uint32_t word_at(const guint8 *d, size_t n, size_t off)
     return w;
 }
 
+int validate_width(GPtrArray *combos)
+{
+    size_t w = 8;
+    for (guint i = 0; i < combos->len; i++)
+        w = MAX(w, strlen(g_ptr_array_index(combos, i)));
+    return (int)w;
+}
+
 char **validate_combo_sets(const char *combo, char **extra)
 {
     GPtrArray *sets = g_ptr_array_new();
@@ -222,7 +235,8 @@ static int validate_one(const bench_def *b, bench_size size, const char *size_na
            "%zu bytes after the functional run (%s)\n", b->name, size_name, seed,
            config ? config : "built-in defaults", ref.bufs->len, total,
            ref.outcome == BENCH_PASS ? "PASS" : "its own check FAILED");
-    printf("%-72s %10s  %s\n", "policies", "cycles", "result");
+    int width = validate_width(combos);
+    printf("%-*s %10s  %s\n", width, "policies", "cycles", "result");
     int rc = 0;
     unsigned same = 0;
     for (guint k = 0; k < combos->len; k++) {
@@ -239,7 +253,7 @@ static int validate_one(const bench_def *b, bench_size size, const char *size_na
                             got.outcome == BENCH_PASS ? "PASS" : "FAIL", got.msg);
             differs = true;
         }
-        printf("%-72s %10" G_GUINT64_FORMAT "  %s\n", combo, got.cycles,
+        printf("%-*s %10" G_GUINT64_FORMAT "  %s\n", width, combo, got.cycles,
                !ran ? "ERROR" : differs ? "DIFFERENT" : "identical");
         if (differs) {
             rc = 1;

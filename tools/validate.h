@@ -15,6 +15,8 @@ char **validate_combo_sets(const char *combo, char **extra);
  * when they are identical). */
 void validate_describe_diff(const char *name, const guint8 *a, size_t na, const guint8 *b,
                             size_t nb, GString *why);
+/* Width of the policies column: the longest combination. */
+int validate_width(GPtrArray *combos);
 /* The run-spec form: `ptxemu run PTX OPTS...` per combination. */
 int validate_run_spec(const char *ptx, char **opts, const char *config, char **extra,
                       GPtrArray *combos);

@@ -108,7 +108,8 @@ int validate_run_spec(const char *ptx, char **opts, const char *config, char **e
     }
     printf("validate %s (config %s): %u buffer arguments\n", ptx,
            config ? config : "built-in defaults", bufs->len);
-    printf("%-72s %10s  %s\n", "policies", "cycles", "result");
+    int width = validate_width(combos);
+    printf("%-*s %10s  %s\n", width, "policies", "cycles", "result");
     unsigned same = 0;
     for (guint k = 0; k < combos->len; k++) {
         char **sets = validate_combo_sets(g_ptr_array_index(combos, k), extra);
@@ -122,7 +123,8 @@ int validate_run_spec(const char *ptx, char **opts, const char *config, char **e
             validate_describe_diff(name, da, na, db, nb, why);
             g_free(name);
         }
-        printf("%-72s %10" G_GUINT64_FORMAT "  %s\n", (char *)g_ptr_array_index(combos, k), cycles,
+        printf("%-*s %10" G_GUINT64_FORMAT "  %s\n", width, (char *)g_ptr_array_index(combos, k),
+               cycles,
                !got ? "ERROR" : why->len ? "DIFFERENT" : "identical");
         if (!got || why->len) {
             rc = 1;
