@@ -125,7 +125,9 @@ static void speed_table(const sweep_spec *s, sweep_record **recs, GString *o)
 {
     g_string_append(o, "## Functional speed\n\nOne functional run per benchmark (no timing "
                        "model).  Emulation time is the host driver's wall time less its CPU "
-                       "reference; the ratio is emulation time / CPU reference time.\n\n"
+                       "reference; the ratio is emulation time / CPU reference time.  Jobs run in "
+                       "parallel (see the command above), so these speeds were measured on a "
+                       "loaded machine.\n\n"
                        "| benchmark | thread-instructions | emulation s | M thread-instr/s | "
                        "CPU reference s | ratio |\n|---|---:|---:|---:|---:|---:|\n");
     for (guint i = 0; i < s->jobs->len; i++) {

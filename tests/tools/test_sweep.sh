@@ -179,13 +179,14 @@ out=$(PATH=/nonexistent "$BIN" plot "$R" 2>&1); rc=$?
 # failures: crash, hang (timeout), wrong answer -> failed with reason, sweep goes on
 cat > "$T/fail.ini" <<'INI'
 [experiment]
-benchmarks = vector-add, reduction, scan, hotspot
+benchmarks = vector-add, reduction, scan, global-increment
 sizes = tiny
 configs = gtx480
-timeout = 2
+# long enough for every job under ASan, short enough to wait for the hang
+timeout = 10
 INI
 F="$T/fail"
-PTXEMU_SWEEP_TEST_CRASH=reduction PTXEMU_SWEEP_TEST_HANG=scan PTXEMU_SWEEP_TEST_WRONG=hotspot \
+PTXEMU_SWEEP_TEST_CRASH=reduction PTXEMU_SWEEP_TEST_HANG=scan PTXEMU_SWEEP_TEST_WRONG=global-increment \
     "$BIN" sweep "$T/fail.ini" -o "$F" -j 2 > "$T/fail.out" 2> "$T/fail.err"; rc=$?
 [ $rc -eq 1 ] && pass "a sweep with failed jobs exits 1" || fail "failing sweep rc $rc"
 python3 - "$F" <<'PY' && pass "crash, timeout and wrong answer recorded with reason and stderr tail" \
@@ -197,7 +198,7 @@ c = recs["reduction"]
 assert c["status"] == "failed" and "signal 6" in c["reason"] and "crashing" in c["stderr_tail"], c
 h = recs["scan"]
 assert h["status"] == "failed" and h["reason"].startswith("timed out") and "hanging" in h["stderr_tail"], h
-w = recs["hotspot"]
+w = recs["global-increment"]
 assert w["status"] == "failed" and w["reason"].startswith("FAIL"), w
 PY
 # failed jobs rerun; finished ones do not
