@@ -288,6 +288,7 @@ int cmd_validate(int argc, char **argv)
     gchar **sets = NULL, **only = NULL;
     gint64 seed = 1;
     gboolean list = FALSE;
+    gchar *shard_s = NULL;
     GOptionEntry entries[] = {
         {"size", 0, 0, G_OPTION_ARG_STRING, &size_s, "tiny (default), small or paper", "SIZE"},
         {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "input generator seed (default 1)", "N"},
@@ -299,6 +300,8 @@ int cmd_validate(int argc, char **argv)
         {"ptx", 0, 0, G_OPTION_ARG_FILENAME, &ptx,
          "validate a run spec instead: ptxemu validate --ptx FILE -- --kernel K --grid G "
          "--block B --arg SPEC... (the options of ptxemu run)", "FILE"},
+        {"shard", 0, 0, G_OPTION_ARG_STRING, &shard_s,
+         "with all: only benchmarks whose registry index is I modulo N (test sharding)", "I/N"},
         {"list", 0, 0, G_OPTION_ARG_NONE, &list, "list the policy combinations and stop", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
@@ -318,6 +321,12 @@ int cmd_validate(int argc, char **argv)
     }
     if (size_s && !bench_parse_size(size_s, &size)) {
         fprintf(stderr, "ptxemu validate: --size must be tiny, small or paper\n");
+        goto out;
+    }
+    unsigned shard = 0, nshards = 1;
+    if (shard_s && (sscanf(shard_s, "%u/%u", &shard, &nshards) != 2 || nshards == 0 ||
+                    shard >= nshards)) {
+        fprintf(stderr, "ptxemu validate: --shard wants I/N with I < N\n");
         goto out;
     }
     if (only) {
@@ -353,6 +362,8 @@ int cmd_validate(int argc, char **argv)
     const bench_def *const *all = bench_all(&n);
     bool every = argc == 2 && !strcmp(argv[1], "all");
     for (int i = 1; i < argc || (every && (unsigned)(i - 1) < n); i++) {
+        if (every && (unsigned)(i - 1) % nshards != shard)
+            continue;
         const bench_def *b = every ? all[i - 1] : bench_find(argv[i]);
         if (!b) {
             fprintf(stderr, "ptxemu validate: no benchmark named '%s' (see 'ptxemu bench "
@@ -371,6 +382,7 @@ out:
     g_free(size_s);
     g_free(config);
     g_free(ptx);
+    g_free(shard_s);
     g_strfreev(sets);
     g_strfreev(only);
     g_option_context_free(oc);
