@@ -123,7 +123,8 @@ int validate_run_spec(const char *ptx, char **opts, const char *config, char **e
             validate_describe_diff(name, da, na, db, nb, why);
             g_free(name);
         }
-        printf("%-*s %10" G_GUINT64_FORMAT "  %s\n", width, (char *)g_ptr_array_index(combos, k),
+        const char *combo = g_ptr_array_index(combos, k);
+        printf("%-*s %10" G_GUINT64_FORMAT "  %s\n", width, *combo ? combo : "(the baselines)",
                cycles,
                !got ? "ERROR" : why->len ? "DIFFERENT" : "identical");
         if (!got || why->len) {
