@@ -34,6 +34,7 @@ typedef struct timing_cli {
     gint64 interval;
     gint64 regs;        /* registers per thread for occupancy; 0 = estimate */
     gint64 max_warp, max_cycles; /* run limits (functional and timing) */
+    gboolean step;      /* --step-every-cycle */
 } timing_cli;
 
 /* An option not given on the command line (an explicit 0 is an error). */
