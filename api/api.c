@@ -85,6 +85,8 @@ static bool timing_setup(ptxemu_ctx *c, const ptxemu_options *o)
         g_ptr_array_add(sets, g_strdup_printf("warp.policy=%s", o->warp_sched));
     if (o->cta_sched)
         g_ptr_array_add(sets, g_strdup_printf("cta.policy=%s", o->cta_sched));
+    if (o->step_every_cycle)
+        g_ptr_array_add(sets, g_strdup("sim.step_every_cycle=true"));
     for (unsigned i = 0; o->timing_set && o->timing_set[i]; i++)
         g_ptr_array_add(sets, g_strdup(o->timing_set[i]));
     g_ptr_array_add(sets, NULL);

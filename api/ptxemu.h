@@ -70,6 +70,9 @@ typedef struct ptxemu_options {
     FILE *sched_trace;          /* scheduler decisions, one line each */
     uint32_t regs_per_thread;   /* occupancy: registers per thread; 0 =
                                    estimated from the kernel's PTX */
+    int step_every_cycle;       /* shorthand for sim.step_every_cycle=true:
+                                   no jumping over idle cycles (same results,
+                                   slower; for checking the timing model) */
     /* Non-zero: after every launch, hash all device memory into
      * ptxemu_counters.memory_digest (to compare runs bit for bit). */
     int memory_digest;

@@ -344,12 +344,20 @@ typedef struct gpu_name_list {
       "Core cycles a launch (or a batch of launches) may take on the "      \
       "timing model before it is stopped")
 
+/* How the simulator itself runs; results never depend on these. */
+#define GPU_CFG_sim(X)                                                       \
+    X(sim, step_every_cycle, BOOL, false, 0, 0, 0, "", NULL,                 \
+      "Visit every SM every cycle instead of jumping over cycles in which "  \
+      "nothing can happen (slower; the statistics must be identical, which " \
+      "the stepping test checks)")
+
 /* Groups in file and documentation order; [latency] and [initiation]
  * (generated from isa/latency.h) come between the two lists. */
 #define GPU_CONFIG_GROUPS_A(G) G(gpu) G(clock) G(core) G(units)
 #define GPU_CONFIG_GROUPS_B(G)                                               \
     G(l1d) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
-    G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)
+    G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)  \
+    G(sim)
 
 /* ------------------------------------------------------------ the struct */
 #define GPU_FIELD_U32(n) uint32_t n;

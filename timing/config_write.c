@@ -63,6 +63,8 @@ static const group_doc group_docs[] = {
                "`ptxemu run --max-warp-instructions/--max-cycles` override the "
                "last two; `ptxemu bench` raises both to 1e11 unless given. See "
                "docs/errors.md."},
+    {"sim", "How the simulator runs (not what it models): no setting here "
+            "changes a result or a statistic."},
 };
 
 /* A built-in group's description, else the summary of the policy whose

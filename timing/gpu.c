@@ -173,7 +173,7 @@ tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **er
     g->sms = g_new0(tm_sm *, g->nsms);
     for (uint32_t i = 0; i < g->nsms; i++) {
         g->sms[i] = tm_sm_create(&g->env, i, 0);
-        g->sms[i]->step = g->opts.step_every_cycle;
+        g->sms[i]->step = g->cfg.sim.step_every_cycle;
     }
     g->limits = g_new0(uint32_t, (size_t)SCHED_MAX_KERNELS * g->nsms);
     g->smv = g_new0(sched_cta_sm_view, g->nsms);
@@ -753,6 +753,9 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     while (left && !g->env.failed) {
         now++;
         g->now = now; /* what %clock reads while instructions issue */
+        if (g->cfg.sim.step_every_cycle) /* counters current at every cycle, too */
+            for (uint32_t i = 0; i < g->nsms; i++)
+                tm_sm_flush(g->sms[i], now);
         arrivals(g, now);
         tm_pol_tick(&g->pol, now);
         if (g->cta_dirty || now >= g->cta_retry_at)
@@ -766,7 +769,8 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             g->env.failed = true;
             break;
         }
-        if (memsys_next_cycle(g->mem) <= now)
+        /* stepping visits the memory system every cycle as well */
+        if (g->cfg.sim.step_every_cycle || memsys_next_cycle(g->mem) <= now)
             memsys_cycle(g->mem, now);
         for (uint32_t i = 0; i < g->nkernels; i++) {
             tm_kernel *k = &g->kernels[i];
@@ -793,7 +797,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             report_stall(g, now);
             break;
         }
-        if (g->opts.step_every_cycle)
+        if (g->cfg.sim.step_every_cycle)
             continue;
         if (csv_on && next > next_sample)
             next = next_sample;

@@ -7,7 +7,9 @@
  * new CTA, every SM with work fetches, schedules and issues (executing at
  * issue), then the memory system advances and delivers completions.  When
  * nothing can happen before some later cycle (every SM waits and the memory
- * system is idle) the driver jumps there.
+ * system is idle) the driver jumps there; with sim.step_every_cycle it
+ * visits every SM and the memory system every cycle instead, which must
+ * give the same statistics (tests/bench/test_stepping.c).
  *
  * The GPU lives as long as its user wants: caches and DRAM keep their state
  * from one run to the next, and the statistics of every kernel accumulate
@@ -31,8 +33,6 @@ typedef struct tm_options {
     uint32_t csv_interval;     /* cycles per CSV row; 0: stats.interval */
     uint32_t regs_per_thread;  /* occupancy: registers per thread; 0: estimate
                                   (peak live registers of the kernel's PTX) */
-    bool step_every_cycle;     /* never jump over idle cycles (checks that
-                                  event skipping changes nothing) */
 } tm_options;
 
 typedef struct tm_gpu tm_gpu;

@@ -266,13 +266,16 @@ static void set_state(tm_sm *sm, tm_sched *s, tm_warp *tw, uint8_t st, uint64_t 
 
 /* ------------------------------------------------------------------ fetch */
 
-static void fetch_enqueue(tm_sm *sm, uint32_t slot)
+/* `now`, not the SM's last flush (counted_to): when that was depends on
+ * when the SM happened to be visited, so a fetch policy ordering by
+ * `since` would see skipping and stepping differ. */
+static void fetch_enqueue(tm_sm *sm, uint32_t slot, uint64_t now)
 {
     tm_warp *tw = &sm->warps[slot];
     if (tw->in_fetch)
         return;
     tw->in_fetch = true;
-    tw->fetch_since = sm->counted_to;
+    tw->fetch_since = now;
     sm->fetch_q[(sm->fq_head + sm->fq_len) % sm->nwarps] = slot;
     sm->fq_len++;
 }
@@ -654,7 +657,7 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
     if (w->fn != fn_before || next_pc != pc + 1)
         tw->ibuf = 0;
     if (tw->ibuf == 0 && w->state != WARP_DONE)
-        fetch_enqueue(sm, slot);
+        fetch_enqueue(sm, slot, now);
 
     tm_cta *c = tw->cta;
     if (w->state == WARP_DONE)
@@ -886,7 +889,7 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         v->pc = 0;
         v->annot = NULL;
         set_state(sm, s, tw, SCHED_WS_IBUF_EMPTY, now);
-        fetch_enqueue(sm, slot);
+        fetch_enqueue(sm, slot, now);
         v->instrs = 0;
         v->outstanding = 0;
         if (sm->env->pol->wants & SCHED_WANT_WARP) {

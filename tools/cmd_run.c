@@ -75,7 +75,7 @@ int cmd_check(int argc, char **argv)
 
 /* `--timing [--config NAME|FILE] [--set k=v]... [--warp-sched NAME]
  * [--cta-sched NAME] [--stats FILE] [--trace-csv DIR] [--trace-interval N]
- * [--sched-trace FILE]`, shared by `run` and `bench run`. */
+ * [--sched-trace FILE] [--step-every-cycle]`, shared by `run` and `bench run`. */
 void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
 {
     /* the choices are whatever sched/policies.def registers */
@@ -104,6 +104,9 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
         {"regs-per-thread", 0, 0, G_OPTION_ARG_INT64, &t->regs,
          "registers per thread for occupancy (default: peak live registers of the "
          "kernel's .reg declarations)", "N"},
+        {"step-every-cycle", 0, 0, G_OPTION_ARG_NONE, &t->step,
+         "visit every SM every cycle instead of skipping idle cycles (same statistics, "
+         "slower; sets sim.step_every_cycle)", NULL},
         {"sched-trace", 0, 0, G_OPTION_ARG_FILENAME, &t->sched_trace,
          "write every scheduling decision (CTA placement, kernel start/end) to FILE", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -133,7 +136,7 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
 {
     bool any = t->config || t->sets || t->warp || t->cta || t->stats || t->csv_dir ||
                t->interval != TIMING_CLI_UNSET || t->sched_trace || t->regs != TIMING_CLI_UNSET ||
-               t->max_cycles != TIMING_CLI_UNSET;
+               t->max_cycles != TIMING_CLI_UNSET || t->step;
     if (any && !t->timing) {
         fprintf(stderr, "%s: timing options need --timing\n", who);
         return false;
@@ -173,6 +176,7 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
         return false;
     }
     o->regs_per_thread = (uint32_t)t->regs;
+    o->step_every_cycle = t->step;
     if (t->sched_trace) {
         GError *err = NULL;
         if (!out_file_open(trace, t->sched_trace, &err)) {

@@ -38,6 +38,7 @@ typedef struct timing_cli {
     gint64 regs;        /* registers per thread for occupancy; 0 = estimate */
     gint64 max_warp, max_cycles; /* run limits (functional and timing) */
     gchar *warp_help, *cta_help; /* option help listing the registered policies */
+    gboolean step;      /* --step-every-cycle */
 } timing_cli;
 
 /* An option not given on the command line (an explicit 0 is an error). */

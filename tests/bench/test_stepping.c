@@ -1,0 +1,150 @@
+/* tests/bench/test_stepping.c — event skipping must not change the timing
+ * model's results.  The GPU loop normally jumps over cycles in which
+ * nothing can happen and skips SMs that wait; with sim.step_every_cycle it
+ * visits every SM every cycle.  Both must give the same statistics JSON,
+ * byte for byte, and the same device memory.
+ *
+ * `test_stepping N` runs registry entry N at size tiny under every
+ * registered warp policy crossed with every registered CTA placement
+ * policy, then under every registered admission filter (with the first
+ * warp and CTA policies), each once skipping and once stepping.  The
+ * policy lists come from the registry (sched/policies.def), so a new
+ * policy is covered without touching this file.  Further arguments
+ * apply to every run: `group.key=value` overrides, and `preset=NAME` for a
+ * preset of configs/ instead of the defaults. */
+#include "benchmarks/harness.h"
+#include "sched/sched.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Statistics JSON and memory digest of one timed run; NULL after printing
+ * why the run failed. */
+static char *run_stats(const bench_def *b, const char *preset, const char *const *sets,
+                       bool step, uint64_t *digest)
+{
+    ptxemu_options o = {0};
+    o.timing = 1;
+    o.timing_config = preset;
+    o.timing_set = sets;
+    o.step_every_cycle = step;
+    o.memory_digest = 1;
+    ptxemu_ctx *ctx = NULL;
+    char msg[512];
+    bench_outcome out = bench_run_ctx(b, BENCH_TINY, 1, &o, &ctx, msg);
+    char *json = NULL;
+    if (out != BENCH_PASS) {
+        printf("%s (%s): did not pass: %s %s\n", b->name, step ? "stepping" : "skipping", msg,
+               ctx ? ptxemu_last_error(ctx) : "");
+    } else {
+        const char *j = ptxemu_timing_stats_json(ctx);
+        ptxemu_counters c;
+        ptxemu_get_counters(ctx, &c);
+        *digest = c.memory_digest;
+        if (j && *j)
+            json = g_strdup(j);
+        else
+            printf("%s: no statistics\n", b->name);
+    }
+    ptxemu_ctx_destroy(ctx);
+    return json;
+}
+
+/* Prints the first line where a and b differ, with its line number. */
+static void show_difference(const char *a, const char *b)
+{
+    gchar **la = g_strsplit(a, "\n", -1), **lb = g_strsplit(b, "\n", -1);
+    for (guint i = 0; la[i] || lb[i]; i++) {
+        if (la[i] && lb[i] && !strcmp(la[i], lb[i]))
+            continue;
+        printf("  first difference at line %u:\n    skipping: %s\n    stepping: %s\n", i + 1,
+               la[i] ? la[i] : "(end)", lb[i] ? lb[i] : "(end)");
+        break;
+    }
+    g_strfreev(la);
+    g_strfreev(lb);
+}
+
+/* One configuration, skipping and stepping; true when both agree. */
+static bool check(const bench_def *b, const char *const *policy, char **extra,
+                  const char *label)
+{
+    GPtrArray *all = g_ptr_array_new();
+    for (unsigned i = 0; policy[i]; i++)
+        g_ptr_array_add(all, (gpointer)policy[i]);
+    const char *preset = NULL;
+    for (unsigned i = 0; extra[i]; i++) {
+        if (g_str_has_prefix(extra[i], "preset="))
+            preset = extra[i] + strlen("preset=");
+        else
+            g_ptr_array_add(all, extra[i]);
+    }
+    g_ptr_array_add(all, NULL);
+    const char *const *sets = (const char *const *)all->pdata;
+    uint64_t d0 = 0, d1 = 0;
+    char *skip = run_stats(b, preset, sets, false, &d0);
+    char *step = skip ? run_stats(b, preset, sets, true, &d1) : NULL;
+    bool ok = skip && step && !strcmp(skip, step) && d0 == d1;
+    if (skip && step) {
+        printf("%-24s %-28s %s\n", b->name, label, ok ? "same" : "DIFFERENT");
+        if (strcmp(skip, step))
+            show_difference(skip, step);
+        else if (d0 != d1)
+            printf("  device memory differs\n");
+    }
+    g_free(skip);
+    g_free(step);
+    g_ptr_array_free(all, TRUE);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned n;
+    const bench_def *const *all = bench_all(&n);
+    if (argc < 2)
+        return 2;
+    char **extra = argv + 2;
+    unsigned i = (unsigned)strtoul(argv[1], NULL, 10);
+    if (i >= n) {
+        printf("no benchmark %u (registry has %u)\n", i, n);
+        return 1;
+    }
+    const bench_def *b = all[i];
+    /* the sanitizer build lists its slowest benchmarks here (tests/meson.build):
+     * they are checked in the optimised build */
+    const char *skip = g_getenv("PTXEMU_STEPPING_SKIP");
+    if (skip) {
+        gchar **names = g_strsplit(skip, ",", -1);
+        bool listed = g_strv_contains((const gchar *const *)names, b->name);
+        g_strfreev(names);
+        if (listed) {
+            printf("%s: skipped in this build (PTXEMU_STEPPING_SKIP)\n", b->name);
+            return 77;
+        }
+    }
+    bool ok = true;
+    for (unsigned w = 0; sched_names_warp[w]; w++)
+        for (unsigned c = 0; sched_names_cta[c]; c++) {
+            char *ws = g_strdup_printf("warp.policy=%s", sched_names_warp[w]);
+            char *cs = g_strdup_printf("cta.policy=%s", sched_names_cta[c]);
+            const char *sets[] = {ws, cs, NULL};
+            char *label = g_strdup_printf("warp %s, cta %s", sched_names_warp[w],
+                                          sched_names_cta[c]);
+            ok &= check(b, sets, extra, label);
+            g_free(label);
+            g_free(ws);
+            g_free(cs);
+        }
+    for (unsigned f = 0; sched_names_filter[f]; f++) {
+        char *fs = g_strdup_printf("cta.filters=%s", sched_names_filter[f]);
+        const char *sets[] = {fs, NULL};
+        char *label = g_strdup_printf("filter %s", sched_names_filter[f]);
+        ok &= check(b, sets, extra, label);
+        g_free(label);
+        g_free(fs);
+    }
+    return ok ? 0 : 1;
+}
