@@ -17,6 +17,8 @@
  *
  * Driver: cores 0 .. N-1 are on, the others are drained (ctl->sm_drain: no
  * new CTAs, powered off once empty; they draw no static power while gated).
+ * A sample starts once every core switched off is empty, so its IPC is
+ * that of N cores (the thesis's drain-and-acknowledge).
  * CTAs go only to cores that are on.  A sample lasts `waves` CTA waves (a
  * wave = N x CTAs-per-core completions on the cores that are on; the thesis
  * uses four), and its IPC is the chip's warp instructions per cycle over it.
@@ -148,6 +150,16 @@ static void cc_apply(cc_state *s, const sched_ctl *c, uint32_t n)
     }
 }
 
+/* Every core switched off is empty (its CTAs drained): a sample with N
+ * cores measures N cores only (the thesis's pause acknowledgement). */
+static bool cc_drained(const cc_state *s, const sched_ctl *c)
+{
+    for (uint32_t sm = 0; sm < s->nsms; sm++)
+        if (!s->on[sm] && c->sm_view(c, sm)->resident)
+            return false;
+    return true;
+}
+
 static void cc_begin_sample(cc_state *s, const sched_ctl *c)
 {
     s->start = c->cycle;
@@ -165,6 +177,7 @@ void cc_kernel_arrive(void *st, const sched_ctl *c, const sched_kernel_info *k)
     cc_start(&s->m, s->kind, s->nsms, s->frac);
     s->max_fit = k->max_fit;
     s->detecting = true;
+    s->settling = false;
     s->finished = 0;
     cc_apply(s, c, s->m.n);
     cc_begin_sample(s, c);
@@ -183,7 +196,16 @@ void cc_kernel_finish(void *st, const sched_ctl *c, const sched_kernel_info *k)
 void cc_cta_finished(void *st, const sched_ctl *c, const sched_cta_event *e)
 {
     cc_state *s = st;
-    if (!s->detecting || e->sm >= s->nsms || !s->on[e->sm])
+    if (!s->detecting || e->sm >= s->nsms)
+        return;
+    if (s->settling) {
+        if (!cc_drained(s, c))
+            return;
+        s->settling = false;
+        cc_begin_sample(s, c);
+        return;
+    }
+    if (!s->on[e->sm])
         return;
     if (++s->finished - s->base_finished < s->target)
         return;
@@ -195,10 +217,13 @@ void cc_cta_finished(void *st, const sched_ctl *c, const sched_cta_event *e)
         c->log(c, cc_name(s), "IPC with %u cores = %.4f over %llu cycles -> %u cores%s",
                before, ipc, (unsigned long long)cycles, n, s->m.done ? " (N_opt)" : "");
     cc_apply(s, c, n);
-    if (s->m.done)
+    if (s->m.done) {
         s->detecting = false;
-    else
+    } else if (cc_drained(s, c)) {
         cc_begin_sample(s, c);
+    } else {
+        s->settling = true; /* the next sample starts once they are empty */
+    }
 }
 
 sched_verdict cc_admit(void *st, const sched_ctl *c, const sched_cta_view *v, uint32_t sm,

@@ -38,6 +38,7 @@ typedef struct cc_state {
     uint32_t nsms, running;
     double waves, frac;
     bool detecting;
+    bool settling;          /* waiting for the cores switched off to drain */
     uint32_t max_fit;
     bool *on;               /* [nsms] powered and taking CTAs */
     uint64_t start, base_instrs, finished, base_finished, target;
