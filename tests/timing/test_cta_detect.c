@@ -280,6 +280,47 @@ static void test_perf_sat_end_to_end(void **state)
     ptxemu_ctx_destroy(ctx);
 }
 
+/* DYNCTA's rule directions: with t_mem_h = 0 and the other thresholds out
+ * of reach every period with memory waits removes a CTA down to 1; with
+ * t_idle = 0 (any idle cycle) every period adds one up to Nmax. */
+static void test_dyncta_directions(void **state)
+{
+    (void)state;
+    const char *const down[] = {"gpu.num_sms=2", "cta.filters=dyncta", "dyncta.period=300",
+                                "dyncta.t_idle=100000000", "dyncta.t_mem_l=0",
+                                "dyncta.t_mem_h=0", NULL};
+    const tm_kernel_stats *k;
+    ptxemu_ctx *ctx;
+    char *trace = run_copyadd(down, 300 * 64, &k, &ctx);
+    const char *p = strstr(trace, "dyncta: kernel 1: Nmax=8, every core starts at 4");
+    assert_non_null(p);
+    static const char *const steps[] = {"SM 0: C_idle=", ": limit 4 -> 3", ": limit 3 -> 2",
+                                        ": limit 2 -> 1", ": limit 1 -> 1"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(steps); i++) {
+        p = strstr(p, steps[i]);
+        if (!p)
+            fail_msg("trace lacks '%s' in order", steps[i]);
+    }
+    assert_null(strstr(trace, "-> 5"));
+    free(trace);
+    ptxemu_ctx_destroy(ctx);
+    const char *const up[] = {"gpu.num_sms=2", "cta.filters=dyncta", "dyncta.period=300",
+                              "dyncta.t_idle=0", "dyncta.start=1", NULL};
+    trace = run_copyadd(up, 300 * 64, &k, &ctx);
+    p = strstr(trace, "every core starts at 1");
+    assert_non_null(p);
+    for (uint32_t n = 1; n < 8; n++) {
+        char want[32];
+        g_snprintf(want, sizeof want, ": limit %u -> %u", n, n + 1);
+        p = strstr(p, want);
+        if (!p)
+            fail_msg("trace lacks '%s' in order", want);
+    }
+    assert_null(strstr(trace, "-> 9"));
+    free(trace);
+    ptxemu_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_seq_det),
         cmocka_unit_test(test_core_count_end_to_end),
         cmocka_unit_test(test_perf_sat_end_to_end),
+        cmocka_unit_test(test_dyncta_directions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
