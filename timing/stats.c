@@ -442,6 +442,23 @@ void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
     jw_dbl(&j, "ipc", tm_ratio(t.warp_instrs, t.cycles));
     write_core(&j, &t.core, t.cycles, cfg->gpu.num_sms);
     write_mem(&j, &t.mem, t.core.mem_refusals);
+    /* the run's energy: the sum over its kernels (time: their cycles) */
+    double ej = 0, es = 0, secs = 0;
+    for (guint i = 0; s->kernels && i < s->kernels->len; i++) {
+        tm_energy e;
+        tm_kernel_energy(cfg, g_ptr_array_index(s->kernels, i), &e);
+        ej += e.total_j;
+        es += e.static_j;
+        secs += e.seconds;
+    }
+    jw_open(&j, "energy", '{');
+    jw_sci(&j, "seconds", secs);
+    jw_sci(&j, "energy_j", ej);
+    jw_sci(&j, "static_j", es);
+    jw_sci(&j, "dynamic_j", ej - es);
+    jw_sci(&j, "avg_power_w", secs > 0 ? ej / secs : 0);
+    jw_sci(&j, "edp_js", ej * secs);
+    jw_close(&j, '}');
     jw_close(&j, '}');
     g_string_append(out, "\n}\n");
 }
