@@ -628,6 +628,8 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         }
     } else {
         sm->c.alu_instrs++;
+        sm->c.sfu_instrs += t->unit == TM_UNIT_SFU; /* energy classes */
+        sm->c.dp_instrs += t->unit == TM_UNIT_DP;
         sm->c.alu_load += t->latency;
     }
     s->unit_free[t->unit] = now + busy;

@@ -2,6 +2,7 @@
  * (timing/stats.h).  Numbers are written with g_ascii_* so the bytes do not
  * depend on the locale. */
 #include "timing/stats.h"
+#include "timing/power.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -15,7 +16,7 @@
 #define CORE_FIELDS(X)                                                       \
     X(cycles) X(idle_cycles) X(gated_cycles) X(paused_cycles) X(ctas_issued) X(ctas_finished) X(warp_instrs)  \
     X(thread_instrs) X(alu_instrs) X(mem_instrs) X(alu_load) X(mem_load)     \
-    X(shared_accesses) X(shared_conflicts) X(mem_refusals)
+    X(shared_accesses) X(shared_conflicts) X(mem_refusals) X(sfu_instrs) X(dp_instrs)
 #define MEM_FIELDS(X)                                                        \
     X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
     X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
@@ -193,6 +194,14 @@ static void jw_dbl(jw *j, const char *key, double v)
     g_string_append(j->out, g_ascii_formatd(buf, sizeof buf, "%.6f", v));
 }
 
+/* Physical quantities of any magnitude (energies of microjoules). */
+static void jw_sci(jw *j, const char *key, double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    jw_key(j, key);
+    g_string_append(j->out, g_ascii_formatd(buf, sizeof buf, "%.9g", v));
+}
+
 static void jw_str(jw *j, const char *key, const char *v)
 {
     jw_key(j, key);
@@ -304,7 +313,34 @@ static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
     jw_close(j, '}');
 }
 
-static void write_kernel(jw *j, const tm_kernel_stats *k)
+static void write_energy(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
+{
+    tm_energy e;
+    tm_kernel_energy(cfg, k, &e);
+    jw_open(j, "energy", '{');
+    jw_sci(j, "seconds", e.seconds);
+    jw_sci(j, "energy_j", e.total_j);
+    jw_sci(j, "static_j", e.static_j);
+    jw_sci(j, "static_core_j", e.static_core_j);
+    jw_sci(j, "static_uncore_j", e.static_uncore_j);
+    jw_sci(j, "dynamic_j", e.dynamic_j);
+    jw_sci(j, "alu_j", e.alu_j);
+    jw_sci(j, "sfu_j", e.sfu_j);
+    jw_sci(j, "dp_j", e.dp_j);
+    jw_sci(j, "mem_inst_j", e.mem_inst_j);
+    jw_sci(j, "l1_j", e.l1_j);
+    jw_sci(j, "shared_j", e.shared_j);
+    jw_sci(j, "const_j", e.const_j);
+    jw_sci(j, "l2_j", e.l2_j);
+    jw_sci(j, "noc_j", e.noc_j);
+    jw_sci(j, "dram_j", e.dram_j);
+    jw_sci(j, "icc_j", e.icc_j);
+    jw_sci(j, "avg_power_w", e.avg_power_w);
+    jw_sci(j, "edp_js", e.edp_js);
+    jw_close(j, '}');
+}
+
+static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
 {
     uint64_t cycles = tm_kernel_cycles(k);
     jw_open(j, NULL, '{');
@@ -328,6 +364,7 @@ static void write_kernel(jw *j, const tm_kernel_stats *k)
     jw_dbl(j, "ipc", tm_ratio(k->warp_instrs, cycles));
     write_core(j, &k->total, cycles, k->ncores);
     write_mem(j, &k->mem, k->total.mem_refusals);
+    write_energy(j, cfg, k);
     jw_open(j, "cores", '[');
     for (uint32_t i = 0; i < k->ncores; i++) {
         const tm_core_counters *c = &k->cores[i];
@@ -393,7 +430,7 @@ void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
     jw_close(&j, '}');
     jw_open(&j, "kernels", '[');
     for (guint i = 0; s->kernels && i < s->kernels->len; i++)
-        write_kernel(&j, g_ptr_array_index(s->kernels, i));
+        write_kernel(&j, cfg, g_ptr_array_index(s->kernels, i));
     jw_close(&j, ']');
     tm_run_totals t;
     tm_stats_totals(s, &t);
@@ -405,6 +442,23 @@ void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
     jw_dbl(&j, "ipc", tm_ratio(t.warp_instrs, t.cycles));
     write_core(&j, &t.core, t.cycles, cfg->gpu.num_sms);
     write_mem(&j, &t.mem, t.core.mem_refusals);
+    /* the run's energy: the sum over its kernels (time: their cycles) */
+    double ej = 0, es = 0, secs = 0;
+    for (guint i = 0; s->kernels && i < s->kernels->len; i++) {
+        tm_energy e;
+        tm_kernel_energy(cfg, g_ptr_array_index(s->kernels, i), &e);
+        ej += e.total_j;
+        es += e.static_j;
+        secs += e.seconds;
+    }
+    jw_open(&j, "energy", '{');
+    jw_sci(&j, "seconds", secs);
+    jw_sci(&j, "energy_j", ej);
+    jw_sci(&j, "static_j", es);
+    jw_sci(&j, "dynamic_j", ej - es);
+    jw_sci(&j, "avg_power_w", secs > 0 ? ej / secs : 0);
+    jw_sci(&j, "edp_js", ej * secs);
+    jw_close(&j, '}');
     jw_close(&j, '}');
     g_string_append(out, "\n}\n");
 }

@@ -50,6 +50,7 @@ typedef struct tm_core_counters {
     uint64_t ctas_issued, ctas_finished;
     uint64_t warp_instrs, thread_instrs;
     uint64_t alu_instrs, mem_instrs;
+    uint64_t sfu_instrs, dp_instrs; /* of alu_instrs: on the SFUs, the DP units */
     uint64_t alu_load;           /* ALU instruction-cycles in flight */
     uint64_t mem_load;           /* memory instruction-cycles in flight */
     uint64_t shared_accesses;    /* shared-memory warp accesses */

@@ -1,0 +1,338 @@
+/* tests/timing/test_cta_detect.c — the detection machines of Perf-Sat,
+ * ONAC and Seq-Det (sched/cta/perf_sat.c, sched/cta/core_count.c) driven
+ * with scripted curves, against the worked examples of the thesis
+ * (SEED-TARGETS.md §3 and §8); then each policy end to end through the
+ * real timing model: the answer equals the CPU reference, the decisions it
+ * traces are the ones the machine makes, and a gated core executes nothing
+ * while it is gated. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "api/api_internal.h"
+#include "api/ptxemu.h"
+#include "sched/cta/core_count.h"
+#include "sched/cta/perf_sat.h"
+#include "timing/stats.h"
+#include "tests/support/test_util.h"
+
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ Perf-Sat */
+
+/* Feeds S(N) until the machine fixes N; returns the N of every sample. */
+static uint32_t psat_run(uint32_t nmax, uint64_t (*s)(uint32_t), uint32_t *seq, uint32_t cap)
+{
+    psat_fsm m;
+    psat_start(&m, nmax);
+    uint32_t k = 0;
+    while (m.mode != PSAT_DONE) {
+        assert_true(k < cap);
+        seq[k++] = m.n;
+        psat_sample(&m, s(m.n));
+    }
+    seq[k] = m.n; /* the final N */
+    return k;
+}
+
+static uint64_t s_text(uint32_t n) { return (uint64_t)((n - 12.0) * (n - 12.0)) + 100; }
+static uint64_t s_mirror(uint32_t n) { return (uint64_t)((n - 3.0) * (n - 3.0)) + 50; }
+static uint64_t s_falling(uint32_t n) { return 1000 - n; }     /* C-strong */
+static uint64_t s_rising(uint32_t n) { return 1000 + n; }      /* one CTA best */
+
+static void expect_seq(const uint32_t *got, uint32_t n, const uint32_t *want, uint32_t wn,
+                       uint32_t final)
+{
+    for (uint32_t i = 0; i < n && i < wn; i++)
+        if (got[i] != want[i])
+            fail_msg("sample %u at N=%u, expected N=%u", i + 1, got[i], want[i]);
+    assert_int_equal(n, wn);
+    assert_int_equal(got[n], final);
+}
+
+static void test_perf_sat_text(void **state)
+{
+    (void)state;
+    uint32_t seq[32];
+    uint32_t n = psat_run(15, s_text, seq, 31);
+    static const uint32_t want[] = {8, 9, 9, 10, 11, 12, 13, 13};
+    expect_seq(seq, n, want, G_N_ELEMENTS(want), 12);
+}
+
+static void test_perf_sat_mirror(void **state)
+{
+    (void)state;
+    uint32_t seq[32];
+    uint32_t n = psat_run(8, s_mirror, seq, 31);
+    static const uint32_t want[] = {4, 5, 4, 3, 2, 2};
+    expect_seq(seq, n, want, G_N_ELEMENTS(want), 3);
+}
+
+static void test_perf_sat_bounds(void **state)
+{
+    (void)state;
+    uint32_t seq[32];
+    /* more CTAs always help: climbs to Nmax and stops there */
+    uint32_t n = psat_run(8, s_falling, seq, 31);
+    static const uint32_t up[] = {4, 5, 5, 6, 7, 8};
+    expect_seq(seq, n, up, G_N_ELEMENTS(up), 8);
+    /* fewer always help: down to 1 */
+    n = psat_run(8, s_rising, seq, 31);
+    static const uint32_t down[] = {4, 5, 4, 3, 2, 1};
+    expect_seq(seq, n, down, G_N_ELEMENTS(down), 1);
+}
+
+/* ------------------------------------------------------------ ONAC, Seq-Det */
+
+/* The Backprop-like curve of §3: IPC_1=1, IPC_9=8, IPC_10=8.5, IPC_11=8.7,
+ * IPC_12=8.85, IPC_32=9 (other points do not matter). */
+static double ipc_backprop(uint32_t n)
+{
+    switch (n) {
+    case 1: return 1.0;
+    case 9: return 8.0;
+    case 10: return 8.5;
+    case 11: return 8.7;
+    case 12: return 8.85;
+    case 32: return 9.0;
+    default: return n < 12 ? n * 0.8 : 8.9;
+    }
+}
+
+/* Type B: only the full chip reaches 98% of its IPC. */
+static double ipc_type_b(uint32_t n) { return n * 0.5; }
+/* Type A, flat beyond 20 cores. */
+static double ipc_sat20(uint32_t n) { return (n < 20 ? n : 20) * 0.5; }
+
+static uint32_t cc_run(cc_kind kind, double (*ipc)(uint32_t), uint32_t *seq, uint32_t cap)
+{
+    cc_fsm m;
+    cc_start(&m, kind, 32, 0.98);
+    uint32_t k = 0;
+    while (!m.done) {
+        assert_true(k < cap);
+        seq[k++] = m.n;
+        cc_sample(&m, ipc(m.n));
+    }
+    seq[k] = m.n;
+    return k;
+}
+
+static void test_onac_backprop(void **state)
+{
+    (void)state;
+    uint32_t seq[40];
+    uint32_t n = cc_run(CC_ONAC, ipc_backprop, seq, 39);
+    /* all cores, one core, then the estimates 9, 10, 11, 12 */
+    static const uint32_t want[] = {32, 1, 9, 10, 11, 12};
+    expect_seq(seq, n, want, G_N_ELEMENTS(want), 12);
+}
+
+static void test_onac_type_b(void **state)
+{
+    (void)state;
+    uint32_t seq[40];
+    uint32_t n = cc_run(CC_ONAC, ipc_type_b, seq, 39);
+    /* 0.98 x 16 / 0.5 = 31.36 -> 32: the full chip, no check needed */
+    static const uint32_t want[] = {32, 1};
+    expect_seq(seq, n, want, G_N_ELEMENTS(want), 32);
+}
+
+static void test_seq_det(void **state)
+{
+    (void)state;
+    uint32_t seq[40];
+    uint32_t n = cc_run(CC_SEQ_DET, ipc_type_b, seq, 39);
+    static const uint32_t b[] = {32, 31}; /* samples 31 once, returns to 32 */
+    expect_seq(seq, n, b, G_N_ELEMENTS(b), 32);
+    n = cc_run(CC_SEQ_DET, ipc_sat20, seq, 39);
+    /* 20 cores keep 100%; 19 give 95% < 98%: back to 20 */
+    assert_int_equal(n, 14); /* 32, 31, ..., 19 */
+    assert_int_equal(seq[0], 32);
+    assert_int_equal(seq[13], 19);
+    assert_int_equal(seq[14], 20);
+    /* ONAC on the same curve: 0.98 x 10 / 0.5 = 19.6 -> 20, checked */
+    n = cc_run(CC_ONAC, ipc_sat20, seq, 39);
+    static const uint32_t o[] = {32, 1, 20};
+    expect_seq(seq, n, o, G_N_ELEMENTS(o), 20);
+}
+
+/* ------------------------------------------------------------ end to end */
+
+/* b[i] = a[i] + 1 (tests/corpus/sched/copyadd.ptx), n elements in CTAs of
+ * 64 threads, on the c2050 preset with `sets`. */
+static char *run_copyadd(const char *const *sets, uint32_t n, const tm_kernel_stats **ks,
+                         ptxemu_ctx **pctx)
+{
+    char *trace = NULL;
+    size_t len = 0;
+    FILE *tf = open_memstream(&trace, &len);
+    ptxemu_options o = {0};
+    o.timing = 1;
+    o.timing_config = "c2050";
+    o.timing_set = sets;
+    o.sched_trace = tf;
+    ptxemu_ctx *ctx = NULL;
+    if (ptxemu_ctx_create(&ctx, &o) != PTXEMU_OK)
+        fail_msg("context: %s", ptxemu_last_error(ctx));
+    char *path = test_source_path("tests/corpus/sched/copyadd.ptx");
+    ptxemu_module *mod = NULL;
+    if (ptxemu_module_load_file(ctx, path, &mod) != PTXEMU_OK)
+        fail_msg("load: %s", ptxemu_last_error(ctx));
+    g_free(path);
+    uint32_t *h = g_new(uint32_t, n);
+    for (uint32_t i = 0; i < n; i++)
+        h[i] = i * 13u + 5u;
+    ptxemu_dptr a, b;
+    assert_int_equal(ptxemu_malloc(ctx, &a, n * 4), PTXEMU_OK);
+    assert_int_equal(ptxemu_malloc(ctx, &b, n * 4), PTXEMU_OK);
+    assert_int_equal(ptxemu_memcpy_htod(ctx, a, h, n * 4), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(ctx, b, 0, n * 4), PTXEMU_OK);
+    void *args[3] = {&a, &b, &n};
+    ptxemu_launch_desc d = {mod, "copyadd", {(n + 63) / 64, 1, 1}, {64, 1, 1}, 0, args, 0, -1};
+    if (ptxemu_launch_batch(ctx, &d, 1) != PTXEMU_OK)
+        fail_msg("launch: %s", ptxemu_last_error(ctx));
+    assert_int_equal(ptxemu_memcpy_dtoh(ctx, h, b, n * 4), PTXEMU_OK);
+    for (uint32_t i = 0; i < n; i++)
+        if (h[i] != i * 13u + 6u)
+            fail_msg("b[%u] = %u, expected %u", i, h[i], i * 13u + 6u);
+    g_free(h);
+    fclose(tf);
+    const tm_stats *st = ptxemu_timing_stats(ctx);
+    assert_non_null(st);
+    assert_int_equal(st->kernels->len, 1);
+    *ks = g_ptr_array_index(st->kernels, 0);
+    *pctx = ctx;
+    return trace;
+}
+
+/* Seq-Det with a 2-SM GPU and a kernel too small to keep two cores busy:
+ * it samples 1 core; the trace's decisions, the CTAs per core and the
+ * gated cycles agree. */
+static void test_core_count_end_to_end(void **state)
+{
+    (void)state;
+    const char *const policies[] = {"onac", "seq-det"};
+    for (unsigned p = 0; p < 2; p++) {
+        char filt[64];
+        g_snprintf(filt, sizeof filt, "cta.filters=%s", policies[p]);
+        char waves[64];
+        g_snprintf(waves, sizeof waves, "%s.waves=0.5", policies[p]);
+        const char *const sets[] = {"gpu.num_sms=4", filt, waves, NULL};
+        const tm_kernel_stats *k;
+        ptxemu_ctx *ctx;
+        char *trace = run_copyadd(sets, 400 * 64, &k, &ctx);
+        /* the first sample has every core on, the second fewer */
+        char want[64];
+        g_snprintf(want, sizeof want, "%s: IPC with 4 cores = ", policies[p]);
+        const char *s1 = strstr(trace, want);
+        if (!s1)
+            fail_msg("%s: no first sample in the trace", policies[p]);
+        assert_non_null(strstr(s1, " cores = "));
+        /* a core switched off drains, is gated, and gets no CTA while gated */
+        const char *drain = strstr(trace, "draining");
+        assert_non_null(drain);
+        uint64_t gated = 0;
+        for (uint32_t s = 0; s < k->ncores; s++)
+            gated += k->cores[s].gated_cycles;
+        assert_true(gated > 0);
+        for (const char *q = trace; (q = strstr(q, "cycle ")); q++) {
+            unsigned long long cyc;
+            unsigned sm;
+            if (sscanf(q, "cycle %llu: SM %u gated", &cyc, &sm) != 2)
+                continue;
+            /* the next event on that SM is its resumption, not a CTA */
+            char res[48], cta[48];
+            g_snprintf(res, sizeof res, "SM %u resumed", sm);
+            g_snprintf(cta, sizeof cta, "-> SM %u (", sm);
+            const char *r = strstr(q, res), *c = strstr(q, cta);
+            if (c && (!r || c < r))
+                fail_msg("%s: SM %u got a CTA while gated", policies[p], sm);
+        }
+        free(trace);
+        ptxemu_ctx_destroy(ctx);
+    }
+}
+
+/* Perf-Sat end to end: every core starts at ceil(Nmax/2), caps move only
+ * at samples and the CTAs resident never exceed a cap set before them
+ * (lowered caps drain). */
+static void test_perf_sat_end_to_end(void **state)
+{
+    (void)state;
+    const char *const sets[] = {"gpu.num_sms=2", "cta.filters=perf-sat",
+                                "perf-sat.period_scale=0.05", NULL};
+    const tm_kernel_stats *k;
+    ptxemu_ctx *ctx;
+    char *trace = run_copyadd(sets, 600 * 64, &k, &ctx);
+    /* copyadd: 2 warps per CTA; c2050 holds 8 CTAs per core -> start at 4 */
+    assert_non_null(strstr(trace, "perf-sat: kernel 1: Nmax=8, every core starts at N=4"));
+    assert_non_null(strstr(trace, "SM 0 limited to 4 CTAs"));
+    const char *s = strstr(trace, "perf-sat: SM 0: S(4)=");
+    if (!s)
+        fail_msg("no Perf-Sat sample on SM 0");
+    assert_non_null(strstr(s, "-> N=5")); /* sample 1 always tries c+1 */
+    free(trace);
+    ptxemu_ctx_destroy(ctx);
+}
+
+/* DYNCTA's rule directions: with t_mem_h = 0 and the other thresholds out
+ * of reach every period with memory waits removes a CTA down to 1; with
+ * t_idle = 0 (any idle cycle) every period adds one up to Nmax. */
+static void test_dyncta_directions(void **state)
+{
+    (void)state;
+    const char *const down[] = {"gpu.num_sms=2", "cta.filters=dyncta", "dyncta.period=300",
+                                "dyncta.t_idle=100000000", "dyncta.t_mem_l=0",
+                                "dyncta.t_mem_h=0", NULL};
+    const tm_kernel_stats *k;
+    ptxemu_ctx *ctx;
+    char *trace = run_copyadd(down, 300 * 64, &k, &ctx);
+    const char *p = strstr(trace, "dyncta: kernel 1: Nmax=8, every core starts at 4");
+    assert_non_null(p);
+    static const char *const steps[] = {"SM 0: C_idle=", ": limit 4 -> 3", ": limit 3 -> 2",
+                                        ": limit 2 -> 1", ": limit 1 -> 1"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(steps); i++) {
+        p = strstr(p, steps[i]);
+        if (!p)
+            fail_msg("trace lacks '%s' in order", steps[i]);
+    }
+    assert_null(strstr(trace, "-> 5"));
+    free(trace);
+    ptxemu_ctx_destroy(ctx);
+    const char *const up[] = {"gpu.num_sms=2", "cta.filters=dyncta", "dyncta.period=300",
+                              "dyncta.t_idle=0", "dyncta.start=1", NULL};
+    trace = run_copyadd(up, 300 * 64, &k, &ctx);
+    p = strstr(trace, "every core starts at 1");
+    assert_non_null(p);
+    for (uint32_t n = 1; n < 8; n++) {
+        char want[32];
+        g_snprintf(want, sizeof want, ": limit %u -> %u", n, n + 1);
+        p = strstr(p, want);
+        if (!p)
+            fail_msg("trace lacks '%s' in order", want);
+    }
+    assert_null(strstr(trace, "-> 9"));
+    free(trace);
+    ptxemu_ctx_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perf_sat_text),
+        cmocka_unit_test(test_perf_sat_mirror),
+        cmocka_unit_test(test_perf_sat_bounds),
+        cmocka_unit_test(test_onac_backprop),
+        cmocka_unit_test(test_onac_type_b),
+        cmocka_unit_test(test_seq_det),
+        cmocka_unit_test(test_core_count_end_to_end),
+        cmocka_unit_test(test_perf_sat_end_to_end),
+        cmocka_unit_test(test_dyncta_directions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
