@@ -271,7 +271,8 @@ typedef struct sched_hooks {
     void (*init)(void *st, const sched_env *env);
     void (*destroy)(void *st);
     /* Called at the cycle it last asked for; returns the next cycle it wants
-     * (SCHED_NEVER: none; it is then idle and costs nothing). */
+     * (SCHED_NEVER: none; it is then idle and costs nothing until the next
+     * kernel arrives, which ticks it again). */
     uint64_t (*tick)(void *st, const sched_ctl *c);
     void (*kernel_arrive)(void *st, const sched_ctl *c, const sched_kernel_info *k);
     void (*kernel_finish)(void *st, const sched_ctl *c, const sched_kernel_info *k);

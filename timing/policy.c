@@ -191,10 +191,26 @@ static void deliver(tm_pol_inst *in, const sched_ctl *c, tm_pol_event ev, const 
     }
 }
 
+/* A kernel's arrival wakes every idle tick (one that returned SCHED_NEVER):
+ * policies that sample while kernels run need not poll while none does. */
+static void rearm_ticks(tm_policies *p, tm_pol_inst *in, size_t n, uint64_t now)
+{
+    for (size_t i = 0; i < n; i++)
+        if (in[i].h && in[i].h->tick && in[i].next_tick == SCHED_NEVER)
+            in[i].next_tick = now;
+    if (now < p->next_tick)
+        p->next_tick = now;
+}
+
 void tm_pol_event_send(tm_policies *p, uint64_t now, tm_pol_event ev, uint32_t sm,
                        uint32_t sched, const void *data)
 {
     const sched_ctl *c = tm_pol_ctl(p, now);
+    if (ev == TM_EV_KERNEL_ARRIVE) {
+        rearm_ticks(p, p->gpu_inst, p->ngpu, now);
+        rearm_ticks(p, p->sm_inst, (size_t)p->nsms * 3, now);
+        rearm_ticks(p, p->warp_inst, (size_t)p->nsms * p->nsched, now);
+    }
     for (uint32_t i = 0; i < p->ngpu; i++)
         deliver(&p->gpu_inst[i], c, ev, data);
     if (sm >= p->nsms)
