@@ -327,7 +327,8 @@ typedef struct sched_cta_sm_view {
 typedef struct sched_cta_view {
     uint64_t cycle;
     uint32_t kernel;             /* launch id */
-    uint32_t next_cta;           /* linear id of the CTA to place */
+    uint32_t next_cta;           /* place: the lowest CTA id not yet placed;
+                                    filters: the CTA asked about */
     uint32_t total_ctas;
     uint32_t issued;             /* CTAs of this kernel placed so far */
     uint32_t max_fit;            /* CTAs of this kernel an empty SM holds */
@@ -338,8 +339,14 @@ typedef struct sched_cta_view {
 /* Placement: which SM gets the next CTA. */
 typedef struct sched_cta_ops {
     sched_hooks h;
-    /* An eligible SM for v->next_cta, or -1 to place nothing now. */
+    /* An eligible SM for the next CTA, or -1 to place nothing now. */
     int32_t (*place)(void *st, const sched_ctl *c, const sched_cta_view *v, char *why);
+    /* Optional: which CTA goes to `sm`, the SM place() just returned: an id
+     * in [v->next_cta, v->total_ctas) not placed yet, or SCHED_NONE to place
+     * nothing now.  NULL: CTAs are placed in id order (v->next_cta).  The
+     * choice is final only once cta_issued reports it (a filter may refuse
+     * it; the same CTA can then be picked again). */
+    uint32_t (*pick_cta)(void *st, const sched_ctl *c, const sched_cta_view *v, uint32_t sm);
 } sched_cta_ops;
 
 /* An admission filter's answer. */

@@ -18,9 +18,11 @@ typedef struct tm_seg {
 typedef struct tm_kernel {
     ex_launch *L;                /* its own launch (segment 0) */
     uint32_t id;                 /* launch id */
-    uint32_t total, next, finished;
+    uint32_t total, finished;
+    uint32_t next;               /* lowest CTA id not yet placed */
+    uint32_t issued;             /* CTAs placed (a CTA policy may place out of order) */
+    uint8_t *placed;             /* [total]: CTA placed */
     GArray *segs;                /* tm_seg */
-    uint32_t cur;                /* segment holding CTA `next` */
     tm_occupancy occ;
     uint64_t arrival, end;
     bool arrived, done;
@@ -279,6 +281,7 @@ static bool kernel_setup(tm_gpu *g, tm_kernel *k, ex_launch *L, GError **error)
         return false;
     g_array_append_val(k->segs, seg);
     k->total = seg.count;
+    k->placed = g_new0(uint8_t, k->total ? k->total : 1);
     k->resident = g_new0(uint32_t, g->nsms);
     k->issued_on = g_new0(uint64_t, g->nsms);
     k->finished_on = g_new0(uint64_t, g->nsms);
@@ -291,6 +294,7 @@ static void kernel_free(tm_kernel *k)
 {
     if (k->segs)
         g_array_free(k->segs, TRUE);
+    g_free(k->placed);
     g_free(k->resident);
     g_free(k->issued_on);
     g_free(k->finished_on);
@@ -300,18 +304,18 @@ static void kernel_free(tm_kernel *k)
 
 static sched_kernel_info kernel_info(const tm_kernel *k)
 {
-    return (sched_kernel_info){k->id, k->total, k->next, k->finished, k->occ.ctas_per_sm,
+    return (sched_kernel_info){k->id, k->total, k->issued, k->finished, k->occ.ctas_per_sm,
                                g_array_index(k->segs, tm_seg, 0).req.warps, k->arrival,
                                k->L->kernel->name};
 }
 
-/* The segment (launch) of CTA `next` of k. */
-static const tm_seg *next_seg(tm_kernel *k)
+/* The segment (launch) holding CTA `cta` of k (segments are few). */
+static const tm_seg *seg_of(const tm_kernel *k, uint32_t cta)
 {
-    while (k->cur + 1 < k->segs->len &&
-           k->next >= g_array_index(k->segs, tm_seg, k->cur + 1).first)
-        k->cur++;
-    return &g_array_index(k->segs, tm_seg, k->cur);
+    guint i = 0;
+    while (i + 1 < k->segs->len && cta >= g_array_index(k->segs, tm_seg, i + 1).first)
+        i++;
+    return &g_array_index(k->segs, tm_seg, i);
 }
 
 /* ------------------------------------------------------- CTA scheduling */
@@ -361,6 +365,29 @@ static sched_verdict admit_all(tm_gpu *g, const sched_ctl *ctl, const sched_cta_
     return verdict;
 }
 
+/* Which CTA goes to SM s: the lowest unplaced one, or the one the CTA
+ * policy's pick_cta names (distributed pools place out of order).  Sets
+ * v->next_cta (what the filters are asked about) and *seg; false when the
+ * policy places nothing there now or names a CTA it may not. */
+static bool pick_cta(tm_gpu *g, tm_kernel *k, uint32_t vi, const sched_ctl *ctl,
+                     sched_cta_view *v, uint32_t s, const tm_seg **seg)
+{
+    const sched_cta_ops *ops = g->pol.sel.cta;
+    if (!ops->pick_cta)
+        return true;
+    uint32_t cta = ops->pick_cta(g->pol.gpu_inst[1].st, ctl, v, s);
+    if (cta == SCHED_NONE || cta >= k->total || k->placed[cta])
+        return false;
+    v->next_cta = cta;
+    const tm_seg *sg = seg_of(k, cta);
+    if (sg != *seg) { /* an appended launch: its own resources */
+        *seg = sg;
+        build_sm_views(g, k, vi, &sg->req);
+        return g->smv[s].eligible;
+    }
+    return true;
+}
+
 static void schedule_ctas(tm_gpu *g, uint64_t now)
 {
     g->cta_dirty = false;
@@ -390,23 +417,25 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
         if (vi >= nk)
             continue;
         tm_kernel *k = &g->kernels[g->kidx[vi]];
-        if (k->next >= k->total)
+        if (k->issued >= k->total)
             continue;
-        const tm_seg *seg = next_seg(k);
+        const tm_seg *seg = seg_of(k, k->next);
         build_sm_views(g, k, vi, &seg->req);
-        sched_cta_view v = {now, k->id, k->next, k->total, k->next, k->occ.ctas_per_sm,
+        sched_cta_view v = {now, k->id, k->next, k->total, k->issued, k->occ.ctas_per_sm,
                             g->nsms, g->cfg.gpu.sms_per_cluster, g->smv};
-        while (k->next < k->total) {
-            const tm_seg *sg = next_seg(k);
+        while (k->issued < k->total) {
+            const tm_seg *sg = seg_of(k, k->next);
             if (sg != seg) { /* an appended launch: its own resources */
                 seg = sg;
                 build_sm_views(g, k, vi, &seg->req);
             }
             v.next_cta = k->next;
-            v.issued = k->next;
+            v.issued = k->issued;
             why[0] = '\0';
             int32_t s = g->pol.sel.cta->place(g->pol.gpu_inst[1].st, ctl, &v, why);
             if (s < 0 || (uint32_t)s >= g->nsms || !g->smv[s].eligible)
+                break;
+            if (!pick_cta(g, k, vi, ctl, &v, (uint32_t)s, &seg))
                 break;
             sched_verdict verdict = admit_all(g, ctl, &v, (uint32_t)s, reasons);
             g->smv[s].eligible = false; /* one decision per SM per cycle */
@@ -415,27 +444,30 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
                     pol_cta_retry(g, verdict > now ? verdict : now + 1);
                 if (g->opts.trace)
                     fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u refused on SM %d "
-                            "(%s)\n", (unsigned long long)now, k->id, k->next, s, reasons);
-                sched_cta_event e = {k->id, k->next, (uint32_t)s, reasons};
+                            "(%s)\n", (unsigned long long)now, k->id, v.next_cta, s, reasons);
+                sched_cta_event e = {k->id, v.next_cta, (uint32_t)s, reasons};
                 tm_pol_event_send(&g->pol, now, TM_EV_CTA_DROPPED, (uint32_t)s, SCHED_NONE, &e);
                 continue;
             }
-            if (g->opts.trace && k->next == 0)
+            if (g->opts.trace && k->issued == 0)
                 fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) starts placing CTAs: %u CTAs, "
                         "at most %u per SM (limited by %s) (%s)\n", (unsigned long long)now,
                         k->id, k->L->kernel->name, k->total, k->occ.ctas_per_sm,
                         k->occ.limited_by, g->pol.sel.kernel->h.name);
             if (g->opts.trace)
                 fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u -> SM %d (%s%s%s)\n",
-                        (unsigned long long)now, k->id, k->next, s, g->pol.sel.cta->h.name,
+                        (unsigned long long)now, k->id, v.next_cta, s, g->pol.sel.cta->h.name,
                         why[0] ? ": " : "", why);
             /* policies hear of the CTA before its warps arrive */
-            sched_cta_event e = {k->id, k->next, (uint32_t)s, NULL};
+            sched_cta_event e = {k->id, v.next_cta, (uint32_t)s, NULL};
             tm_pol_event_send(&g->pol, now, TM_EV_CTA_ISSUED, (uint32_t)s, SCHED_NONE, &e);
-            tm_sm_launch(g->sms[s], seg->L, k, k->id, k->next - seg->first, &seg->req, now);
+            tm_sm_launch(g->sms[s], seg->L, k, k->id, v.next_cta - seg->first, &seg->req, now);
             k->resident[s]++;
             k->issued_on[s]++;
-            k->next++;
+            k->placed[v.next_cta] = 1;
+            k->issued++;
+            while (k->next < k->total && k->placed[k->next])
+                k->next++;
             g->smv[s].resident_kernel++;
             g->smv[s].issued++;
             g->smv[s].fit--;
@@ -537,6 +569,8 @@ static void arrivals(tm_gpu *g, uint64_t now)
             continue;
         }
         g_array_append_val(k->segs, seg);
+        k->placed = g_realloc(k->placed, k->total + seg.count);
+        memset(k->placed + k->total, 0, seg.count);
         k->total += seg.count;
         k->pending_appends--;
         if (g->opts.trace)
@@ -613,7 +647,7 @@ static void report_stall(tm_gpu *g, uint64_t now)
     uint32_t waiting = 0, open = 0;
     for (uint32_t i = 0; i < g->nkernels; i++)
         if (g->kernels[i].arrived && !g->kernels[i].done)
-            waiting += g->kernels[i].total - g->kernels[i].next;
+            waiting += g->kernels[i].total - g->kernels[i].issued;
     for (uint32_t i = 0; i < g->nsms; i++)
         open += tm_sm_accepts(g->sms[i]);
     if (waiting)
