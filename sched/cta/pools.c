@@ -88,24 +88,37 @@ static uint32_t min_u32(uint32_t a, uint32_t b)
     return a < b ? a : b;
 }
 
+/* Room an SM needs before it starts a block: a whole block, or all the
+ * CTAs it can hold when that is fewer. */
+static uint32_t block_room(const cta_pools *p, const sched_cta_view *v, uint32_t s)
+{
+    uint32_t cap = v->max_fit ? v->max_fit : 1;
+    const sched_cta_sm_view *sv = &v->sms[s];
+    if (sv->limit != SCHED_NO_LIMIT)
+        cap = min_u32(cap, sv->limit);
+    if (sv->sm->limit != SCHED_NO_LIMIT)
+        cap = min_u32(cap, sv->sm->limit);
+    return min_u32(p->block, cap ? cap : 1);
+}
+
 /* Where group g's SMs take their next block from: its own pool, the
  * appended CTAs, or (steal) the fullest other pool.  False: nowhere. */
 static bool source(const cta_pools *p, const pools_kernel *k, uint32_t total, uint32_t g,
-                   pools_pick *out)
+                   uint32_t block, pools_pick *out)
 {
     const cta_pool *own = &k->pool[g];
     if (own->next < own->hi) {
         out->pool = (int32_t)g;
         out->stolen = false;
         out->cta = own->next;
-        out->count = min_u32(p->block, own->hi - own->next);
+        out->count = min_u32(block, own->hi - own->next);
         return true;
     }
     if (k->tail < total) {
         out->pool = -1;
         out->stolen = false;
         out->cta = k->tail;
-        out->count = min_u32(p->block, total - k->tail);
+        out->count = min_u32(block, total - k->tail);
         return true;
     }
     if (!p->steal)
@@ -121,22 +134,9 @@ static bool source(const cta_pools *p, const pools_kernel *k, uint32_t total, ui
         return false;
     out->pool = victim;
     out->stolen = true;
-    out->count = min_u32(p->block, best);
+    out->count = min_u32(block, best);
     out->cta = k->pool[victim].hi - out->count;
     return true;
-}
-
-/* Room an SM needs before it starts a block: a whole block, or all the
- * CTAs it can hold when that is fewer. */
-static uint32_t block_room(const cta_pools *p, const sched_cta_view *v, uint32_t s)
-{
-    uint32_t cap = v->max_fit ? v->max_fit : 1;
-    const sched_cta_sm_view *sv = &v->sms[s];
-    if (sv->limit != SCHED_NO_LIMIT)
-        cap = min_u32(cap, sv->limit);
-    if (sv->sm->limit != SCHED_NO_LIMIT)
-        cap = min_u32(cap, sv->sm->limit);
-    return min_u32(p->block, cap ? cap : 1);
 }
 
 int32_t pools_place(cta_pools *p, const sched_ctl *c, const sched_cta_view *v, char *why)
@@ -163,7 +163,7 @@ int32_t pools_place(cta_pools *p, const sched_ctl *c, const sched_cta_view *v, c
         if (v->sms[s].fit < room)
             continue; /* a block waits until the SM has room for all of it */
         pools_pick src;
-        if (!source(p, k, v->total_ctas, p->group[s], &src))
+        if (!source(p, k, v->total_ctas, p->group[s], room, &src))
             continue;
         if (c->trace) {
             if (src.pool < 0)
@@ -189,7 +189,7 @@ uint32_t pools_pick_cta(cta_pools *p, const sched_cta_view *v, uint32_t sm)
     if (p->sm[sm].left && p->sm[sm].kernel == v->kernel) {
         pk.member = true;
         pk.cta = p->sm[sm].next;
-    } else if (!source(p, k, v->total_ctas, p->group[sm], &pk)) {
+    } else if (!source(p, k, v->total_ctas, p->group[sm], block_room(p, v, sm), &pk)) {
         return SCHED_NONE;
     }
     pk.valid = true;
