@@ -17,7 +17,12 @@
  *    (and not allocated) instead;
  *  - atomics and reductions are performed at L2 already (memsys.c);
  *  - at a kernel boundary every SM's clean L1 and constant-cache lines go
- *    (the host or an earlier kernel may have written the data).
+ *    (the host or an earlier kernel may have written the data);
+ *  - the clusters' coalesced caches (icc.mode = icc-cc; icc.h) are
+ *    non-coherent in the same way: a store leaving the cluster invalidates
+ *    its line there (memsys.c), and the acquire and kernel-boundary rules
+ *    above drop their lines too (the SM's cluster's, every cluster's), so
+ *    they never serve a line the L1 could not.
  * Fences keep their issue-latency meaning in the SM model.  Functional
  * values never pass through here: only the timing of these accesses
  * changes. */
@@ -50,6 +55,8 @@ void ms_acquire(memsys *m, ms_sm *s)
     /* global lines only: local memory is private to the thread */
     s->ver++;
     m->x.l1_acquire_drops += cache_drop_clean(&s->l1, COAL_KPARAM_BASE >> m->l1_shift);
+    if (m->icc_on)
+        cache_drop_clean(&m->cl[s->cluster].icc.cc, CACHE_NO_KEY);
 }
 
 void memsys_invalidate_l1(memsys *m)
@@ -60,4 +67,6 @@ void memsys_invalidate_l1(memsys *m)
         cache_drop_clean(&s->l1, CACHE_NO_KEY);
         cache_drop_clean(&s->cc, CACHE_NO_KEY);
     }
+    for (uint32_t c = 0; m->icc_on && c < m->nclusters; c++)
+        cache_drop_clean(&m->cl[c].icc.cc, CACHE_NO_KEY);
 }

@@ -228,6 +228,8 @@ static void test_preset_icc60(void **state)
     assert_int_equal(c.icc.merge_table, 48);
     assert_int_equal(c.icc.coalesced_cache, 24);
     assert_int_equal(c.icc.latency, 1);
+    /* Section 4.1: distributed CTA scheduling is the baseline */
+    assert_string_equal(sched_names_cta[c.cta.policy], "distributed");
 }
 
 /* ------------------------------------------------------------ derived */

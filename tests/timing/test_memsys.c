@@ -568,6 +568,103 @@ static void test_icc_merge(void **state)
     h_free(h);
 }
 
+/* The ICC seed's test (SEED-TARGETS.md §8, last row; §6.1-6.3): three SMs
+ * of one cluster read line X while it is outstanding -> one NoC request,
+ * the reply broadcast to all three, X into the coalesced cache; a fourth SM
+ * reading X later hits the coalesced cache; a write bypasses the merge
+ * table and invalidates X there; a full table sends requests untracked;
+ * a kernel boundary empties the coalesced caches. */
+static void test_icc_seed_row(void **state)
+{
+    (void)state;
+    const char *sets[] = {"icc.mode=icc-cc", NULL};
+    harness *h = h_new("icc60", sets);
+    const uint64_t X = 0x700000000ull;
+    ex_access rx = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, X, 4, 4);
+    for (uint32_t sm = 0; sm < 3; sm++) /* SMs 0-2: cluster 0 (5 SMs each) */
+        h_issue(h, sm, 0, &rx, 1 + sm);
+    h_drain(h);
+    memsys_stats st;
+    memsys_get_stats(h->m, &st);
+    assert_int_equal(st.noc_read_requests, 1);
+    assert_int_equal(st.icc_merges, 2);
+    assert_int_equal(st.dram_reads, 1);
+    /* broadcast: the one reply completes all three, in the same cycle */
+    for (uint32_t t = 1; t <= 3; t++)
+        assert_true(h->done_at[t] != NOT_DONE);
+    assert_int_equal(h->done_at[2], h->done_at[1]);
+    assert_int_equal(h->done_at[3], h->done_at[1]);
+    /* a later read by SM 3 hits the coalesced cache: no NoC request */
+    uint64_t c = h_issue(h, 3, 0, &rx, 4);
+    h_drain(h);
+    memsys_get_stats(h->m, &st);
+    assert_int_equal(st.icc_cache_hits, 1);
+    assert_int_equal(st.noc_read_requests, 1);
+    assert_true(h->done_at[4] - c < 10);
+    /* a write by SM 0 bypasses the merge table and invalidates X in the
+     * coalesced cache: SM 4's read goes to L2 again */
+    ex_access wx = acc_make(EX_SPACE_GLOBAL, true, 1, X, 4, 4);
+    h_issue(h, 0, 0, &wx, 5);
+    h_drain(h);
+    memsys_get_stats(h->m, &st);
+    assert_int_equal(st.noc_write_requests, 1);
+    assert_int_equal(st.icc_merges, 2);
+    h_issue(h, 4, 0, &rx, 6);
+    h_drain(h);
+    memsys_get_stats(h->m, &st);
+    assert_int_equal(st.icc_cache_hits, 1);
+    assert_int_equal(st.noc_read_requests, 2);
+    /* a single requester does not fill the coalesced cache: line Z read by
+     * SM 1 alone, then by SM 2, crosses the NoC twice */
+    const uint64_t Z = X + 0x10000;
+    ex_access rz = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, Z, 4, 4);
+    h_issue(h, 1, 0, &rz, 7);
+    h_drain(h);
+    h_issue(h, 2, 0, &rz, 8);
+    h_drain(h);
+    memsys_get_stats(h->m, &st);
+    assert_int_equal(st.noc_read_requests, 4);
+    assert_int_equal(st.icc_cache_hits, 1);
+    /* a coalesced line (W, SMs 0 and 1) serves SM 2, but is gone after a
+     * kernel boundary: SM 3 then reads it over the NoC */
+    ex_access rw = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, X + 0x40000, 4, 4);
+    h_issue(h, 0, 0, &rw, 9);
+    h_issue(h, 1, 0, &rw, 10);
+    h_drain(h);
+    h_issue(h, 2, 0, &rw, 11);
+    h_drain(h);
+    memsys_get_stats(h->m, &st);
+    assert_int_equal(st.noc_read_requests, 5);
+    assert_int_equal(st.icc_cache_hits, 2);
+    memsys_invalidate_l1(h->m);
+    h_issue(h, 3, 0, &rw, 12);
+    h_drain(h);
+    memsys_get_stats(h->m, &st);
+    assert_int_equal(st.icc_cache_hits, 2);
+    assert_int_equal(st.noc_read_requests, 6);
+    h_free(h);
+
+    /* a full table (1 entry): SM 0's read of A takes it; SM 1's read of B
+     * goes out untracked; SM 2's read of B is not merged (B is not in the
+     * table) but SM 3's read of A is */
+    const char *one[] = {"icc.mode=icc", "icc.merge_table=1", NULL};
+    h = h_new("icc60", one);
+    ex_access ra = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, X, 4, 4);
+    ex_access rb = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, X + 0x20000, 4, 4);
+    h_issue(h, 0, 0, &ra, 1);
+    h_issue(h, 1, 0, &rb, 2);
+    h_issue(h, 2, 0, &rb, 3);
+    h_issue(h, 3, 0, &ra, 4);
+    h_drain(h);
+    memsys_get_stats(h->m, &st);
+    assert_int_equal(st.noc_read_requests, 3);
+    assert_int_equal(st.icc_merges, 1);
+    for (uint32_t t = 1; t <= 4; t++)
+        assert_true(h->done_at[t] != NOT_DONE);
+    assert_int_equal(h->done_at[4], h->done_at[1]);
+    h_free(h);
+}
+
 /* ------------------------------------------------------------ stores */
 
 static void test_stores_and_atomics(void **state)
@@ -714,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_dram_timing),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_icc_merge),
+        cmocka_unit_test(test_icc_seed_row),
         cmocka_unit_test(test_stores_and_atomics),
         cmocka_unit_test(test_skip_cycles),
         cmocka_unit_test(test_stress),
