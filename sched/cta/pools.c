@@ -17,7 +17,8 @@ void pools_init(cta_pools *p, const char *name, const sched_env *env, bool by_cl
     p->steal = steal;
     p->group = calloc(env->nsms, sizeof *p->group);
     p->sm = calloc(env->nsms, sizeof *p->sm);
-    if (!p->group || !p->sm)
+    p->closed = calloc(p->ngroups, sizeof *p->closed);
+    if (!p->group || !p->sm || !p->closed)
         abort();
     /* the driver numbers SMs cluster by cluster (cluster = sm / per) */
     for (uint32_t s = 0; s < env->nsms; s++)
@@ -30,6 +31,7 @@ void pools_destroy(cta_pools *p)
         free(p->k[i].pool);
     free(p->group);
     free(p->sm);
+    free(p->closed);
 }
 
 static pools_kernel *find_kernel(cta_pools *p, uint32_t kernel)
@@ -121,12 +123,10 @@ static bool source(const cta_pools *p, const pools_kernel *k, uint32_t total, ui
         out->count = min_u32(block, total - k->tail);
         return true;
     }
-    if (!p->steal)
-        return false;
     uint32_t best = 0;
     int32_t victim = -1;
     for (uint32_t o = 0; o < p->ngroups; o++)
-        if (k->pool[o].hi - k->pool[o].next > best) {
+        if ((p->steal || p->closed[o]) && k->pool[o].hi - k->pool[o].next > best) {
             best = k->pool[o].hi - k->pool[o].next;
             victim = (int32_t)o;
         }
@@ -146,6 +146,15 @@ int32_t pools_place(cta_pools *p, const sched_ctl *c, const sched_cta_view *v, c
         k = add_kernel(p, v->kernel, v->total_ctas);
     if (!k)
         return -1;
+    /* groups none of whose SMs takes CTAs (gated, paused or draining by a
+     * policy): their pools are open to the others, or they would starve */
+    for (uint32_t g = 0; g < p->ngroups; g++)
+        p->closed[g] = true;
+    for (uint32_t s = 0; s < p->nsms; s++) {
+        const sched_sm_view *sv = v->sms[s].sm;
+        if (!sv->gated && !sv->paused && !sv->draining)
+            p->closed[p->group[s]] = false;
+    }
     /* a block's reserved CTAs first: their SM took the block's first */
     for (uint32_t s = 0; s < p->nsms; s++)
         if (p->sm[s].left && p->sm[s].kernel == v->kernel && v->sms[s].eligible) {

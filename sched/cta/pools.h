@@ -15,7 +15,9 @@
  * waits for room for a whole block.  When a group's pool is empty its SMs
  * idle unless `steal` is on: they then take a block from the end of the
  * pool with the most CTAs left (ties: the lowest group), which keeps the
- * owner's next CTAs next to what it runs.  CTAs appended to a running
+ * owner's next CTAs next to what it runs.  The pool of a group none of
+ * whose SMs takes CTAs (gated, paused or draining by another policy) is
+ * open to every group as if `steal` were on, so no CTA starves.  CTAs appended to a running
  * kernel after the split are placed in id order by any SM whose pool is
  * empty.  The order SMs are offered CTAs is round-robin over SM ids from
  * the one after the last SM that took a CTA, SMs with a reserved CTA first. */
@@ -54,6 +56,7 @@ typedef struct cta_pools {
     uint32_t nsms, ngroups, block;
     bool steal;
     uint32_t *group;             /* [nsms]: group of each SM */
+    bool *closed;                /* [ngroups]: no SM of it takes CTAs now */
     pools_sm *sm;                /* [nsms] */
     uint32_t last;               /* SM that took the last CTA */
     bool any;

@@ -301,6 +301,26 @@ static void test_stealing(void **state)
     run_free(&r);
 }
 
+/* A cluster whose SMs are all gated by another policy (the throttle
+ * filter keeps SMs 0 and 1 only) leaves its pool open: cluster 0 runs all
+ * ten CTAs instead of the kernel deadlocking. */
+static void test_gated_cluster_pool_open(void **state)
+{
+    (void)state;
+    const char *const sets[] = {"gpu.num_sms=4", "gpu.sms_per_cluster=2", "core.max_ctas=2",
+                                "cta.filters=throttle", "throttle.active_sms=2",
+                                "throttle.burst=1000", NULL};
+    const char *const pols[] = {"distributed", "distributed-block"};
+    for (unsigned p = 0; p < 2; p++) {
+        run r;
+        run_spin(pols[p], sets, 10, fig6_iters, &r);
+        for (uint32_t c = 0; c < 10; c++)
+            if (r.sm_of[c] > 1)
+                fail_msg("%s: CTA %u on gated SM %d", pols[p], c, r.sm_of[c]);
+        run_free(&r);
+    }
+}
+
 /* Odd slot count: 3 slots per SM, blocks of 2.  An SM starts a block only
  * with 2 free slots, so the third slot waits: SM 0 (pool 0-3) holds CTAs
  * 0 and 1 at first, and CTAs 2 and 3 are placed together after one of
@@ -354,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_distributed_pools_hold),
         cmocka_unit_test(test_pool_split_remainder),
         cmocka_unit_test(test_stealing),
+        cmocka_unit_test(test_gated_cluster_pool_open),
         cmocka_unit_test(test_odd_slots),
         cmocka_unit_test(test_block_larger_than_slots),
     };
