@@ -1,5 +1,10 @@
 /* timing/gpu.c — the cycle loop, kernel- and CTA-level scheduling, kernel
- * completion and statistics snapshots (timing/gpu.h). */
+ * completion and statistics snapshots (timing/gpu.h).
+ *
+ * Past 800 lines: the CTA request flow (placement, admission, retries,
+ * appended TB groups) and the kernel lifetime share the run's kernel
+ * records; the CTA request flow is the part to move out next.
+ */
 #include "timing/gpu.h"
 #include "timing/memsys.h"
 #include "timing/run_limits.h"

@@ -1,6 +1,12 @@
 /* timing/sm.c — one SM: occupancy, fetch, scoreboard, functional units,
  * warp schedulers and their accounting (timing/sm.h); the instruction
- * tables live in sm_instr.c. */
+ * tables live in sm_instr.c.
+ *
+ * Past 800 lines: evaluate, issue and the per-slot accounting share the
+ * warp-slot state machine's static helpers (set_state, eval, account);
+ * the CTA lifetime and policy controls at the end are the part to move
+ * out next (timing/sm_cta.c) once no branch is editing this file.
+ */
 #include "timing/sm.h"
 #include "timing/sm_internal.h"
 #include "isa/latency.h"
