@@ -23,7 +23,7 @@
 /* Statistics JSON and memory digest of one timed run; NULL after printing
  * why the run failed. */
 static char *run_stats(const bench_def *b, const char *preset, const char *const *sets,
-                       bool step, uint64_t *digest)
+                       bool step, uint64_t *digest, char **failure)
 {
     ptxemu_options o = {0};
     o.timing = 1;
@@ -38,6 +38,7 @@ static char *run_stats(const bench_def *b, const char *preset, const char *const
     if (out != BENCH_PASS) {
         printf("%s (%s): did not pass: %s %s\n", b->name, step ? "stepping" : "skipping", msg,
                ctx ? ptxemu_last_error(ctx) : "");
+        *failure = g_strdup_printf("%s %s", msg, ctx ? ptxemu_last_error(ctx) : "");
     } else {
         const char *j = ptxemu_timing_stats_json(ctx);
         ptxemu_counters c;
@@ -84,9 +85,21 @@ static bool check(const bench_def *b, const char *const *policy, char **extra,
     g_ptr_array_add(all, NULL);
     const char *const *sets = (const char *const *)all->pdata;
     uint64_t d0 = 0, d1 = 0;
-    char *skip = run_stats(b, preset, sets, false, &d0);
-    char *step = skip ? run_stats(b, preset, sets, true, &d1) : NULL;
+    char *f0 = NULL, *f1 = NULL;
+    char *skip = run_stats(b, preset, sets, false, &d0, &f0);
+    char *step = run_stats(b, preset, sets, true, &d1, &f1);
     bool ok = skip && step && !strcmp(skip, step) && d0 == d1;
+    /* a run that stops (a run limit, a livelock) must stop the same way in
+     * both modes: that is equivalence too, and the policy's own problem */
+    if (!skip && !step && f0 && f1) {
+        ok = !strcmp(f0, f1);
+        printf("%-24s %-28s %s\n", b->name, label,
+               ok ? "same failure in both modes" : "DIFFERENT failures");
+    } else if (!skip || !step) {
+        printf("%-24s %-28s DIFFERENT: only one mode failed\n", b->name, label);
+    }
+    g_free(f0);
+    g_free(f1);
     if (skip && step) {
         printf("%-24s %-28s %s\n", b->name, label, ok ? "same" : "DIFFERENT");
         if (strcmp(skip, step))
