@@ -16,11 +16,14 @@ int cmd_bench(int argc, char **argv)
     gchar *size_s = NULL;
     gint64 seed = 1;
     gboolean break_ref = FALSE;
+    gchar *shard_s = NULL;
     timing_cli tc = {0};
     out_file trace = {0};
     GOptionEntry entries[] = {
         {"size", 0, 0, G_OPTION_ARG_STRING, &size_s, "tiny, small (default) or paper", "SIZE"},
         {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "input generator seed (default 1)", "N"},
+        {"shard", 0, 0, G_OPTION_ARG_STRING, &shard_s,
+         "with run all: only benchmarks whose registry index is I modulo N (split a run)", "I/N"},
         {"break-reference", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &break_ref,
          "perturb the CPU reference (shows the check can fail)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -39,6 +42,12 @@ int cmd_bench(int argc, char **argv)
     bench_size size = BENCH_SMALL;
     if (size_s && !bench_parse_size(size_s, &size)) {
         fprintf(stderr, "ptxemu bench: --size must be tiny, small or paper\n");
+        goto out;
+    }
+    unsigned shard = 0, nshards = 1;
+    if (shard_s && (sscanf(shard_s, "%u/%u", &shard, &nshards) != 2 || nshards == 0 ||
+                    shard >= nshards)) {
+        fprintf(stderr, "ptxemu bench: --shard wants I/N with I < N, got '%s'\n", shard_s);
         goto out;
     }
     ptxemu_options opts = {0};
@@ -63,7 +72,7 @@ int cmd_bench(int argc, char **argv)
     } else if (argc >= 3 && !strcmp(argv[1], "run")) {
         rc = 0;
         if (argc == 3 && !strcmp(argv[2], "all")) {
-            for (unsigned i = 0; i < n; i++)
+            for (unsigned i = shard; i < n; i += nshards)
                 rc |= bench_run_one_opts(all[i], size, (uint64_t)seed, break_ref, true, &opts);
         } else {
             for (int i = 2; i < argc; i++) {
@@ -87,6 +96,7 @@ out:
     timing_cli_close_trace(&trace, false, "ptxemu bench");
     timing_cli_free(&tc);
     g_free(size_s);
+    g_free(shard_s);
     g_option_context_free(oc);
     return rc;
 }

@@ -120,10 +120,61 @@ static int cli_broken(void)
     return bad;
 }
 
+/* `bench run all --shard 1/3` runs exactly the registry entries whose
+ * index is 1 modulo 3, each once; a shard outside its count is refused. */
+static int cli_shard(void)
+{
+    char *out = NULL, *err = NULL;
+    int rc = test_run_cli((const char *const[]){"bench", "run", "all", "--size", "tiny",
+                                                "--shard", "1/3", NULL},
+                          &out, NULL);
+    int bad = rc != 0;
+    if (rc)
+        printf("bench run all --shard 1/3 exited %d\n", rc);
+    GHashTable *ran = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    char **lines = g_strsplit(out, "\n", -1);
+    unsigned nran = 0;
+    for (char **l = lines; *l; l++) {
+        char name[128], word[16];
+        if (sscanf(*l, "%127s %15s", name, word) == 2 &&
+            (!strcmp(word, "PASS") || !strcmp(word, "FAIL"))) {
+            g_hash_table_add(ran, g_strdup(name));
+            nran++;
+        }
+    }
+    unsigned n, want = 0;
+    const bench_def *const *all = bench_all(&n);
+    for (unsigned i = 0; i < n; i++) {
+        bool in = g_hash_table_contains(ran, all[i]->name);
+        want += i % 3 == 1;
+        if (in != (i % 3 == 1)) {
+            printf("%s (index %u): %s\n", all[i]->name, i, in ? "ran" : "did not run");
+            bad = 1;
+        }
+    }
+    if (nran != want) {
+        printf("%u result lines, want %u\n", nran, want);
+        bad = 1;
+    }
+    g_strfreev(lines);
+    g_hash_table_destroy(ran);
+    g_free(out);
+    rc = test_run_cli((const char *const[]){"bench", "run", "all", "--shard", "3/3", NULL},
+                      NULL, &err);
+    if (rc != 2 || !strstr(err, "--shard wants I/N with I < N, got '3/3'")) {
+        printf("--shard 3/3: exit %d, stderr: %s\n", rc, err);
+        bad = 1;
+    }
+    g_free(err);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "cli-broken"))
         return cli_broken();
+    if (argc == 2 && !strcmp(argv[1], "cli-shard"))
+        return cli_shard();
     if (argc == 3 && !strcmp(argv[1], "broken")) {
         const bench_def *b = entry(argv[2]);
         return b ? broken(b) : 1;

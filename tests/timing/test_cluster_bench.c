@@ -19,6 +19,7 @@
  *
  *   test_cluster_bench POLICY MODE */
 #include "benchmarks/harness.h"
+#include "tests/support/test_shard.h"
 #include "tests/support/test_util.h"
 
 #include <glib.h>
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
     const bench_def *const *all = bench_all(&n);
     for (unsigned i = 0; i < n; i++) {
         const bench_def *b = all[i];
-        if (spins_on_locks(b))
+        if (spins_on_locks(b) || !test_in_sample(i))
             continue;
         ptxemu_options f = {0};
         f.memory_digest = 1;

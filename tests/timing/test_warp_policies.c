@@ -26,6 +26,7 @@
 #include "benchmarks/bench.h"
 #include "sched/sched.h"
 #include "sched/warp/two_level.h"
+#include "tests/support/test_shard.h"
 #include "tests/support/test_util.h"
 #include "timing/config.h"
 #include "timing/sm.h"
@@ -439,6 +440,8 @@ static int bench_all_under(const char *policy)
     int bad = 0;
     for (unsigned i = 0; i < n; i++) {
         const bench_def *b = all[i];
+        if (!test_in_sample(i))
+            continue;
         ptxemu_options f = {0};
         f.memory_digest = 1;
         run_result fr, tr;
