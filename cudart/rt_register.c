@@ -5,9 +5,16 @@
 #include "cudart/rt.h"
 #include "cudart/rt_output.h"
 
+#include <errno.h>
 #include <string.h>
 
 #define CUDART_EXPORT __attribute__((visibility("default")))
+
+static unsigned fatbin_index(const cudart *rt, const rt_fatbin *fb)
+{
+    guint i = 0;
+    return g_ptr_array_find(rt->fatbins, fb, &i) ? i : 0;
+}
 
 /* Picks the PTX of `fb` for the configured target and loads it. */
 static void load_fatbin(cudart *rt, rt_fatbin *fb)
@@ -32,7 +39,9 @@ static void load_fatbin(cudart *rt, rt_fatbin *fb)
         g_error_free(err);
         return;
     }
-    char *name = g_strdup_printf("fatbin%u.compute_%u.ptx", fb->arch, rt->fatbins->len);
+    /* errors name the PTX as <program>.fatbin<N>.compute_<XX>.ptx */
+    char *name = g_strdup_printf("%s.fatbin%u.compute_%u.ptx", program_invocation_short_name,
+                                 fatbin_index(rt, fb), fb->arch);
     ptxemu_status s = ptxemu_module_load_string(rt->ctx, ptx, name, &fb->mod);
     g_free(name);
     g_free(ptx);
