@@ -253,6 +253,15 @@ CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cu
     return rt_leave(rt, set_2d(rt, ptr, count, value, count, 1));
 }
 
+CUDART_EXPORT cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width,
+                                            size_t height, cudaStream_t s)
+{
+    cudart *rt = rt_enter();
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    return rt_leave(rt, set_2d(rt, ptr, pitch, value, width, height));
+}
+
 CUDART_EXPORT cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width,
                                        size_t height)
 {
@@ -376,7 +385,7 @@ CUDART_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes 
         attr->hostPointer = (void *)ptr;
     } else {
         attr->type = cudaMemoryTypeUnregistered;
-        attr->device = -2; /* the documented "no device" of unregistered memory */
+        attr->device = rt->device;
         attr->hostPointer = (void *)ptr;
     }
     return rt_leave(rt, cudaSuccess);

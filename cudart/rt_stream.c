@@ -163,3 +163,27 @@ CUDART_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cud
     *ms = (float)(b->ms - a->ms);
     return rt_leave(rt, cudaSuccess);
 }
+
+/* Priorities: this device has none, which CUDA reports as 0 and 0. */
+CUDART_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    cudart *rt = rt_enter();
+    if (least)
+        *least = 0;
+    if (greatest)
+        *greatest = 0;
+    return rt_leave(rt, cudaSuccess);
+}
+
+/* Stream capture (graphs) is not supported, so no stream is ever capturing
+ * (cudaStreamCaptureStatusNone = 0); libraries ask before they launch. */
+CUDART_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status)
+{
+    cudart *rt = rt_enter();
+    if (!status)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    *status = 0;
+    return rt_leave(rt, cudaSuccess);
+}
