@@ -68,6 +68,11 @@ enum cudaMemoryType {
     cudaMemoryTypeManaged = 3,
 };
 
+struct cudaMemLocation {
+    int type;                    /* enum cudaMemLocationType */
+    int id;
+};
+
 struct cudaPointerAttributes {
     enum cudaMemoryType type;
     int device;

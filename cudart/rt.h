@@ -95,6 +95,7 @@ typedef struct cudart {
     GTree *allocs;
     uint64_t allocated;          /* bytes of cudaMalloc blocks live */
     GHashTable *host_allocs;     /* cudaMallocHost blocks -> size */
+    GPtrArray *managed;          /* managed blocks and variables (rt_managed.c) */
     /* errors */
     cudaError_t last_error;      /* cudaGetLastError */
     cudaError_t sticky;          /* a kernel's failure, until cudaDeviceReset */

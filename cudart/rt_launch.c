@@ -3,6 +3,7 @@
  * and occupancy queries.  Launches run to completion before returning. */
 #include "api/api_internal.h"
 #include "cudart/rt.h"
+#include "cudart/rt_managed.h"
 #include "cudart/rt_stream.h"
 
 #include <string.h>
@@ -54,8 +55,10 @@ static cudaError_t launch(cudart *rt, const rt_kernel *k, dim3 g, dim3 b, void *
     }
     ptxemu_counters before, after;
     ptxemu_get_counters(rt->ctx, &before);
+    rt_managed_to_device(rt);
     ptxemu_status s = ptxemu_launch(k->fb->mod, k->name, (ptxemu_dim3){g.x, g.y, g.z},
                                     (ptxemu_dim3){b.x, b.y, b.z}, shared, args);
+    rt_managed_to_host(rt);
     ptxemu_get_counters(rt->ctx, &after);
     e = rt_status(rt, s, "kernel launch");
     rt_launch_record r = {

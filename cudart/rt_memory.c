@@ -2,8 +2,11 @@
  * (1D, 2D, to and from symbols, async forms run synchronously), memsets,
  * pointer attributes.  Which side a pointer is on comes from the live
  * device ranges (rt->allocs), so cudaMemcpyDefault works and a copy whose
- * direction contradicts its pointers fails with cudaErrorInvalidValue. */
+ * direction contradicts its pointers fails with cudaErrorInvalidValue.  A
+ * managed pointer may stand on either side; between launches its data is
+ * its host copy (rt_managed.c), so it is copied as host memory. */
 #include "cudart/rt.h"
+#include "cudart/rt_managed.h"
 #include "cudart/rt_stream.h"
 
 #include <string.h>
@@ -73,6 +76,8 @@ CUDART_EXPORT cudaError_t cudaFree(void *devPtr)
     cudaError_t e = ready(rt);
     if (e)
         return rt_leave(rt, e);
+    if (rt_managed_free(rt, devPtr))
+        return rt_leave(rt, cudaSuccess);
     rt_alloc *a = rt_alloc_at(rt, dp(devPtr));
     if (!a || a->symbol)
         return rt_leave(rt, cudaErrorInvalidValue);
@@ -154,6 +159,7 @@ static cudaError_t sides(const cudart *rt, const void *dst, size_t dn, const voi
                          int kind, bool *dd, bool *sd)
 {
     bool dev_dst = rt_device_range(rt, dp(dst), dn), dev_src = rt_device_range(rt, dp(src), sn);
+    bool man_dst = rt_managed_range(rt, dst, dn), man_src = rt_managed_range(rt, src, sn);
     switch (kind) {
     case cudaMemcpyHostToHost: *dd = false, *sd = false; break;
     case cudaMemcpyHostToDevice: *dd = true, *sd = false; break;
@@ -162,8 +168,10 @@ static cudaError_t sides(const cudart *rt, const void *dst, size_t dn, const voi
     case cudaMemcpyDefault: *dd = dev_dst, *sd = dev_src; return cudaSuccess;
     default: return cudaErrorInvalidMemcpyDirection;
     }
-    if ((*dd && !dev_dst) || (*sd && !dev_src) || !dst || !src)
+    if ((*dd && !dev_dst && !man_dst) || (*sd && !dev_src && !man_src) || !dst || !src)
         return cudaErrorInvalidValue;
+    *dd = *dd && !man_dst;
+    *sd = *sd && !man_src;
     return cudaSuccess;
 }
 
@@ -232,6 +240,11 @@ static cudaError_t set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t
     cudaError_t e = ready(rt);
     if (e || !width || !height)
         return e;
+    if (width <= pitch && rt_managed_range(rt, ptr, pitch * (height - 1) + width)) {
+        for (size_t r = 0; r < height; r++)
+            memset((char *)ptr + r * pitch, value, width);
+        return cudaSuccess;
+    }
     if (width > pitch || !rt_device_range(rt, dp(ptr), pitch * (height - 1) + width))
         return width > pitch ? cudaErrorInvalidPitchValue : cudaErrorInvalidValue;
     for (size_t r = 0; !e && r < height; r++)
@@ -375,7 +388,11 @@ CUDART_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes 
     if (!attr)
         return rt_leave(rt, cudaErrorInvalidValue);
     memset(attr, 0, sizeof *attr);
-    if (ptr && rt_device_range(rt, dp(ptr), 0)) {
+    if (rt_managed_range(rt, ptr, 0)) {
+        attr->type = cudaMemoryTypeManaged;
+        attr->device = rt->device;
+        attr->devicePointer = attr->hostPointer = (void *)ptr;
+    } else if (ptr && rt_device_range(rt, dp(ptr), 0)) {
         attr->type = cudaMemoryTypeDevice;
         attr->device = rt->device;
         attr->devicePointer = (void *)ptr;

@@ -124,18 +124,6 @@ CUDART_EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceA
     rt_unlock(rt);
 }
 
-CUDART_EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress,
-                                            char *deviceAddress, const char *deviceName, int ext,
-                                            size_t size, int constant, int global)
-{
-    (void)handle, (void)hostVarPtrAddress, (void)deviceAddress, (void)ext, (void)size,
-        (void)constant, (void)global;
-    cudart *rt = rt_enter();
-    rt_unsupported(rt, "__managed__ variables (__cudaRegisterManagedVar)");
-    rt_log(rt, RT_LOG_WARN, "__managed__ variable %s is not registered", deviceName);
-    rt_unlock(rt);
-}
-
 CUDART_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                                    cudaStream_t stream)
 {

@@ -5,6 +5,7 @@
  * when the program exits (functional-mode statistics, the summary that
  * `ptxemu exec` prints). */
 #include "cudart/rt.h"
+#include "cudart/rt_managed.h"
 #include "cudart/rt_output.h"
 
 #include <stdarg.h>
@@ -121,6 +122,7 @@ static gpointer create_runtime(gpointer unused)
     rt->streams = g_hash_table_new(g_direct_hash, g_direct_equal);
     rt->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     rt->launches = g_array_new(FALSE, FALSE, sizeof(rt_launch_record));
+    rt_managed_init(rt);
     make_device(rt);
     the_runtime = rt;
     return rt;
@@ -232,6 +234,7 @@ void rt_reset(cudart *rt)
     if (rt->init_error == cudaSuccess)
         make_device(rt);
     rt_reload_fatbins(rt);
+    rt_managed_reset(rt);
 }
 
 /* At exit: functional-mode statistics, the summary, then everything. */

@@ -113,7 +113,9 @@ def run(t):
     t.check("copy2d", t.exec("--", t.build("copy2d", PTX75)), want_out=["PASS copy2d"])
     t.check("errors: documented error codes", t.exec("--", t.build("errors", PTX75)),
             want_out=["PASS errors"],
-            want_err=["not supported yet: cudaMallocManaged", "out-of-bounds"])
+            want_err=["not supported yet: cudaGraphCreate", "out-of-bounds"])
+    t.check("managed memory and __managed__ variables",
+            t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])
     t.check("sass_only: clear error, cudaErrorNoKernelImageForDevice", t.exec("--", sass),
             want_out=["PASS sass_only"],
