@@ -6,6 +6,7 @@
  * managed pointer may stand on either side; between launches its data is
  * its host copy (rt_managed.c), so it is copied as host memory. */
 #include "cudart/rt.h"
+#include "cudart/rt_copy.h"
 #include "cudart/rt_managed.h"
 #include "cudart/rt_stream.h"
 
@@ -16,6 +17,11 @@
 /* Row pitch of cudaMallocPitch: rows start on this boundary (the
  * texturePitchAlignment the device reports). */
 #define PITCH_ALIGN 256u
+
+size_t rt_pitch(size_t width)
+{
+    return (width + PITCH_ALIGN - 1) / PITCH_ALIGN * PITCH_ALIGN;
+}
 
 static uint64_t dp(const void *p) { return (uint64_t)(uintptr_t)p; }
 
@@ -64,7 +70,7 @@ CUDART_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t w
 {
     if (!pitch)
         return cudaMalloc(NULL, 0);
-    *pitch = (width + PITCH_ALIGN - 1) / PITCH_ALIGN * PITCH_ALIGN;
+    *pitch = rt_pitch(width);
     return cudaMalloc(devPtr, *pitch * height);
 }
 
@@ -200,7 +206,7 @@ CUDART_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t cou
     return rt_leave(rt, copy(rt, dst, src, count, kind));
 }
 
-static cudaError_t copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src, size_t spitch,
+cudaError_t rt_copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src, size_t spitch,
                            size_t width, size_t height, int kind)
 {
     cudaError_t e = ready(rt);
@@ -221,7 +227,7 @@ CUDART_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src
                                        size_t width, size_t height, int kind)
 {
     cudart *rt = rt_enter();
-    return rt_leave(rt, copy_2d(rt, dst, dpitch, src, spitch, width, height, kind));
+    return rt_leave(rt, rt_copy_2d(rt, dst, dpitch, src, spitch, width, height, kind));
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
@@ -231,10 +237,10 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, stream))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, copy_2d(rt, dst, dpitch, src, spitch, width, height, kind));
+    return rt_leave(rt, rt_copy_2d(rt, dst, dpitch, src, spitch, width, height, kind));
 }
 
-static cudaError_t set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t width,
+cudaError_t rt_set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t width,
                           size_t height)
 {
     cudaError_t e = ready(rt);
@@ -255,7 +261,7 @@ static cudaError_t set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t
 CUDART_EXPORT cudaError_t cudaMemset(void *ptr, int value, size_t count)
 {
     cudart *rt = rt_enter();
-    return rt_leave(rt, set_2d(rt, ptr, count, value, count, 1));
+    return rt_leave(rt, rt_set_2d(rt, ptr, count, value, count, 1));
 }
 
 CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t s)
@@ -263,7 +269,7 @@ CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cu
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, set_2d(rt, ptr, count, value, count, 1));
+    return rt_leave(rt, rt_set_2d(rt, ptr, count, value, count, 1));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width,
@@ -272,14 +278,14 @@ CUDART_EXPORT cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, 
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, set_2d(rt, ptr, pitch, value, width, height));
+    return rt_leave(rt, rt_set_2d(rt, ptr, pitch, value, width, height));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width,
                                        size_t height)
 {
     cudart *rt = rt_enter();
-    return rt_leave(rt, set_2d(rt, ptr, pitch, value, width, height));
+    return rt_leave(rt, rt_set_2d(rt, ptr, pitch, value, width, height));
 }
 
 /* The device address and size of a registered variable. */

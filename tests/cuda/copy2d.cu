@@ -1,6 +1,7 @@
 // tests/cuda/copy2d.cu — pitched memory: cudaMallocPitch, cudaMemcpy2D
 // both ways (host rows narrower than the pitch), cudaMemset2D, a kernel
-// that walks rows by pitch; width > pitch is cudaErrorInvalidPitchValue.
+// that walks rows by pitch; width > pitch is cudaErrorInvalidPitchValue;
+// then 3-D: cudaMalloc3D, cudaMemcpy3D with positions, cudaMemset3D.
 #include "check.h"
 
 #include <vector>
@@ -48,6 +49,39 @@ int main()
     EXPECT_ERR(cudaMemcpy2D(d, 8, a.data(), w * sizeof(float), 16, 2, cudaMemcpyHostToDevice),
                cudaErrorInvalidPitchValue);
     CHECK(cudaFree(d));
+
+    // 3-D: a 10 x 3 x 4 int volume in, a 2 x 2 x 2 box at (3, 1, 1) out
+    const int X = 10, Y = 3, Z = 4;
+    int vol[Z][Y][X], box[2][2][2];
+    for (int z = 0; z < Z; z++)
+        for (int y = 0; y < Y; y++)
+            for (int x = 0; x < X; x++)
+                vol[z][y][x] = 100 * z + 10 * y + x;
+    cudaPitchedPtr dv;
+    CHECK(cudaMalloc3D(&dv, make_cudaExtent(X * sizeof(int), Y, Z)));
+    REQUIRE(dv.pitch >= X * sizeof(int) && dv.ysize == Y);
+    cudaMemcpy3DParms in = {};
+    in.srcPtr = make_cudaPitchedPtr(vol, X * sizeof(int), X, Y);
+    in.dstPtr = dv;
+    in.extent = make_cudaExtent(X * sizeof(int), Y, Z);
+    in.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&in));
+    cudaMemcpy3DParms out = {};
+    out.srcPtr = dv;
+    out.srcPos = make_cudaPos(3 * sizeof(int), 1, 1);
+    out.dstPtr = make_cudaPitchedPtr(box, 2 * sizeof(int), 2, 2);
+    out.extent = make_cudaExtent(2 * sizeof(int), 2, 2);
+    out.kind = cudaMemcpyDeviceToHost;
+    CHECK(cudaMemcpy3D(&out));
+    for (int z = 0; z < 2; z++)
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 2; x++)
+                REQUIRE(box[z][y][x] == 100 * (z + 1) + 10 * (y + 1) + x + 3);
+    CHECK(cudaMemset3D(dv, 0, make_cudaExtent(X * sizeof(int), Y, 2)));
+    out.srcPos = make_cudaPos(0, 0, 1);
+    CHECK(cudaMemcpy3D(&out));
+    REQUIRE(box[0][0][0] == 0 && box[1][1][1] == 211);
+    CHECK(cudaFree(dv.ptr));
     std::printf("PASS copy2d (pitch %zu)\n", pitch);
     return 0;
 }
