@@ -41,6 +41,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn);
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
 cudaError_t cudaGraphCreate(void **graph, unsigned flags);
@@ -282,6 +283,16 @@ static void test_sticky_fault(void **state)
     assert_int_equal(cudaGetLastError(), cudaErrorIllegalAddress);
 }
 
+/* After the fault: cudaDeviceReset clears the sticky error, reloads the
+ * registered PTX (g is back to its initialiser) and the device works. */
+static void test_reset(void **state)
+{
+    (void)state;
+    assert_int_equal(cudaDeviceReset(), cudaSuccess);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
+    run_add(&plain_stub, 1, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_managed),
         cmocka_unit_test(test_sticky_fault),
+        cmocka_unit_test(test_reset),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
