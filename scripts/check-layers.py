@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks that #include lines run one way between the layers of
-shared/DESIGN.md: isa < frontend < runtime < sched < timing < api < tools.
+shared/DESIGN.md: isa < frontend < runtime < sched < timing < api < cudart < tools.
 
 sched/ is special: it may include only sched/ and isa/ headers (the views
 that sched/sched.h defines and the opcode rows), never runtime or timing
@@ -12,7 +12,7 @@ import re
 import sys
 
 RANK = {"isa": 0, "frontend": 1, "runtime": 2, "sched": 3, "timing": 4,
-        "api": 5, "tools": 6}
+        "api": 5, "cudart": 6, "tools": 7}
 # What each layer may include besides itself.
 ALLOWED = {layer: {l for l, r in RANK.items() if r < rank}
            for layer, rank in RANK.items()}

@@ -91,7 +91,10 @@ typedef struct gpu_name_list {
       "SMs per cluster; a cluster shares one NoC injection port and one "    \
       "ICC unit (clusters = num_sms / sms_per_cluster)")                     \
     X(gpu, warp_size, U32, 32, 32, 32, 0, "threads", NULL,                   \
-      "Threads per warp (fixed: PTX semantics assume 32)")
+      "Threads per warp (fixed: PTX semantics assume 32)")                  \
+    X(gpu, compute_capability, U32, 90, 10, 129, 0, "major*10+minor", NULL,  \
+      "Compute capability the drop-in libcudart reports, and the newest "    \
+      "PTX target (compute_XX) it takes from a program's fatbinary")
 
 #define GPU_CFG_clock(X)                                                     \
     X(clock, core, U32, 1300, 1, 10000, 0, "MHz", NULL,                      \

@@ -21,6 +21,7 @@ int cmd_config(int argc, char **argv);   /* tools/cmd_config.c */
 int cmd_sweep(int argc, char **argv);    /* tools/cmd_sweep.c */
 int cmd_plot(int argc, char **argv);     /* tools/cmd_plot.c */
 int cmd_validate(int argc, char **argv); /* tools/cmd_validate.c */
+int cmd_exec(int argc, char **argv);     /* tools/cmd_exec.c */
 
 /* The timing-model options `run` and `bench run` share (tools/cmd_run.c). */
 #include "api/ptxemu.h"

@@ -18,6 +18,7 @@ static const ptxemu_cmd commands[] = {
     {"sweep", "run an experiment: benchmarks x configs x overrides", cmd_sweep},
     {"plot", "SVG plots of a sweep's results (gnuplot)", cmd_plot},
     {"validate", "check every scheduling policy leaves memory as the functional run", cmd_validate},
+    {"exec", "run a CUDA program (nvcc -cudart shared) on ptxemu", cmd_exec},
 };
 
 static void usage(FILE *f)

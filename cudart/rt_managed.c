@@ -1,0 +1,190 @@
+/* cudart/rt_managed.c — managed memory (cudaMallocManaged, __managed__
+ * variables) on a device whose memory the host cannot address.
+ *
+ * Each managed block has a host copy and a device copy.  Between launches
+ * the host copy is the data: host code reads and writes it directly, and
+ * copies and memsets of the runtime treat a managed pointer as host memory.
+ * Every launch copies all managed blocks to the device first and back when
+ * it has finished.  Because launches are synchronous this is exactly CUDA's
+ * contract for managed memory on devices without concurrent access (the
+ * host must not touch managed data while a kernel runs).
+ *
+ * cudaMallocManaged must return ONE pointer that works on both sides, so
+ * its host copy is mapped at the device address itself (mmap with
+ * MAP_FIXED_NOREPLACE on a page-aligned part of a device block).  Where
+ * that address is taken (under AddressSanitizer, whose shadow covers
+ * ptxemu's device window) the call fails with cudaErrorMemoryAllocation
+ * and says why.  A __managed__ variable needs no such trick: host code
+ * reaches it through the pointer __cudaRegisterManagedVar fills in. */
+#include "cudart/rt_managed.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define CUDART_EXPORT __attribute__((visibility("default")))
+
+typedef struct rt_managed {
+    void *host;                  /* the host copy */
+    rt_fatbin *fb;               /* a variable: its module and name */
+    char *name;
+    uint64_t dev;                /* the device copy */
+    size_t size;
+    uint64_t dev_block;          /* cudaMallocManaged: the device block to free, */
+    size_t map_len;              /* and the length of the host mapping; 0: a variable */
+} rt_managed;
+
+static void managed_free(gpointer p)
+{
+    rt_managed *m = p;
+    if (m->map_len)
+        munmap(m->host, m->map_len);
+    else
+        g_free(m->host);
+    g_free(m->name);
+    g_free(m);
+}
+
+void rt_managed_init(cudart *rt)
+{
+    rt->managed = g_ptr_array_new_with_free_func(managed_free);
+}
+
+void rt_managed_reset(cudart *rt)
+{
+    for (guint i = rt->managed->len; i-- > 0;) {
+        rt_managed *m = g_ptr_array_index(rt->managed, i);
+        size_t bytes = 0;
+        ptxemu_dptr dev = 0;
+        if (!m->map_len && m->fb->mod &&
+            ptxemu_module_get_global(m->fb->mod, m->name, &dev, &bytes) == PTXEMU_OK &&
+            bytes >= m->size)
+            m->dev = dev;
+        else
+            g_ptr_array_remove_index(rt->managed, i);
+    }
+}
+
+static const rt_managed *find(const cudart *rt, const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (guint i = 0; i < rt->managed->len; i++) {
+        const rt_managed *m = g_ptr_array_index(rt->managed, i);
+        uintptr_t h = (uintptr_t)m->host;
+        if (a - h < m->size && m->size - (a - h) >= n)
+            return m;
+    }
+    return NULL;
+}
+
+bool rt_managed_range(const cudart *rt, const void *p, size_t n)
+{
+    return p && find(rt, p, n);
+}
+
+void rt_managed_to_device(cudart *rt)
+{
+    for (guint i = 0; i < rt->managed->len; i++) {
+        const rt_managed *m = g_ptr_array_index(rt->managed, i);
+        (void)ptxemu_memcpy_htod(rt->ctx, m->dev, m->host, m->size);
+    }
+}
+
+void rt_managed_to_host(cudart *rt)
+{
+    for (guint i = 0; i < rt->managed->len; i++) {
+        const rt_managed *m = g_ptr_array_index(rt->managed, i);
+        (void)ptxemu_memcpy_dtoh(rt->ctx, m->host, m->dev, m->size);
+    }
+}
+
+bool rt_managed_free(cudart *rt, void *p)
+{
+    for (guint i = 0; i < rt->managed->len; i++) {
+        rt_managed *m = g_ptr_array_index(rt->managed, i);
+        if (m->host == p && m->map_len) {
+            (void)ptxemu_free(rt->ctx, m->dev_block);
+            rt->allocated -= MIN(rt->allocated, m->size);
+            g_ptr_array_remove_index_fast(rt->managed, i);
+            return true;
+        }
+    }
+    return false;
+}
+
+CUDART_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
+{
+    cudart *rt = rt_enter();
+    if (!devPtr || !size || (flags != 1 && flags != 2))
+        return rt_leave(rt, cudaErrorInvalidValue);
+    if (!rt->ctx)
+        return rt_leave(rt, rt->init_error);
+    if (rt->sticky)
+        return rt_leave(rt, rt->sticky);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t map_len = (size + page - 1) / page * page;
+    ptxemu_dptr block = 0;
+    if (ptxemu_malloc(rt->ctx, &block, map_len + page) != PTXEMU_OK)
+        return rt_leave(rt, cudaErrorMemoryAllocation);
+    uint64_t at = (block + page - 1) / page * page;
+    void *host = mmap((void *)(uintptr_t)at, map_len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (host != (void *)(uintptr_t)at) {
+        if (host != MAP_FAILED)
+            munmap(host, map_len);
+        (void)ptxemu_free(rt->ctx, block);
+        rt_log(rt, RT_LOG_WARN, "cudaMallocManaged(%zu): the device address 0x%llx is in use "
+               "on the host, so no shared mapping can be made there", size,
+               (unsigned long long)at);
+        return rt_leave(rt, cudaErrorMemoryAllocation);
+    }
+    rt_managed *m = g_new0(rt_managed, 1);
+    *m = (rt_managed){host, NULL, NULL, at, size, block, map_len};
+    g_ptr_array_add(rt->managed, m);
+    rt->allocated += size;
+    *devPtr = host;
+    return rt_leave(rt, cudaSuccess);
+}
+
+CUDART_EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress,
+                                            char *deviceAddress, const char *deviceName, int ext,
+                                            size_t size, int constant, int global)
+{
+    (void)deviceAddress, (void)ext, (void)constant, (void)global;
+    cudart *rt = rt_enter();
+    rt_fatbin *fb = (rt_fatbin *)handle;
+    ptxemu_dptr dev = 0;
+    size_t bytes = 0;
+    if (!fb || !fb->mod || !hostVarPtrAddress ||
+        ptxemu_module_get_global(fb->mod, deviceName, &dev, &bytes) != PTXEMU_OK ||
+        bytes < size) {
+        rt_log(rt, RT_LOG_ERROR, "__managed__ variable %s: not found in the program's PTX",
+               deviceName);
+        rt_unlock(rt);
+        return;
+    }
+    rt_managed *m = g_new0(rt_managed, 1);
+    *m = (rt_managed){g_malloc0(MAX(size, 1)), fb, g_strdup(deviceName), dev, size, 0, 0};
+    (void)ptxemu_memcpy_dtoh(rt->ctx, m->host, dev, size); /* its initialiser */
+    g_ptr_array_add(rt->managed, m);
+    *hostVarPtrAddress = m->host;
+    rt_unlock(rt);
+}
+
+/* Hints about where managed data should live: nothing to move here. */
+CUDART_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+                                               struct cudaMemLocation location, unsigned flags,
+                                               cudaStream_t stream)
+{
+    (void)location, (void)flags, (void)stream;
+    cudart *rt = rt_enter();
+    return rt_leave(rt, rt_managed_range(rt, devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+CUDART_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
+                                        struct cudaMemLocation location)
+{
+    (void)advice, (void)location;
+    cudart *rt = rt_enter();
+    return rt_leave(rt, rt_managed_range(rt, devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
+}

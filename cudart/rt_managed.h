@@ -1,0 +1,20 @@
+/* cudart/rt_managed.h — managed memory: host copies synchronised around
+ * every launch (rt_managed.c explains the scheme). */
+#ifndef PTXEMU_CUDART_RT_MANAGED_H
+#define PTXEMU_CUDART_RT_MANAGED_H
+
+#include "cudart/rt.h"
+
+void rt_managed_init(cudart *rt);
+/* cudaDeviceReset: drops cudaMallocManaged blocks; __managed__ variables
+ * keep their host copy and are found again in the reloaded modules. */
+void rt_managed_reset(cudart *rt);
+/* Whether [p, p+n) lies in one managed block (its host copy). */
+bool rt_managed_range(const cudart *rt, const void *p, size_t n);
+/* Before a launch: host copies to the device; after it: back. */
+void rt_managed_to_device(cudart *rt);
+void rt_managed_to_host(cudart *rt);
+/* cudaFree of a cudaMallocManaged block; false when p is not one. */
+bool rt_managed_free(cudart *rt, void *p);
+
+#endif

@@ -1,0 +1,415 @@
+/* cudart/rt_memory.c — device and pinned host memory: allocation, copies
+ * (1D, 2D, to and from symbols, async forms run synchronously), memsets,
+ * pointer attributes.  Which side a pointer is on comes from the live
+ * device ranges (rt->allocs), so cudaMemcpyDefault works and a copy whose
+ * direction contradicts its pointers fails with cudaErrorInvalidValue.  A
+ * managed pointer may stand on either side; between launches its data is
+ * its host copy (rt_managed.c), so it is copied as host memory. */
+#include "cudart/rt.h"
+#include "cudart/rt_copy.h"
+#include "cudart/rt_managed.h"
+#include "cudart/rt_stream.h"
+
+#include <string.h>
+
+#define CUDART_EXPORT __attribute__((visibility("default")))
+
+/* Row pitch of cudaMallocPitch: rows start on this boundary (the
+ * texturePitchAlignment the device reports). */
+#define PITCH_ALIGN 256u
+
+size_t rt_pitch(size_t width)
+{
+    return (width + PITCH_ALIGN - 1) / PITCH_ALIGN * PITCH_ALIGN;
+}
+
+static uint64_t dp(const void *p) { return (uint64_t)(uintptr_t)p; }
+
+static void track(cudart *rt, uint64_t base, uint64_t size, bool symbol)
+{
+    uint64_t *k = g_new(uint64_t, 1);
+    *k = base;
+    rt_alloc *a = g_new(rt_alloc, 1);
+    a->size = size;
+    a->symbol = symbol;
+    g_tree_replace(rt->allocs, k, a);
+}
+
+static cudaError_t ready(const cudart *rt)
+{
+    if (!rt->ctx)
+        return rt->init_error ? rt->init_error : cudaErrorInitializationError;
+    return rt->sticky;
+}
+
+CUDART_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    cudart *rt = rt_enter();
+    if (!devPtr)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    cudaError_t e = ready(rt);
+    if (e)
+        return rt_leave(rt, e);
+    if (size == 0) {
+        *devPtr = NULL;
+        return rt_leave(rt, cudaSuccess);
+    }
+    ptxemu_dptr p = 0;
+    ptxemu_status s = ptxemu_malloc(rt->ctx, &p, size);
+    if (s != PTXEMU_OK) {
+        rt_log(rt, RT_LOG_INFO, "cudaMalloc(%zu): %s", size, ptxemu_last_error(rt->ctx));
+        return rt_leave(rt, cudaErrorMemoryAllocation);
+    }
+    track(rt, p, size, false);
+    rt->allocated += size;
+    *devPtr = (void *)(uintptr_t)p;
+    return rt_leave(rt, cudaSuccess);
+}
+
+CUDART_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    if (!pitch)
+        return cudaMalloc(NULL, 0);
+    *pitch = rt_pitch(width);
+    return cudaMalloc(devPtr, *pitch * height);
+}
+
+CUDART_EXPORT cudaError_t cudaFree(void *devPtr)
+{
+    cudart *rt = rt_enter();
+    if (!devPtr)
+        return rt_leave(rt, cudaSuccess);
+    cudaError_t e = ready(rt);
+    if (e)
+        return rt_leave(rt, e);
+    if (rt_managed_free(rt, devPtr))
+        return rt_leave(rt, cudaSuccess);
+    rt_alloc *a = rt_alloc_at(rt, dp(devPtr));
+    if (!a || a->symbol)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    rt->allocated -= a->size;
+    uint64_t key = dp(devPtr);
+    g_tree_remove(rt->allocs, &key);
+    return rt_leave(rt, rt_status(rt, ptxemu_free(rt->ctx, key), "cudaFree"));
+}
+
+CUDART_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
+{
+    (void)flags;
+    cudart *rt = rt_enter();
+    if (!pHost)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    *pHost = g_malloc0(MAX(size, 1));
+    g_hash_table_insert(rt->host_allocs, *pHost, GSIZE_TO_POINTER(size));
+    return rt_leave(rt, cudaSuccess);
+}
+
+CUDART_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    return cudaHostAlloc(ptr, size, 0);
+}
+
+CUDART_EXPORT cudaError_t cudaFreeHost(void *ptr)
+{
+    cudart *rt = rt_enter();
+    if (!ptr)
+        return rt_leave(rt, cudaSuccess);
+    if (!g_hash_table_remove(rt->host_allocs, ptr))
+        return rt_leave(rt, cudaErrorInvalidValue);
+    g_free(ptr);
+    return rt_leave(rt, cudaSuccess);
+}
+
+/* Page-locking changes nothing here: host memory is copied directly. */
+CUDART_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
+{
+    (void)flags;
+    cudart *rt = rt_enter();
+    return rt_leave(rt, ptr && size ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+CUDART_EXPORT cudaError_t cudaHostUnregister(void *ptr)
+{
+    cudart *rt = rt_enter();
+    return rt_leave(rt, ptr ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+CUDART_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    cudart *rt = rt_enter();
+    if (!free_bytes || !total)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    *total = rt->cfg.limits.device_memory;
+    *free_bytes = *total - MIN(*total, rt->allocated);
+    return rt_leave(rt, cudaSuccess);
+}
+
+/* One copy whose sides are known: dd / sd say dst / src are device. */
+static cudaError_t raw_copy(cudart *rt, void *dst, bool dd, const void *src, bool sd, size_t n)
+{
+    ptxemu_status s = PTXEMU_OK;
+    if (dd && sd)
+        s = ptxemu_memcpy_dtod(rt->ctx, dp(dst), dp(src), n);
+    else if (dd)
+        s = ptxemu_memcpy_htod(rt->ctx, dp(dst), src, n);
+    else if (sd)
+        s = ptxemu_memcpy_dtoh(rt->ctx, dst, dp(src), n);
+    else
+        memmove(dst, src, n);
+    return rt_status(rt, s, "cudaMemcpy");
+}
+
+/* Which sides are device for `kind`; an error when a pointer is not on
+ * the side the kind says (or, for the device side, out of its range). */
+static cudaError_t sides(const cudart *rt, const void *dst, size_t dn, const void *src, size_t sn,
+                         int kind, bool *dd, bool *sd)
+{
+    bool dev_dst = rt_device_range(rt, dp(dst), dn), dev_src = rt_device_range(rt, dp(src), sn);
+    bool man_dst = rt_managed_range(rt, dst, dn), man_src = rt_managed_range(rt, src, sn);
+    switch (kind) {
+    case cudaMemcpyHostToHost: *dd = false, *sd = false; break;
+    case cudaMemcpyHostToDevice: *dd = true, *sd = false; break;
+    case cudaMemcpyDeviceToHost: *dd = false, *sd = true; break;
+    case cudaMemcpyDeviceToDevice: *dd = true, *sd = true; break;
+    case cudaMemcpyDefault: *dd = dev_dst, *sd = dev_src; return cudaSuccess;
+    default: return cudaErrorInvalidMemcpyDirection;
+    }
+    if ((*dd && !dev_dst && !man_dst) || (*sd && !dev_src && !man_src) || !dst || !src)
+        return cudaErrorInvalidValue;
+    *dd = *dd && !man_dst;
+    *sd = *sd && !man_src;
+    return cudaSuccess;
+}
+
+static cudaError_t copy(cudart *rt, void *dst, const void *src, size_t n, int kind)
+{
+    cudaError_t e = ready(rt);
+    if (e || n == 0)
+        return e;
+    bool dd, sd;
+    e = sides(rt, dst, n, src, n, kind, &dd, &sd);
+    return e ? e : raw_copy(rt, dst, dd, src, sd, n);
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
+{
+    cudart *rt = rt_enter();
+    return rt_leave(rt, copy(rt, dst, src, count, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind,
+                                          cudaStream_t stream)
+{
+    cudart *rt = rt_enter();
+    if (!rt_stream_valid(rt, stream))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    return rt_leave(rt, copy(rt, dst, src, count, kind));
+}
+
+cudaError_t rt_copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src, size_t spitch,
+                           size_t width, size_t height, int kind)
+{
+    cudaError_t e = ready(rt);
+    if (e || !width || !height)
+        return e;
+    if (width > dpitch || width > spitch)
+        return cudaErrorInvalidPitchValue;
+    bool dd, sd;
+    /* the whole footprint of each side must be on that side */
+    e = sides(rt, dst, dpitch * (height - 1) + width, src, spitch * (height - 1) + width, kind,
+              &dd, &sd);
+    for (size_t r = 0; !e && r < height; r++)
+        e = raw_copy(rt, (char *)dst + r * dpitch, dd, (const char *)src + r * spitch, sd, width);
+    return e;
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                       size_t width, size_t height, int kind)
+{
+    cudart *rt = rt_enter();
+    return rt_leave(rt, rt_copy_2d(rt, dst, dpitch, src, spitch, width, height, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                                            size_t spitch, size_t width, size_t height, int kind,
+                                            cudaStream_t stream)
+{
+    cudart *rt = rt_enter();
+    if (!rt_stream_valid(rt, stream))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    return rt_leave(rt, rt_copy_2d(rt, dst, dpitch, src, spitch, width, height, kind));
+}
+
+cudaError_t rt_set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t width,
+                          size_t height)
+{
+    cudaError_t e = ready(rt);
+    if (e || !width || !height)
+        return e;
+    if (width <= pitch && rt_managed_range(rt, ptr, pitch * (height - 1) + width)) {
+        for (size_t r = 0; r < height; r++)
+            memset((char *)ptr + r * pitch, value, width);
+        return cudaSuccess;
+    }
+    if (width > pitch || !rt_device_range(rt, dp(ptr), pitch * (height - 1) + width))
+        return width > pitch ? cudaErrorInvalidPitchValue : cudaErrorInvalidValue;
+    for (size_t r = 0; !e && r < height; r++)
+        e = rt_status(rt, ptxemu_memset(rt->ctx, dp(ptr) + r * pitch, value, width), "cudaMemset");
+    return e;
+}
+
+CUDART_EXPORT cudaError_t cudaMemset(void *ptr, int value, size_t count)
+{
+    cudart *rt = rt_enter();
+    return rt_leave(rt, rt_set_2d(rt, ptr, count, value, count, 1));
+}
+
+CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t s)
+{
+    cudart *rt = rt_enter();
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    return rt_leave(rt, rt_set_2d(rt, ptr, count, value, count, 1));
+}
+
+CUDART_EXPORT cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width,
+                                            size_t height, cudaStream_t s)
+{
+    cudart *rt = rt_enter();
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    return rt_leave(rt, rt_set_2d(rt, ptr, pitch, value, width, height));
+}
+
+CUDART_EXPORT cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width,
+                                       size_t height)
+{
+    cudart *rt = rt_enter();
+    return rt_leave(rt, rt_set_2d(rt, ptr, pitch, value, width, height));
+}
+
+/* The device address and size of a registered variable. */
+static cudaError_t symbol(cudart *rt, const void *sym, uint64_t *addr, size_t *size)
+{
+    cudaError_t e = ready(rt);
+    if (e)
+        return e;
+    const rt_var *v = sym ? g_hash_table_lookup(rt->vars, sym) : NULL;
+    if (!v)
+        return cudaErrorInvalidSymbol;
+    if (!v->fb->mod)
+        return v->fb->load_error ? v->fb->load_error : cudaErrorInvalidSymbol;
+    ptxemu_dptr a = 0;
+    size_t n = 0;
+    if (ptxemu_module_get_global(v->fb->mod, v->name, &a, &n) != PTXEMU_OK)
+        return cudaErrorInvalidSymbol;
+    *addr = a;
+    *size = n;
+    return cudaSuccess;
+}
+
+static cudaError_t symbol_copy(cudart *rt, const void *sym, void *host, size_t count,
+                               size_t offset, int kind, bool to_symbol)
+{
+    uint64_t addr;
+    size_t size;
+    cudaError_t e = symbol(rt, sym, &addr, &size);
+    if (e)
+        return e;
+    if (offset > size || count > size - offset)
+        return cudaErrorInvalidValue;
+    int other = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    if (kind != other && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    bool host_dev = kind == cudaMemcpyDeviceToDevice ||
+                    (kind == cudaMemcpyDefault && rt_device_range(rt, dp(host), count));
+    if (kind == cudaMemcpyDeviceToDevice && !rt_device_range(rt, dp(host), count))
+        return cudaErrorInvalidValue;
+    if (!count)
+        return cudaSuccess;
+    void *dev = (void *)(uintptr_t)(addr + offset);
+    return to_symbol ? raw_copy(rt, dev, true, host, host_dev, count)
+                     : raw_copy(rt, host, host_dev, dev, true, count);
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count,
+                                             size_t offset, int kind)
+{
+    cudart *rt = rt_enter();
+    return rt_leave(rt, symbol_copy(rt, sym, (void *)src, count, offset, kind, true));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t count,
+                                               size_t offset, int kind)
+{
+    cudart *rt = rt_enter();
+    return rt_leave(rt, symbol_copy(rt, sym, dst, count, offset, kind, false));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t count,
+                                                  size_t offset, int kind, cudaStream_t s)
+{
+    cudart *rt = rt_enter();
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    return rt_leave(rt, symbol_copy(rt, sym, (void *)src, count, offset, kind, true));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t count,
+                                                    size_t offset, int kind, cudaStream_t s)
+{
+    cudart *rt = rt_enter();
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    return rt_leave(rt, symbol_copy(rt, sym, dst, count, offset, kind, false));
+}
+
+CUDART_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *sym)
+{
+    cudart *rt = rt_enter();
+    uint64_t addr;
+    size_t size;
+    cudaError_t e = devPtr ? symbol(rt, sym, &addr, &size) : cudaErrorInvalidValue;
+    if (e)
+        return rt_leave(rt, e);
+    /* the program may now copy to it like to a cudaMalloc block */
+    if (!rt_alloc_at(rt, addr))
+        track(rt, addr, size, true);
+    *devPtr = (void *)(uintptr_t)addr;
+    return rt_leave(rt, cudaSuccess);
+}
+
+CUDART_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
+{
+    cudart *rt = rt_enter();
+    uint64_t addr;
+    cudaError_t e = size ? symbol(rt, sym, &addr, size) : cudaErrorInvalidValue;
+    return rt_leave(rt, e);
+}
+
+CUDART_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr,
+                                                   const void *ptr)
+{
+    cudart *rt = rt_enter();
+    if (!attr)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    memset(attr, 0, sizeof *attr);
+    if (rt_managed_range(rt, ptr, 0)) {
+        attr->type = cudaMemoryTypeManaged;
+        attr->device = rt->device;
+        attr->devicePointer = attr->hostPointer = (void *)ptr;
+    } else if (ptr && rt_device_range(rt, dp(ptr), 0)) {
+        attr->type = cudaMemoryTypeDevice;
+        attr->device = rt->device;
+        attr->devicePointer = (void *)ptr;
+    } else if (ptr && g_hash_table_contains(rt->host_allocs, ptr)) {
+        attr->type = cudaMemoryTypeHost;
+        attr->device = rt->device;
+        attr->hostPointer = (void *)ptr;
+    } else {
+        attr->type = cudaMemoryTypeUnregistered;
+        attr->device = rt->device;
+        attr->hostPointer = (void *)ptr;
+    }
+    return rt_leave(rt, cudaSuccess);
+}

@@ -1,0 +1,151 @@
+/* cudart/rt_register.c — the entry points nvcc's host code calls before
+ * main and around every <<<>>> launch (crt/host_runtime.h): fatbinary,
+ * kernel and variable registration, and the call-configuration stack. */
+#include "cudart/fatbin.h"
+#include "cudart/rt.h"
+#include "cudart/rt_output.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define CUDART_EXPORT __attribute__((visibility("default")))
+
+static unsigned fatbin_index(const cudart *rt, const rt_fatbin *fb)
+{
+    guint i = 0;
+    return g_ptr_array_find(rt->fatbins, fb, &i) ? i : 0;
+}
+
+/* Picks the PTX of `fb` for the configured target and loads it. */
+static void load_fatbin(cudart *rt, rt_fatbin *fb)
+{
+    fb->mod = NULL;
+    if (!rt->ctx) {
+        fb->load_error = rt->init_error ? rt->init_error : cudaErrorInitializationError;
+        return;
+    }
+    GError *err = NULL;
+    GArray *entries = g_array_new(FALSE, FALSE, sizeof(fatbin_entry));
+    const void *image = fatbin_image(fb->registered, &err);
+    char *ptx = NULL;
+    if (image && fatbin_parse(image, 0, entries, &err))
+        ptx = fatbin_pick_ptx(entries, rt->cfg.gpu.compute_capability, &fb->arch, &err);
+    g_array_free(entries, TRUE);
+    if (!ptx) {
+        bool no_image = err->domain == FATBIN_ERROR && (err->code == FATBIN_ERROR_SASS_ONLY ||
+                                                        err->code == FATBIN_ERROR_NO_TARGET);
+        fb->load_error = no_image ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidKernelImage;
+        rt_log(rt, RT_LOG_ERROR, "error: %s", err->message);
+        g_error_free(err);
+        return;
+    }
+    /* errors name the PTX as <program>.fatbin<N>.compute_<XX>.ptx */
+    char *name = g_strdup_printf("%s.fatbin%u.compute_%u.ptx", program_invocation_short_name,
+                                 fatbin_index(rt, fb), fb->arch);
+    ptxemu_status s = ptxemu_module_load_string(rt->ctx, ptx, name, &fb->mod);
+    g_free(name);
+    g_free(ptx);
+    if (s != PTXEMU_OK) {
+        fb->mod = NULL;
+        fb->load_error = rt_status(rt, s, "loading the program's PTX");
+        return;
+    }
+    fb->load_error = cudaSuccess;
+    rt_log(rt, RT_LOG_DEBUG, "loaded PTX for compute_%u", fb->arch);
+}
+
+void rt_reload_fatbins(cudart *rt)
+{
+    for (guint i = 0; i < rt->fatbins->len; i++) {
+        rt_fatbin *fb = g_ptr_array_index(rt->fatbins, i);
+        if (!fb->unregistered)
+            load_fatbin(rt, fb);
+    }
+}
+
+CUDART_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
+{
+    cudart *rt = rt_enter();
+    rt_fatbin *fb = g_new0(rt_fatbin, 1);
+    fb->registered = fatCubin;
+    g_ptr_array_add(rt->fatbins, fb);
+    load_fatbin(rt, fb);
+    rt_unlock(rt);
+    /* the handle the host code passes back: the record itself */
+    return (void **)fb;
+}
+
+CUDART_EXPORT void __cudaRegisterFatBinaryEnd(void **handle)
+{
+    (void)handle;
+}
+
+CUDART_EXPORT void __cudaUnregisterFatBinary(void **handle)
+{
+    cudart *rt = rt_enter();
+    if (handle)
+        ((rt_fatbin *)handle)->unregistered = true;
+    rt_unlock(rt);
+}
+
+CUDART_EXPORT char __cudaInitModule(void **handle)
+{
+    (void)handle;
+    return 1;
+}
+
+CUDART_EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
+                                          const char *deviceName, int thread_limit, void *tid,
+                                          void *bid, dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    (void)deviceName, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim,
+        (void)wSize;
+    cudart *rt = rt_enter();
+    rt_kernel *k = g_new0(rt_kernel, 1);
+    k->fb = (rt_fatbin *)handle;
+    k->name = g_strdup(deviceFun);
+    g_hash_table_replace(rt->kernels, (gpointer)hostFun, k);
+    rt_log(rt, RT_LOG_DEBUG, "kernel %s at host %p", k->name, (const void *)hostFun);
+    rt_unlock(rt);
+}
+
+CUDART_EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
+                                     const char *deviceName, int ext, size_t size, int constant,
+                                     int global)
+{
+    (void)deviceAddress, (void)ext, (void)global;
+    cudart *rt = rt_enter();
+    rt_var *v = g_new0(rt_var, 1);
+    v->fb = (rt_fatbin *)handle;
+    v->name = g_strdup(deviceName);
+    v->size = size;
+    v->constant = constant != 0;
+    g_hash_table_replace(rt->vars, hostVar, v);
+    rt_unlock(rt);
+}
+
+CUDART_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                                   cudaStream_t stream)
+{
+    cudart *rt = rt_enter();
+    rt_call_config c = {gridDim, blockDim, sharedMem, stream};
+    g_array_append_val(rt->config_stack, c);
+    rt_unlock(rt);
+    return 0;
+}
+
+CUDART_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
+                                                     size_t *sharedMem, void *stream)
+{
+    cudart *rt = rt_enter();
+    if (!rt->config_stack->len)
+        return rt_leave(rt, cudaErrorMissingConfiguration);
+    rt_call_config c = g_array_index(rt->config_stack, rt_call_config, rt->config_stack->len - 1);
+    g_array_set_size(rt->config_stack, rt->config_stack->len - 1);
+    *gridDim = c.grid;
+    *blockDim = c.block;
+    *sharedMem = c.shared;
+    memcpy(stream, &c.stream, sizeof c.stream);
+    rt_unlock(rt);
+    return cudaSuccess;
+}

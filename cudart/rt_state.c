@@ -1,0 +1,252 @@
+/* cudart/rt_state.c — the process-wide runtime object of the drop-in
+ * libcudart (see rt.h for why there is one): configuration from the
+ * environment (PTXEMU_CONFIG, PTXEMU_MODE, PTXEMU_SET, PTXEMU_STATS,
+ * PTXEMU_LOG), the ptxemu context, error bookkeeping, and what is written
+ * when the program exits (functional-mode statistics, the summary that
+ * `ptxemu exec` prints). */
+#include "cudart/rt.h"
+#include "cudart/rt_managed.h"
+#include "cudart/rt_output.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static cudart *the_runtime;
+static GOnce runtime_once = G_ONCE_INIT;
+
+static void rt_kernel_free(gpointer p)
+{
+    rt_kernel *k = p;
+    g_free(k->name);
+    g_free(k);
+}
+
+static void rt_var_free(gpointer p)
+{
+    rt_var *v = p;
+    g_free(v->name);
+    g_free(v);
+}
+
+static gint cmp_addr(gconstpointer a, gconstpointer b, gpointer user)
+{
+    (void)user;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static rt_log_level parse_log(const char *s)
+{
+    if (!s || !*s)
+        return RT_LOG_WARN;
+    static const char *const names[] = {"error", "warn", "info", "debug"};
+    for (int i = 0; i < 4; i++)
+        if (!g_ascii_strcasecmp(s, names[i]))
+            return (rt_log_level)i;
+    fprintf(stderr, "ptxemu: PTXEMU_LOG=%s: expected error, warn, info or debug; using warn\n", s);
+    return RT_LOG_WARN;
+}
+
+/* Reads PTXEMU_*; a bad value leaves the runtime without a device
+ * (init_error) and says which variable and value. */
+static void read_environment(cudart *rt)
+{
+    const char *mode = g_getenv("PTXEMU_MODE");
+    rt->log = parse_log(g_getenv("PTXEMU_LOG"));
+    if (mode && *mode && strcmp(mode, "functional") && strcmp(mode, "timing")) {
+        rt_log(rt, RT_LOG_ERROR, "PTXEMU_MODE=%s: expected functional or timing", mode);
+        rt->init_error = cudaErrorInitializationError;
+    }
+    rt->timing = mode && !strcmp(mode, "timing");
+    const char *cfg = g_getenv("PTXEMU_CONFIG");
+    rt->config_name = cfg && *cfg ? g_strdup(cfg) : NULL;
+    const char *sets = g_getenv("PTXEMU_SET");
+    rt->sets = sets && *sets ? g_strsplit(sets, ";", -1) : g_new0(char *, 1);
+    const char *stats = g_getenv("PTXEMU_STATS");
+    rt->stats_path = stats && *stats ? g_strdup(stats) : NULL;
+    const char *summary = g_getenv("PTXEMU_SUMMARY");
+    rt->summary_path = summary && *summary ? g_strdup(summary) : NULL;
+}
+
+/* The device: config (props), then the context (execution). */
+static void make_device(cudart *rt)
+{
+    GError *err = NULL;
+    bool good = rt->config_name ? gpu_config_load_preset(rt->config_name, &rt->cfg, &err)
+                                : (gpu_config_defaults(&rt->cfg), true);
+    if (good)
+        good = gpu_config_apply_overrides(&rt->cfg, (const char *const *)rt->sets, &err);
+    if (!good) {
+        rt_log(rt, RT_LOG_ERROR, "PTXEMU_CONFIG/PTXEMU_SET: %s", err->message);
+        g_clear_error(&err);
+        rt->init_error = cudaErrorInitializationError;
+        gpu_config_defaults(&rt->cfg);
+    }
+    if (rt->init_error)
+        return;
+    ptxemu_options o = {0};
+    o.timing = rt->timing;
+    o.timing_config = rt->config_name;
+    o.timing_set = (const char *const *)rt->sets;
+    o.stats_path = rt->timing ? rt->stats_path : NULL;
+    o.device_memory = rt->cfg.limits.device_memory;
+    o.max_warp_instructions = rt->cfg.limits.max_warp_instructions;
+    o.max_cycles = rt->cfg.limits.max_cycles;
+    ptxemu_status s = ptxemu_ctx_create(&rt->ctx, &o);
+    if (s != PTXEMU_OK) {
+        rt_log(rt, RT_LOG_ERROR, "cannot create the emulated device: %s", ptxemu_last_error(rt->ctx));
+        ptxemu_ctx_destroy(rt->ctx);
+        rt->ctx = NULL;
+        rt->init_error = cudaErrorInitializationError;
+        return;
+    }
+    rt_log(rt, RT_LOG_INFO, "device: %s, %s mode, compute capability %u.%u", rt->cfg.gpu.name,
+           rt->timing ? "timing" : "functional", rt->cfg.gpu.compute_capability / 10,
+           rt->cfg.gpu.compute_capability % 10);
+}
+
+static gpointer create_runtime(gpointer unused)
+{
+    (void)unused;
+    cudart *rt = g_new0(cudart, 1);
+    g_rec_mutex_init(&rt->lock);
+    read_environment(rt);
+    rt->fatbins = g_ptr_array_new();
+    rt->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, rt_kernel_free);
+    rt->vars = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, rt_var_free);
+    rt->config_stack = g_array_new(FALSE, FALSE, sizeof(rt_call_config));
+    rt->allocs = g_tree_new_full(cmp_addr, NULL, g_free, g_free);
+    rt->host_allocs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    rt->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    rt->streams = g_hash_table_new(g_direct_hash, g_direct_equal);
+    rt->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    rt->launches = g_array_new(FALSE, FALSE, sizeof(rt_launch_record));
+    rt_managed_init(rt);
+    make_device(rt);
+    the_runtime = rt;
+    return rt;
+}
+
+cudart *rt_enter(void)
+{
+    cudart *rt = g_once(&runtime_once, create_runtime, NULL);
+    g_rec_mutex_lock(&rt->lock);
+    return rt;
+}
+
+cudaError_t rt_leave(cudart *rt, cudaError_t err)
+{
+    if (err != cudaSuccess)
+        rt->last_error = err;
+    g_rec_mutex_unlock(&rt->lock);
+    return err;
+}
+
+void rt_unlock(cudart *rt)
+{
+    g_rec_mutex_unlock(&rt->lock);
+}
+
+void rt_log(const cudart *rt, rt_log_level level, const char *fmt, ...)
+{
+    if (level > rt->log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "ptxemu: %s\n", msg);
+    g_free(msg);
+}
+
+cudaError_t rt_unsupported(cudart *rt, const char *what)
+{
+    if (!g_hash_table_contains(rt->warned, what)) {
+        g_hash_table_add(rt->warned, g_strdup(what));
+        fprintf(stderr, "ptxemu: not supported yet: %s (returns cudaErrorNotSupported)\n", what);
+    }
+    return cudaErrorNotSupported;
+}
+
+/* A failed launch's message says what went wrong; CUDA has one code each. */
+static cudaError_t launch_failure(const char *msg)
+{
+    if (strstr(msg, "assertion"))
+        return cudaErrorAssert;
+    if (strstr(msg, "misaligned"))
+        return cudaErrorMisalignedAddress;
+    if (strstr(msg, "trap") || strstr(msg, "deadlock"))
+        return cudaErrorLaunchFailure;
+    if (strstr(msg, "livelock") || strstr(msg, "limit"))
+        return cudaErrorLaunchTimeout;
+    return cudaErrorIllegalAddress;
+}
+
+cudaError_t rt_status(cudart *rt, ptxemu_status s, const char *call)
+{
+    if (s == PTXEMU_OK)
+        return cudaSuccess;
+    const char *msg = ptxemu_last_error(rt->ctx);
+    rt_log(rt, RT_LOG_WARN, "%s: %s", call, msg);
+    switch (s) {
+    case PTXEMU_OK: return cudaSuccess;
+    case PTXEMU_ERR_INVALID_VALUE:
+    case PTXEMU_ERR_INVALID_ADDRESS: return cudaErrorInvalidValue;
+    case PTXEMU_ERR_PARSE: return cudaErrorInvalidPtx;
+    case PTXEMU_ERR_UNSUPPORTED: return cudaErrorNotSupported;
+    case PTXEMU_ERR_NOT_FOUND: return cudaErrorInvalidSymbol;
+    case PTXEMU_ERR_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
+    case PTXEMU_ERR_LAUNCH_RESOURCES: return cudaErrorLaunchOutOfResources;
+    case PTXEMU_ERR_LAUNCH_FAILED: return launch_failure(msg);
+    case PTXEMU_ERR_IO: return cudaErrorUnknown;
+    }
+    return cudaErrorUnknown;
+}
+
+bool rt_device_range(const cudart *rt, uint64_t p, size_t n)
+{
+    /* the greatest base <= p */
+    uint64_t key = p;
+    GTreeNode *node = g_tree_upper_bound(rt->allocs, &key);
+    node = node ? g_tree_node_previous(node) : g_tree_node_last(rt->allocs);
+    if (!node)
+        return false;
+    uint64_t base = *(uint64_t *)g_tree_node_key(node);
+    uint64_t size = ((rt_alloc *)g_tree_node_value(node))->size;
+    return p - base < size && size - (p - base) >= n;
+}
+
+rt_alloc *rt_alloc_at(const cudart *rt, uint64_t p)
+{
+    return g_tree_lookup(rt->allocs, &p);
+}
+
+void rt_reset(cudart *rt)
+{
+    /* modules go with the context: registrations reload their PTX */
+    ptxemu_ctx_destroy(rt->ctx);
+    rt->ctx = NULL;
+    g_tree_remove_all(rt->allocs);
+    rt->allocated = 0;
+    rt->sticky = rt->last_error = cudaSuccess;
+    g_array_set_size(rt->config_stack, 0);
+    if (rt->init_error == cudaSuccess)
+        make_device(rt);
+    rt_reload_fatbins(rt);
+    rt_managed_reset(rt);
+}
+
+/* At exit: functional-mode statistics, the summary, then everything. */
+__attribute__((destructor)) static void runtime_fini(void)
+{
+    cudart *rt = the_runtime;
+    if (!rt)
+        return;
+    g_rec_mutex_lock(&rt->lock);
+    if (rt->stats_path && !rt->timing)
+        rt_write_functional_stats(rt);
+    if (rt->summary_path)
+        rt_write_summary(rt);
+    g_rec_mutex_unlock(&rt->lock);
+}

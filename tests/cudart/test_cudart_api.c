@@ -1,0 +1,308 @@
+/* tests/cudart/test_cudart_api.c — the drop-in libcudart.so.13 driven the
+ * way nvcc's host code drives it, without a CUDA toolkit: a hand-built
+ * fatbinary (plain and LZ4-compressed PTX, and a SASS-only one) is
+ * registered with its kernel and variable, then launched through every
+ * launch path, with copies, symbols, 2-D copies and the documented error
+ * codes.  meson runs it with PTXEMU_SET=gpu.compute_capability=86;
+ * gpu.num_sms=7, so the device properties must show that config. */
+#include "cudart/cuda_abi.h"
+#include "fatbin_build.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+/* The entry points under test (the library exports them; cuda_abi.h has
+ * the types). */
+void **__cudaRegisterFatBinary(void *fatCubin);
+void __cudaRegisterFatBinaryEnd(void **handle);
+void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
+                            const char *deviceName, int thread_limit, void *tid, void *bid,
+                            dim3 *bDim, dim3 *gDim, int *wSize);
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName,
+                       int ext, size_t size, int constant, int global);
+unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shared, cudaStream_t s);
+cudaError_t __cudaPopCallConfiguration(dim3 *g, dim3 *b, size_t *shared, void *s);
+cudaError_t __cudaGetKernel(cudaKernel_t *k, const void *fn);
+cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 g, dim3 b, void **args, size_t shared,
+                               cudaStream_t s);
+cudaError_t cudaLaunchKernel(const void *fn, dim3 g, dim3 b, void **args, size_t shared,
+                             cudaStream_t s);
+cudaError_t cudaMalloc(void **p, size_t n);
+cudaError_t cudaFree(void *p);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w,
+                         size_t h, int kind);
+cudaError_t cudaMemset(void *p, int v, size_t n);
+cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off, int kind);
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off, int kind);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn);
+cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
+cudaError_t cudaGraphCreate(void **graph, unsigned flags);
+const char *cudaGetErrorName(cudaError_t e);
+
+/* add_g: a[i] += g for i < n, where g is a module .global variable. */
+static const char KERNEL_PTX[] =
+    ".version 7.5\n.target sm_75\n.address_size 64\n"
+    ".global .align 4 .u32 g = 3;\n"
+    ".visible .entry add_g(.param .u64 a, .param .u32 n)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [a];\n  ld.param.u32 %r1, [n];\n"
+    "  mov.u32 %r2, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.s32 %r2, %r3, %r4, %r2;\n  setp.ge.u32 %p1, %r2, %r1;\n  @%p1 bra DONE;\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n  mul.wide.u32 %rd2, %r2, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n  ld.global.u32 %r5, [%rd3];\n"
+    "  ld.global.u32 %r6, [g];\n  add.s32 %r5, %r5, %r6;\n  st.global.u32 [%rd3], %r5;\n"
+    "DONE:\n  ret;\n}\n";
+
+/* Host-side stand-ins for what nvcc generates: a stub per kernel and a
+ * shadow per variable; only their addresses matter. */
+static const char plain_stub = 0, lz4_stub = 0, sass_stub = 0;
+static unsigned g_shadow;
+
+static GByteArray *plain_img, *lz4_img, *sass_img, *lz4_block;
+static fatbin_wrapper plain_w, lz4_w, sass_w;
+
+static void **register_image(fatbin_wrapper *w, GByteArray *img, const char *stub, bool var)
+{
+    *w = (fatbin_wrapper){(int)FATBINC_MAGIC, 1, (const unsigned long long *)img->data, NULL};
+    void **h = __cudaRegisterFatBinary(w);
+    __cudaRegisterFunction(h, stub, (char *)"add_g", "add_g", -1, NULL, NULL, NULL, NULL, NULL);
+    if (var)
+        __cudaRegisterVar(h, (char *)&g_shadow, (char *)"g", "g", 0, sizeof(unsigned), 0, 0);
+    __cudaRegisterFatBinaryEnd(h);
+    return h;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    /* the compute_75 PTX, and a decoy for a target above the config's */
+    fb_spec plain[] = {{1, 75, 0, KERNEL_PTX, sizeof KERNEL_PTX - 1, 0},
+                       {1, 90, 0, "garbage", 7, 0}};
+    plain_img = fb_build(plain, 2);
+    lz4_block = fb_lz4_literals(KERNEL_PTX, sizeof KERNEL_PTX - 1);
+    fb_spec lz4[] = {{1, 80, 0x2000, lz4_block->data, lz4_block->len, sizeof KERNEL_PTX - 1}};
+    lz4_img = fb_build(lz4, 1);
+    fb_spec sass[] = {{2, 75, 0, "\x7f" "ELF", 4, 0}};
+    sass_img = fb_build(sass, 1);
+    register_image(&plain_w, plain_img, &plain_stub, true);
+    register_image(&lz4_w, lz4_img, &lz4_stub, false);
+    register_image(&sass_w, sass_img, &sass_stub, false);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    /* the runtime keeps pointing at the images until exit */
+    return 0;
+}
+
+static void test_properties_from_config(void **state)
+{
+    (void)state;
+    struct cudaDeviceProp p;
+    assert_int_equal(cudaGetDeviceProperties(&p, 0), cudaSuccess);
+    assert_int_equal(p.major, 8);
+    assert_int_equal(p.minor, 6);
+    assert_int_equal(p.multiProcessorCount, 7);
+    assert_int_equal(p.warpSize, 32);
+    assert_int_equal(cudaGetDeviceProperties(&p, 1), cudaErrorInvalidDevice);
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidDevice);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
+}
+
+/* a[i] = 10 * i, launched through `how`, must come back as 10 * i + g. */
+static void run_add(const void *stub, int how, unsigned g)
+{
+    enum { N = 100 };
+    unsigned host[N], *dev = NULL;
+    for (unsigned i = 0; i < N; i++)
+        host[i] = 10 * i;
+    assert_int_equal(cudaMalloc((void **)&dev, sizeof host), cudaSuccess);
+    assert_int_equal(cudaMemcpy(dev, host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+    unsigned n = N;
+    void *args[] = {&dev, &n};
+    dim3 grid = {4, 1, 1}, block = {32, 1, 1};
+    if (how == 0) {
+        assert_int_equal(cudaLaunchKernel(stub, grid, block, args, 0, NULL), cudaSuccess);
+    } else {
+        /* what <<<>>> expands to in CUDA 13 */
+        assert_int_equal(__cudaPushCallConfiguration(grid, block, 0, NULL), 0);
+        dim3 g2, b2;
+        size_t shared = 1;
+        cudaStream_t s = (cudaStream_t)&n;
+        assert_int_equal(__cudaPopCallConfiguration(&g2, &b2, &shared, &s), cudaSuccess);
+        assert_int_equal(g2.x, 4);
+        assert_int_equal(b2.x, 32);
+        assert_int_equal(shared, 0);
+        assert_null(s);
+        cudaKernel_t k = NULL;
+        assert_int_equal(__cudaGetKernel(&k, stub), cudaSuccess);
+        assert_int_equal(__cudaLaunchKernel(k, g2, b2, args, shared, s), cudaSuccess);
+    }
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(cudaMemcpy(host, dev, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (unsigned i = 0; i < N; i++)
+        assert_int_equal(host[i], 10 * i + g);
+    assert_int_equal(cudaFree(dev), cudaSuccess);
+}
+
+static void test_launch_paths_and_symbols(void **state)
+{
+    (void)state;
+    unsigned g = 0;
+    /* the initialiser of g in the PTX */
+    assert_int_equal(cudaMemcpyFromSymbol(&g, &g_shadow, sizeof g, 0, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    assert_int_equal(g, 3);
+    run_add(&plain_stub, 0, 3);
+    g = 41;
+    assert_int_equal(cudaMemcpyToSymbol(&g_shadow, &g, sizeof g, 0, cudaMemcpyHostToDevice),
+                     cudaSuccess);
+    run_add(&plain_stub, 1, 41);
+    /* the LZ4 image is its own module: its g still holds the initialiser */
+    run_add(&lz4_stub, 1, 3);
+    assert_int_equal(cudaMemcpyToSymbol(&g_shadow, &g, sizeof g, 2, cudaMemcpyHostToDevice),
+                     cudaErrorInvalidValue);
+    assert_int_equal(cudaMemcpyToSymbol(&g, &g, sizeof g, 0, cudaMemcpyHostToDevice),
+                     cudaErrorInvalidSymbol);
+    struct cudaFuncAttributes a;
+    assert_int_equal(cudaFuncGetAttributes(&a, &plain_stub), cudaSuccess);
+    assert_int_equal(a.binaryVersion, 75); /* compute_90 is above the config's 86 */
+    assert_int_equal(a.ptxVersion, 75);    /* .version 7.5 */
+    assert_true(a.numRegs > 0);
+    assert_int_equal(cudaFuncGetAttributes(&a, &lz4_stub), cudaSuccess);
+    assert_int_equal(a.binaryVersion, 80);
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidSymbol);
+}
+
+static void test_copy_2d(void **state)
+{
+    (void)state;
+    unsigned char host[3][5], back[3][5], *dev = NULL;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 5; c++)
+            host[r][c] = (unsigned char)(r * 16 + c);
+    assert_int_equal(cudaMalloc((void **)&dev, 3 * 8), cudaSuccess);
+    assert_int_equal(cudaMemset(dev, 0xee, 24), cudaSuccess);
+    assert_int_equal(cudaMemcpy2D(dev, 8, host, 5, 5, 3, cudaMemcpyHostToDevice), cudaSuccess);
+    unsigned char raw[24];
+    assert_int_equal(cudaMemcpy(raw, dev, 24, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_int_equal(raw[8 + 4], 0x14);  /* row 1, column 4 at pitch 8 */
+    assert_int_equal(raw[8 + 5], 0xee);  /* the padding is untouched */
+    assert_int_equal(cudaMemcpy2D(back, 5, dev, 8, 5, 3, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_memory_equal(back, host, sizeof host);
+    assert_int_equal(cudaMemcpy2D(dev, 4, host, 5, 5, 3, cudaMemcpyHostToDevice),
+                     cudaErrorInvalidPitchValue);
+    /* the footprint of 3 rows at pitch 8 would pass the 24-byte block */
+    assert_int_equal(cudaMemcpy2D(dev + 8, 8, host, 5, 5, 3, cudaMemcpyHostToDevice),
+                     cudaErrorInvalidValue);
+    assert_int_equal(cudaFree(dev), cudaSuccess);
+    (void)cudaGetLastError();
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    unsigned n = 1, *dev = NULL;
+    void *args[] = {&dev, &n};
+    dim3 one = {1, 1, 1}, big = {2048, 1, 1};
+    assert_int_equal(cudaMalloc((void **)&dev, 4), cudaSuccess);
+    assert_int_equal(cudaLaunchKernel(&plain_stub, one, big, args, 0, NULL),
+                     cudaErrorInvalidConfiguration);
+    assert_int_equal(cudaLaunchKernel(&n, one, one, args, 0, NULL),
+                     cudaErrorInvalidDeviceFunction);
+    assert_int_equal(cudaLaunchKernel(&plain_stub, one, one, args, 0, (cudaStream_t)&n),
+                     cudaErrorInvalidResourceHandle);
+    /* SASS only: no kernel image for the device */
+    assert_int_equal(cudaLaunchKernel(&sass_stub, one, one, args, 0, NULL),
+                     cudaErrorNoKernelImageForDevice);
+    assert_string_equal(cudaGetErrorName(cudaGetLastError()), "cudaErrorNoKernelImageForDevice");
+    assert_int_equal(cudaMemcpy(&n, &n, 4, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    assert_int_equal(cudaMemcpy(dev, &n, 8, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    assert_int_equal(cudaFree(&n), cudaErrorInvalidValue);
+    dim3 g = {0, 0, 0};
+    size_t sh;
+    cudaStream_t s;
+    assert_int_equal(__cudaPopCallConfiguration(&g, &g, &sh, &s), cudaErrorMissingConfiguration);
+    void *graph = NULL;
+    assert_int_equal(cudaGraphCreate(&graph, 0), cudaErrorNotSupported);
+    assert_int_equal(cudaPeekAtLastError(), cudaErrorNotSupported);
+    assert_int_equal(cudaGetLastError(), cudaErrorNotSupported);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
+    assert_int_equal(cudaFree(dev), cudaSuccess);
+}
+
+/* Managed memory: one pointer for both sides.  Under AddressSanitizer the
+ * device window lies in ASan's shadow, so the mapping cannot be made and
+ * the documented allocation error comes back instead. */
+static void test_managed(void **state)
+{
+    (void)state;
+    unsigned *m = NULL, n = 64;
+#if defined(__SANITIZE_ADDRESS__)
+    assert_int_equal(cudaMallocManaged((void **)&m, n * 4, 1), cudaErrorMemoryAllocation);
+    (void)cudaGetLastError();
+#else
+    assert_int_equal(cudaMallocManaged((void **)&m, n * 4, 1), cudaSuccess);
+    for (unsigned i = 0; i < n; i++)
+        m[i] = 3 * i;
+    unsigned g = 4;
+    assert_int_equal(cudaMemcpyToSymbol(&g_shadow, &g, 4, 0, cudaMemcpyHostToDevice), cudaSuccess);
+    void *args[] = {&m, &n};
+    dim3 grid = {2, 1, 1}, block = {32, 1, 1};
+    assert_int_equal(cudaLaunchKernel(&plain_stub, grid, block, args, 0, NULL), cudaSuccess);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    for (unsigned i = 0; i < n; i++)
+        assert_int_equal(m[i], 3 * i + 4);
+    assert_int_equal(cudaFree(m), cudaSuccess);
+#endif
+}
+
+/* Last: a kernel's illegal address is reported by the next synchronising
+ * call, and sticks. */
+static void test_sticky_fault(void **state)
+{
+    (void)state;
+    unsigned n = 32, *bad = (unsigned *)(uintptr_t)0x10;
+    void *args[] = {&bad, &n};
+    dim3 one = {1, 1, 1}, warp = {32, 1, 1};
+    assert_int_equal(cudaLaunchKernel(&plain_stub, one, warp, args, 0, NULL), cudaSuccess);
+    assert_int_equal(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    void *p = NULL;
+    assert_int_equal(cudaMalloc(&p, 4), cudaErrorIllegalAddress);
+    assert_int_equal(cudaGetLastError(), cudaErrorIllegalAddress);
+    assert_int_equal(cudaGetLastError(), cudaErrorIllegalAddress);
+}
+
+/* After the fault: cudaDeviceReset clears the sticky error, reloads the
+ * registered PTX (g is back to its initialiser) and the device works. */
+static void test_reset(void **state)
+{
+    (void)state;
+    assert_int_equal(cudaDeviceReset(), cudaSuccess);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
+    run_add(&plain_stub, 1, 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_properties_from_config),
+        cmocka_unit_test(test_launch_paths_and_symbols),
+        cmocka_unit_test(test_copy_2d),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_managed),
+        cmocka_unit_test(test_sticky_fault),
+        cmocka_unit_test(test_reset),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,220 @@
+/* tools/cmd_exec.c — `ptxemu exec [options] -- ./app args`: runs an
+ * unmodified CUDA program (built with `nvcc -cudart shared`) on ptxemu by
+ * putting the drop-in libcudart.so.13 (cudart/) first on its library path
+ * and passing the options as PTXEMU_* variables; prints what ran at exit
+ * and exits with the program's status. */
+#include "tools/commands.h"
+#include "timing/config.h"
+
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#ifndef PTXEMU_CUDART_DIR
+#define PTXEMU_CUDART_DIR ""
+#endif
+
+typedef struct exec_opts {
+    gboolean timing, quiet;
+    gchar *config, *stats, *log, *warp, *cta, *lib_dir;
+    gchar **sets;
+} exec_opts;
+
+/* The folder holding libcudart.so.13: --cudart, $PTXEMU_CUDART_DIR, then
+ * the build tree this ptxemu came from. */
+static char *library_dir(const exec_opts *o)
+{
+    const char *env = g_getenv("PTXEMU_CUDART_DIR");
+    const char *dir = o->lib_dir ? o->lib_dir : env && *env ? env : PTXEMU_CUDART_DIR;
+    char *lib = g_build_filename(dir, "libcudart.so.13", NULL);
+    bool ok = *dir && g_file_test(lib, G_FILE_TEST_EXISTS);
+    g_free(lib);
+    if (!ok) {
+        fprintf(stderr, "ptxemu exec: no libcudart.so.13 in '%s' (set --cudart DIR or "
+                        "PTXEMU_CUDART_DIR)\n", dir);
+        return NULL;
+    }
+    return g_canonicalize_filename(dir, NULL);
+}
+
+/* The overrides as PTXEMU_SET carries them: ';'-separated. */
+static char *joined_sets(const exec_opts *o)
+{
+    GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+    if (o->warp)
+        g_ptr_array_add(a, g_strdup_printf("warp.policy=%s", o->warp));
+    if (o->cta)
+        g_ptr_array_add(a, g_strdup_printf("cta.policy=%s", o->cta));
+    for (unsigned i = 0; o->sets && o->sets[i]; i++)
+        g_ptr_array_add(a, g_strdup(o->sets[i]));
+    g_ptr_array_add(a, NULL);
+    char *s = g_strjoinv(";", (char **)a->pdata);
+    g_ptr_array_free(a, TRUE);
+    return s;
+}
+
+/* The config and overrides are checked here, so a typo is one message
+ * before the program starts. */
+static bool check_config(const exec_opts *o, const char *sets)
+{
+    gpu_config cfg;
+    GError *err = NULL;
+    bool ok = o->config ? gpu_config_load_preset(o->config, &cfg, &err)
+                        : (gpu_config_defaults(&cfg), true);
+    char **list = g_strsplit(sets, ";", -1);
+    if (ok && *sets)
+        ok = gpu_config_apply_overrides(&cfg, (const char *const *)list, &err);
+    g_strfreev(list);
+    if (!ok) {
+        fprintf(stderr, "ptxemu exec: %s\n", err->message);
+        g_error_free(err);
+    }
+    return ok;
+}
+
+static void print_summary(const char *path, const char *prog)
+{
+    GKeyFile *kf = g_key_file_new();
+    char *text = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(path, &text, &len, NULL)) {
+        fprintf(stderr, "ptxemu exec: %s did not load ptxemu's libcudart.so.13 (build it with "
+                        "`nvcc -cudart shared`; a statically linked runtime cannot be replaced)\n",
+                prog);
+        g_key_file_free(kf);
+        return;
+    }
+    char *ini = g_strconcat("[s]\n", text, NULL);
+    if (g_key_file_load_from_data(kf, ini, (gsize)-1, G_KEY_FILE_NONE, NULL)) {
+        char *mode = g_key_file_get_string(kf, "s", "mode", NULL);
+        char *cfg = g_key_file_get_string(kf, "s", "config", NULL);
+        fprintf(stderr,
+                "ptxemu exec: %s mode on %s: %lld launches of %lld kernels (%lld failed), "
+                "%lld warp instructions, %lld thread instructions, %lld cycles\n",
+                mode ? mode : "?", cfg ? cfg : "?",
+                (long long)g_key_file_get_int64(kf, "s", "launches", NULL),
+                (long long)g_key_file_get_int64(kf, "s", "kernels", NULL),
+                (long long)g_key_file_get_int64(kf, "s", "failed_launches", NULL),
+                (long long)g_key_file_get_int64(kf, "s", "warp_instructions", NULL),
+                (long long)g_key_file_get_int64(kf, "s", "thread_instructions", NULL),
+                (long long)g_key_file_get_int64(kf, "s", "cycles", NULL));
+        g_free(mode);
+        g_free(cfg);
+    }
+    g_free(ini);
+    g_free(text);
+    g_key_file_free(kf);
+}
+
+/* Runs the program with `env`; its exit status (128 + signal when killed). */
+static int run_program(char **prog, char **env)
+{
+    GError *err = NULL;
+    int wait_status = 0;
+    if (!g_spawn_sync(NULL, prog, env,
+                      G_SPAWN_SEARCH_PATH_FROM_ENVP | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL,
+                      NULL, NULL, &wait_status, &err)) {
+        fprintf(stderr, "ptxemu exec: cannot run %s: %s\n", prog[0], err->message);
+        g_error_free(err);
+        return 127;
+    }
+    if (WIFEXITED(wait_status))
+        return WEXITSTATUS(wait_status);
+    if (WIFSIGNALED(wait_status)) {
+        fprintf(stderr, "ptxemu exec: %s killed by signal %d\n", prog[0], WTERMSIG(wait_status));
+        return 128 + WTERMSIG(wait_status);
+    }
+    return 1;
+}
+
+static char **program_env(const exec_opts *o, const char *dir, const char *sets,
+                          const char *summary)
+{
+    char **env = g_get_environ();
+    const char *old = g_environ_getenv(env, "LD_LIBRARY_PATH");
+    char *path = old && *old ? g_strconcat(dir, ":", old, NULL) : g_strdup(dir);
+    env = g_environ_setenv(env, "LD_LIBRARY_PATH", path, TRUE);
+    g_free(path);
+    env = g_environ_setenv(env, "PTXEMU_MODE", o->timing ? "timing" : "functional", TRUE);
+    if (o->config)
+        env = g_environ_setenv(env, "PTXEMU_CONFIG", o->config, TRUE);
+    if (*sets)
+        env = g_environ_setenv(env, "PTXEMU_SET", sets, TRUE);
+    if (o->stats)
+        env = g_environ_setenv(env, "PTXEMU_STATS", o->stats, TRUE);
+    if (o->log)
+        env = g_environ_setenv(env, "PTXEMU_LOG", o->log, TRUE);
+    return g_environ_setenv(env, "PTXEMU_SUMMARY", summary, TRUE);
+}
+
+int cmd_exec(int argc, char **argv)
+{
+    /* everything after "--" is the program and its arguments */
+    int split = argc;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--")) {
+            split = i;
+            break;
+        }
+    exec_opts o = {0};
+    GOptionEntry entries[] = {
+        {"timing", 0, 0, G_OPTION_ARG_NONE, &o.timing, "run kernels on the timing model", NULL},
+        {"config", 0, 0, G_OPTION_ARG_STRING, &o.config, "GPU preset or INI file", "NAME|FILE"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "override one config key", "K=V"},
+        {"warp-sched", 0, 0, G_OPTION_ARG_STRING, &o.warp, "shorthand for --set warp.policy=", "NAME"},
+        {"cta-sched", 0, 0, G_OPTION_ARG_STRING, &o.cta, "shorthand for --set cta.policy=", "NAME"},
+        {"stats", 0, 0, G_OPTION_ARG_FILENAME, &o.stats, "statistics JSON at exit", "FILE"},
+        {"log", 0, 0, G_OPTION_ARG_STRING, &o.log, "error, warn (default), info or debug", "LEVEL"},
+        {"cudart", 0, 0, G_OPTION_ARG_FILENAME, &o.lib_dir, "folder of libcudart.so.13", "DIR"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "no summary at exit", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *oc = g_option_context_new("[options] -- PROGRAM [ARGS...]");
+    g_option_context_set_summary(oc, "Run a CUDA program built with `nvcc -cudart shared` on ptxemu.");
+    g_option_context_add_main_entries(oc, entries, NULL);
+    GError *err = NULL;
+    int oargc = split;
+    char **oargv = g_new0(char *, (gsize)split + 1);
+    for (int i = 0; i < split; i++)
+        oargv[i] = argv[i];
+    int rc = 2;
+    char *dir = NULL, *sets = NULL, *tmp = NULL, *summary = NULL;
+    if (!g_option_context_parse(oc, &oargc, &oargv, &err)) {
+        fprintf(stderr, "ptxemu exec: %s\n", err->message);
+        g_error_free(err);
+        goto out;
+    }
+    if (oargc > 1 || split + 1 >= argc) {
+        fprintf(stderr, "ptxemu exec: usage: ptxemu exec [options] -- PROGRAM [ARGS...]\n");
+        goto out;
+    }
+    sets = joined_sets(&o);
+    if (!(dir = library_dir(&o)) || !check_config(&o, sets))
+        goto out;
+    tmp = g_dir_make_tmp("ptxemu-exec-XXXXXX", &err);
+    if (!tmp) {
+        fprintf(stderr, "ptxemu exec: %s\n", err->message);
+        g_error_free(err);
+        goto out;
+    }
+    summary = g_build_filename(tmp, "summary", NULL);
+    char **env = program_env(&o, dir, sets, summary);
+    rc = run_program(argv + split + 1, env);
+    g_strfreev(env);
+    if (!o.quiet)
+        print_summary(summary, argv[split + 1]);
+    g_unlink(summary);
+    g_rmdir(tmp);
+out:
+    g_free(summary);
+    g_free(tmp);
+    g_free(sets);
+    g_free(dir);
+    g_free(oargv);
+    g_option_context_free(oc);
+    g_free(o.config), g_free(o.stats), g_free(o.log), g_free(o.warp), g_free(o.cta);
+    g_free(o.lib_dir);
+    g_strfreev(o.sets);
+    return rc;
+}
