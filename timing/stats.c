@@ -115,6 +115,7 @@ tm_kernel_stats *tm_kernel_stats_new(uint32_t ncores)
     k->cores = g_new0(tm_core_counters, ncores ? ncores : 1);
     k->served_per_sm = g_new0(uint64_t, ncores ? ncores : 1);
     k->cta_limit = g_new0(uint32_t, ncores ? ncores : 1);
+    k->off_end = g_new0(uint8_t, ncores ? ncores : 1);
     for (uint32_t i = 0; i < ncores; i++)
         k->cta_limit[i] = SCHED_NO_LIMIT;
     return k;
@@ -128,6 +129,7 @@ void tm_kernel_stats_free(tm_kernel_stats *k)
     g_free(k->cores);
     g_free(k->served_per_sm);
     g_free(k->cta_limit);
+    g_free(k->off_end);
     g_free(k);
 }
 
@@ -384,6 +386,8 @@ static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
         jw_u64(j, "cta_cycles", c->cta_cycles);
         if (k->cta_limit[i] != SCHED_NO_LIMIT) /* Perf-Sat's detected N, ... */
             jw_u64(j, "cta_limit", k->cta_limit[i]);
+        if (k->off_end[i]) /* ... ONAC's and Seq-Det's cores switched off */
+            jw_u64(j, "off_at_end", 1);
         jw_u64(j, "warp_instructions", c->warp_instrs);
         jw_u64(j, "issue_slots", c->sched.slots);
         jw_u64(j, "issued", c->sched.issued);

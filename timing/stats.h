@@ -108,6 +108,9 @@ typedef struct tm_kernel_stats {
     uint64_t *served_per_sm;     /* memory requests served per SM */
     uint32_t *cta_limit;         /* per SM: a policy's CTA cap when the kernel
                                     ended (SCHED_NO_LIMIT: none) */
+    uint8_t *off_end;            /* per SM: 1 when a policy had it draining or
+                                    gated as the kernel ended (ONAC, Seq-Det:
+                                    the cores left on are their detected N) */
 } tm_kernel_stats;
 
 static inline uint64_t tm_kernel_cycles(const tm_kernel_stats *k)
