@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/perf_sat_report.py RESULTS
+"""experiments/perf-sat-analysis.py RESULTS
 
 The per-kernel analysis of the Perf-Sat experiment (experiments/
 perf-sat.ini), as Markdown on stdout, beside the thesis's §4.3.3 numbers.
@@ -79,8 +79,8 @@ def main():
         filt = ov.get("cta.filters", "none")
         runs[j["config"]][j["benchmark"]][(filt, cap)] = kernel_sums(j["stats"])
     thesis = {"m2090": ("Fermi", 94.25, 0.51, 10.45), "k20x": ("Kepler", 85.12, 0.88, 25.51)}
-    print("\n## Per-kernel analysis (scripts/perf_sat_report.py)\n")
-    print("Definitions (the module docstring of scripts/perf_sat_report.py): "
+    print("\n## Per-kernel analysis (experiments/perf-sat-analysis.py)\n")
+    print("Definitions (the module docstring of experiments/perf-sat-analysis.py): "
           "N_ref = the smallest fixed per-core cap after which one more CTA gains under 2%; "
           "N_det = the cap Perf-Sat leaves on the cores (mean over the cores that ran the "
           "kernel, launches weighted by cycles); accuracy = 1 − |N_det − N_ref| / N_ref "
