@@ -130,7 +130,7 @@ def main():
                 rows.append(dict(bench=bench, name=name, ctas=b["ctas"], launches=b["launches"],
                                  nmax=nmax, waves=waves, curve=curve, nref=nref, ndet=ndet,
                                  acc=acc, loss=loss, saved_n=saved_n, saved_t=saved_t, cls=cls,
-                                 ref_gain=b["cycles"] / curve[nref] - 1))
+                                 ref_cost=curve[nref] / curve[nmax] - 1))
         print("### %s\n" % cfg)
         if not rows:
             print("No kernel with both the fixed-cap curve and a Perf-Sat run.\n")
@@ -156,7 +156,7 @@ def main():
         for r in rows:
             print("| %s/%s | %s | %d | %.2f | %.0f%% | %s | %s | %s | %s |" % (
                 r["bench"], r["name"], r["cls"], r["nref"], r["ndet"], 100 * r["acc"],
-                pct(r["loss"]), pct(-r["ref_gain"]), pct(r["saved_n"]), pct(r["saved_t"])))
+                pct(r["loss"]), pct(r["ref_cost"]), pct(r["saved_n"]), pct(r["saved_t"])))
         n = len(rows)
         acc = sum(r["acc"] for r in rows) / n
         by = defaultdict(list)
