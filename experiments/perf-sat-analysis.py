@@ -25,8 +25,10 @@ launches of one kernel name summed):
 - the thesis's kernel class, read off the curve: C-strong when N_ref =
   Nmax, MEM when the baseline is over 2% slower than the best cap, else
   C-weak.
-Only kernels with at least 2 CTA waves at Nmax are analysed (Perf-Sat
-needs several One_TB x Nmax samples); the others are listed apart."""
+Waves = CTAs per launch / (cores x Nmax).  Perf-Sat restarts at every
+launch at ceil(Nmax/2) and needs One_TB (1 + Nmax) cycles for its first
+decision and One_TB x Nmax per further one, so the summary is given for all
+kernels and for those with at least 4 waves per launch."""
 import json
 import math
 import os
@@ -67,6 +69,33 @@ def pct(x):
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else "%+.1f%%" % (100 * x)
 
 
+def summary(cfg, label, rows, t):
+    if not rows:
+        return
+    n = len(rows)
+    acc = sum(r["acc"] for r in rows) / n
+    by = defaultdict(list)
+    for r in rows:
+        by[r["cls"]].append(r)
+    gm = lambda xs: math.exp(sum(math.log(1 + x) for x in xs) / len(xs)) - 1
+    print("\n| %s, %s (%d kernels) | here | thesis (%s) |" % (cfg, label, n, t[0] if t else "?"))
+    print("|---|---:|---:|")
+    print("| accuracy (mean) | %.1f%% | %s |" % (100 * acc, "%.2f%%" % t[1] if t else "–"))
+    for cls in ("C-strong", "C-weak", "MEM"):
+        if by[cls]:
+            paper = ("+%.2f%% (C-strong and C-weak)" % t[2] if t else "–") if cls != "MEM" \
+                else "−4.95% (faster; both GPUs)"
+            print("| %s kernels (%d): Perf-Sat cycles vs Nmax, geomean | %s | %s |" % (
+                cls, len(by[cls]), pct(gm([r["loss"] for r in by[cls]])), paper))
+    print("| all: Perf-Sat cycles vs Nmax, geomean | %s | – |" % pct(gm([r["loss"] for r in rows])))
+    print("| resources saved, 1 − N_det/Nmax (mean) | %.1f%% | %.2f%% (18.32%% over both GPUs) |" % (
+        100 * sum(r["saved_n"] for r in rows) / n, t[3] if t else float("nan")))
+    st = [r["saved_t"] for r in rows if not math.isnan(r["saved_t"])]
+    if st:
+        print("| CTA-cycles saved (mean) | %.1f%% | – |" % (100 * sum(st) / len(st)))
+    print()
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -88,10 +117,11 @@ def main():
           "faster); saved = 1 − N_det / Nmax (slots left free, the thesis's Fig. 4.7) and "
           "1 − CTA-cycles / baseline CTA-cycles (slots actually held over time).  "
           "Class: C-strong when N_ref = Nmax, MEM when the preset cap is over 2% slower "
-          "than the best cap, else C-weak.  Only kernels with ≥ 2 CTA waves at Nmax are "
-          "analysed.\n")
+          "than the best cap, else C-weak.  Waves = CTAs per launch / (cores × Nmax); "
+          "Perf-Sat restarts at every launch, so the summary is also given for the "
+          "kernels with at least 4 waves per launch.\n")
     for cfg in sorted(runs):
-        rows, short = [], []
+        rows = []
         for bench in sorted(runs[cfg]):
             v = runs[cfg][bench]
             base_key = max((k for k in v if k[0] == "none"), key=lambda k: k[1], default=None)
@@ -102,10 +132,7 @@ def main():
             for name in base:
                 b = base[name]
                 nmax = b["nmax"]
-                waves = b["ctas"] / (b["nsms"] * nmax) if nmax else 0
-                if waves < 2:
-                    short.append((bench, name, b["ctas"], nmax, waves))
-                    continue
+                waves = b["ctas"] / b["launches"] / (b["nsms"] * nmax) if nmax else 0
                 curve = {}
                 for n in range(1, nmax + 1):
                     r = v.get(("none", n))
@@ -137,9 +164,9 @@ def main():
             continue
         nmax_all = max(r["nmax"] for r in rows)
         print("Cycles at each fixed cap, normalised to the preset cap (Nmax); **bold** = N_ref.\n")
-        head = "| kernel | CTAs | waves | Nmax | " + " | ".join("cap %d" % n for n in range(1, nmax_all + 1))
+        head = "| kernel | launches | CTAs | waves/launch | Nmax | " + " | ".join("cap %d" % n for n in range(1, nmax_all + 1))
         print(head + " |")
-        print("|---|---:|---:|---:|" + "---:|" * nmax_all)
+        print("|---|---:|---:|---:|---:|" + "---:|" * nmax_all)
         for r in rows:
             cells = []
             for n in range(1, nmax_all + 1):
@@ -148,43 +175,19 @@ def main():
                     cells.append("**%s**" % t if n == r["nref"] else t)
                 else:
                     cells.append("")
-            print("| %s/%s | %d | %.1f | %d | %s |" % (r["bench"], r["name"], r["ctas"], r["waves"],
-                                                      r["nmax"], " | ".join(cells)))
-        print("\n| kernel | class | N_ref | N_det | accuracy | loss vs Nmax | gain of N_ref vs Nmax | "
+            print("| %s/%s | %d | %d | %.1f | %d | %s |" % (r["bench"], r["name"], r["launches"],
+                                                           r["ctas"], r["waves"], r["nmax"],
+                                                           " | ".join(cells)))
+        print("\n| kernel | class | N_ref | N_det | accuracy | Perf-Sat cycles vs Nmax | cap N_ref cycles vs Nmax | "
               "saved (1 − N_det/Nmax) | saved (CTA-cycles) |")
         print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
         for r in rows:
             print("| %s/%s | %s | %d | %.2f | %.0f%% | %s | %s | %s | %s |" % (
                 r["bench"], r["name"], r["cls"], r["nref"], r["ndet"], 100 * r["acc"],
                 pct(r["loss"]), pct(r["ref_cost"]), pct(r["saved_n"]), pct(r["saved_t"])))
-        n = len(rows)
-        acc = sum(r["acc"] for r in rows) / n
-        by = defaultdict(list)
-        for r in rows:
-            by[r["cls"]].append(r)
-        gm = lambda xs: math.exp(sum(math.log(1 + x) for x in xs) / len(xs)) - 1
-        print("\n| summary (%s, %d kernels) | here | thesis (%s) |" % (cfg, n, thesis.get(cfg, ("?",))[0]))
-        print("|---|---:|---:|")
-        t = thesis.get(cfg)
-        print("| accuracy (mean) | %.1f%% | %s |" % (100 * acc, "%.2f%%" % t[1] if t else "–"))
-        for cls in ("C-strong", "C-weak", "MEM"):
-            if by[cls]:
-                paper = {"C-strong": "loss %.2f%% (C-strong and C-weak)" % t[2] if t else "–",
-                         "C-weak": "loss %.2f%% (C-strong and C-weak)" % t[2] if t else "–",
-                         "MEM": "+4.95% faster (both GPUs)"}[cls]
-                print("| %s kernels (%d): cycles vs Nmax, geomean | %s | %s |" % (
-                    cls, len(by[cls]), pct(gm([r["loss"] for r in by[cls]])), paper))
-        print("| all kernels: cycles vs Nmax, geomean | %s | – |" % pct(gm([r["loss"] for r in rows])))
-        print("| resources saved, 1 − N_det/Nmax (mean) | %.1f%% | %.2f%% (18.32%% over both GPUs) |" % (
-            100 * sum(r["saved_n"] for r in rows) / n, t[3] if t else float("nan")))
-        st = [r["saved_t"] for r in rows if not math.isnan(r["saved_t"])]
-        if st:
-            print("| CTA-cycles saved (mean) | %.1f%% | – |" % (100 * sum(st) / len(st)))
-        print()
-        if short:
-            print("Left out (under 2 CTA waves at Nmax, so Perf-Sat cannot finish a sample): " +
-                  ", ".join("%s/%s (%d CTAs, %.1f waves)" % (b, k, c, w) for b, k, c, _, w in short) +
-                  ".\n")
+        for label, sel in (("all kernels", rows), ("≥ 4 waves per launch",
+                                                   [r for r in rows if r["waves"] >= 4])):
+            summary(cfg, label, sel, thesis.get(cfg))
 
 
 if __name__ == "__main__":
