@@ -19,8 +19,8 @@ core on (cta.filters=none):
 The thesis groups kernels by N_oracle (a sweep of fixed core counts); this
 run has no oracle sweep, so the summary groups them by ONAC's own choice:
 "A" = ONAC kept fewer than all cores, "B" = it kept all.  Kernels with
-fewer than 4 CTA waves on the full chip are listed apart: detection needs
-about 4 waves per sample and cannot finish in them."""
+fewer than 4 CTA waves per launch on the full chip are listed apart:
+detection needs about 4 waves per sample and cannot finish in them."""
 import json
 import math
 import os
@@ -76,9 +76,9 @@ def main():
         if "none" not in v:
             continue
         for name, b in v["none"].items():
-            waves = b["ctas"] / (b["ncores"] * b["fit"]) if b["fit"] else 0
+            waves = b["ctas"] / b["launches"] / (b["ncores"] * b["fit"]) if b["fit"] else 0
             if waves < 4:
-                short.append("%s/%s (%d CTAs, %.1f waves)" % (bench, name, b["ctas"], waves))
+                short.append("%s/%s (%d CTAs, %.1f waves per launch)" % (bench, name, b["ctas"], waves))
                 continue
             r = {"bench": bench, "name": name, "ctas": b["ctas"], "waves": waves,
                  "static_share": b["static"] / b["energy"] if b["energy"] else float("nan")}
@@ -99,7 +99,7 @@ def main():
           "policy's over all cores on; powered = share of SM-cycles not gated; static "
           "share = the static part of the all-cores energy.  Kernels with fewer than 4 "
           "CTA waves on the full chip are left out (below).\n")
-    print("| kernel | CTAs | waves | static share | ONAC N_opt | Seq-Det N_opt | ONAC perf | "
+    print("| kernel | CTAs | waves/launch | static share | ONAC N_opt | Seq-Det N_opt | ONAC perf | "
           "Seq-Det perf | ONAC energy | Seq-Det energy | ONAC power | Seq-Det power | "
           "ONAC powered | Seq-Det powered |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -132,7 +132,7 @@ def main():
     print("\nGeometric means of the per-kernel ratios (performance: higher is better; energy: "
           "lower is better).\n")
     if short:
-        print("Left out (under 4 CTA waves on %s cores): %s.\n" % (ncores, ", ".join(short)))
+        print("Left out (under 4 CTA waves per launch on %s cores): %s.\n" % (ncores, ", ".join(short)))
 
 
 if __name__ == "__main__":
