@@ -3,10 +3,11 @@
 # already finished with this ptxemu version are kept: results/NAME/ is
 # resumable) and regenerates docs/experiments/NAME.md with its table, plots
 # (docs/experiments/NAME/*.svg), command, ptxemu version and the comparison
-# with the paper.  Builds ptxemu first when build/ is missing.
+# with the paper, then experiments/NAME-analysis.py's output and
+# docs/experiments/NAME/notes.md when they exist.  Builds ptxemu first when build/ is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: scripts/experiments.sh NAME [-j N]  (NAME: $(ls experiments | sed 's/\.ini$//' | tr '\n' ' '))" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: scripts/experiments.sh NAME [-j N]  (NAME: $(cd experiments && ls *.ini | sed 's/\.ini$//' | tr '\n' ' '))" >&2; exit 2; }
 name=$1; shift
 jobs=$(nproc)
 while [ $# -gt 0 ]; do
@@ -39,5 +40,13 @@ else
 fi
 "$BIN" sweep "$exp" --out "$out" --report "docs/experiments/$name.md" --plots "$name" \
     --command "$cmd"
+# an experiment's own analysis (experiments/NAME-analysis.py RESULTS: Markdown
+# on stdout) and its measured discussion (docs/experiments/NAME/notes.md)
+if [ -f "experiments/$name-analysis.py" ]; then
+    python3 "experiments/$name-analysis.py" "$out" >> "docs/experiments/$name.md"
+fi
+if [ -f "docs/experiments/$name/notes.md" ]; then
+    cat "docs/experiments/$name/notes.md" >> "docs/experiments/$name.md"
+fi
 echo "wrote docs/experiments/$name.md"
 exit $rc

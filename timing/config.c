@@ -274,7 +274,9 @@ static char *parse_value(const gpu_config_key *k, const char *text, void *dst,
     }
     case GPU_KIND_LIST: {
         gpu_name_list l = {0};
-        char **parts = g_strsplit(t, ",", -1);
+        /* '+' separates too: a list can then be one value of a comma
+         * separated list elsewhere (ptxemu sweep: cta.filters = none, dyncta+claso) */
+        char **parts = g_strsplit_set(t, ",+", -1);
         bool none = t[0] == '\0' || g_ascii_strcasecmp(t, "none") == 0;
         for (unsigned i = 0; !none && parts[i] && !why->len; i++) {
             char *item = g_strstrip(parts[i]);

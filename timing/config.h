@@ -269,37 +269,52 @@ typedef struct gpu_name_list {
     X(icc, latency, U32, 1, 0, 100, 0, "core cycles", NULL,                  \
       "Access latency of the merge table and the coalesced cache")
 
-/* Energy: placeholders of the right order of magnitude (no seed gives
- * coefficients); what matters for ONAC and ICC is relative energy. */
+/* Energy: per-event defaults derived from published per-operation
+ * energies (docs/energy.md gives each derivation and source: [H] Horowitz,
+ * ISSCC 2014, 45 nm; [K] Keckler's figures from the DARPA exascale study);
+ * the static powers are placeholders (no published per-SM value found).
+ * What matters for ONAC and ICC is relative energy. */
 #define GPU_CFG_energy(X)                                                    \
     X(energy, static_core, DBL, 2.0, 0, 1000, 0, "W", NULL,                  \
-      "Static power of one active (not power-gated) SM")                     \
+      "Static power of one active (not power-gated) SM (placeholder: no "    \
+      "published per-SM value found)")                                       \
     X(energy, static_uncore, DBL, 20.0, 0, 10000, 0, "W", NULL,              \
-      "Static power of everything outside the SMs")                          \
-    X(energy, alu_inst, DBL, 0.2, 0, 1e6, 0, "nJ", NULL,                     \
-      "Per warp instruction on the SP/INT ALUs")                             \
-    X(energy, sfu_inst, DBL, 0.5, 0, 1e6, 0, "nJ", NULL,                     \
-      "Per warp instruction on the SFUs")                                    \
-    X(energy, dp_inst, DBL, 0.4, 0, 1e6, 0, "nJ", NULL,                      \
-      "Per warp instruction on the DP units")                                \
-    X(energy, mem_inst, DBL, 0.1, 0, 1e6, 0, "nJ", NULL,                     \
-      "Per warp memory instruction (address generation, coalescing)")        \
-    X(energy, l1_access, DBL, 0.3, 0, 1e6, 0, "nJ", NULL,                    \
-      "Per L1 data cache access")                                            \
-    X(energy, shared_access, DBL, 0.2, 0, 1e6, 0, "nJ", NULL,                \
-      "Per shared-memory access (each serialised bank pass)")                \
-    X(energy, const_access, DBL, 0.1, 0, 1e6, 0, "nJ", NULL,                 \
-      "Per constant cache access")                                           \
-    X(energy, l2_access, DBL, 1.0, 0, 1e6, 0, "nJ", NULL,                    \
-      "Per L2 access")                                                       \
-    X(energy, noc_flit, DBL, 0.3, 0, 1e6, 0, "nJ", NULL,                     \
-      "Per flit crossing the NoC")                                           \
-    X(energy, dram_access, DBL, 5.0, 0, 1e6, 0, "nJ", NULL,                  \
-      "Per DRAM column access (one burst)")                                  \
+      "Static power of everything outside the SMs (placeholder)")            \
+    X(energy, alu_inst, DBL, 0.8, 0, 1e6, 0, "nJ", NULL,                     \
+      "Per warp instruction on the SP/INT ALUs: 32 x (FP32 add+mul 4.6 pJ "  \
+      "+ 4 register accesses x 5 pJ) [H]")                                   \
+    X(energy, sfu_inst, DBL, 1.6, 0, 1e6, 0, "nJ", NULL,                     \
+      "Per warp instruction on the SFUs: 2 x alu_inst (derived, no "         \
+      "published value)")                                                    \
+    X(energy, dp_inst, DBL, 1.9, 0, 1e6, 0, "nJ", NULL,                      \
+      "Per warp instruction on the DP units: 32 x (FP64 FMA ~20 pJ scaled "  \
+      "from FP32 + 4 x 64-bit register accesses x 10 pJ) [H], derived")      \
+    X(energy, mem_inst, DBL, 0.32, 0, 1e6, 0, "nJ", NULL,                    \
+      "Per warp memory instruction: 32 x (INT32 add 0.1 pJ + 2 register "    \
+      "accesses x 5 pJ) [H]")                                                \
+    X(energy, l1_access, DBL, 0.16, 0, 1e6, 0, "nJ", NULL,                   \
+      "Per L1 data cache access: a 128-byte line = 16 x 64-bit 8 KB SRAM "   \
+      "reads of 10 pJ [H]")                                                  \
+    X(energy, shared_access, DBL, 0.16, 0, 1e6, 0, "nJ", NULL,               \
+      "Per shared-memory access (each serialised bank pass): 32 banks x "    \
+      "32 bits = 16 x 10 pJ [H]")                                            \
+    X(energy, const_access, DBL, 0.01, 0, 1e6, 0, "nJ", NULL,                \
+      "Per constant cache access: one 64-bit 8 KB SRAM read [H]")            \
+    X(energy, l2_access, DBL, 0.32, 0, 1e6, 0, "nJ", NULL,                   \
+      "Per L2 access: 2 x l1_access (derived: larger arrays, no published "  \
+      "per-access value)")                                                   \
+    X(energy, noc_flit, DBL, 0.28, 0, 1e6, 0, "nJ", NULL,                    \
+      "Per flit crossing the NoC: 32 bytes = 4 x 64 bits x 7 pJ/mm x 10 mm " \
+      "[K] (distance assumed)")                                              \
+    X(energy, dram_access, DBL, 15.4, 0, 1e6, 0, "nJ", NULL,                 \
+      "Per DRAM column access (one 64-byte burst): 512 bits x 30 pJ/bit "    \
+      "off-chip [K]")                                                        \
     X(energy, dram_activate, DBL, 3.0, 0, 1e6, 0, "nJ", NULL,                \
-      "Per DRAM row activation")                                             \
+      "Per DRAM row activation (placeholder: no published GDDR5 value "      \
+      "found)")                                                              \
     X(energy, icc_access, DBL, 0.05, 0, 1e6, 0, "nJ", NULL,                  \
-      "Per merge-table or coalesced-cache lookup")
+      "Per merge-table or coalesced-cache lookup: 5 x 64-bit 8 KB SRAM "     \
+      "reads [H] (derived)")
 
 /* Policy choices.  A policy's own keys live in the section named after it
  * ([throttle] burst = 4), generated from sched/policies.def. */

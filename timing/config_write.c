@@ -46,9 +46,12 @@ static const group_doc group_docs[] = {
             "already outstanding, and the coalesced cache keeps returned "
             "lines that had more than one requester."},
     {"energy", "Energy model: static power per active SM and dynamic energy "
-               "per event. No seed publishes coefficients: the defaults are "
-               "placeholders of a plausible order of magnitude, good for "
-               "relative comparisons (ONAC, ICC)."},
+               "per event. No seed publishes coefficients: the dynamic "
+               "defaults are derived from published per-operation energies "
+               "([H] Horowitz, ISSCC 2014, 45 nm; [K] Keckler et al., the "
+               "DARPA exascale study's figures), the static ones are "
+               "placeholders; docs/energy.md gives each derivation. Compare "
+               "normalised values only (ONAC, ICC)."},
     {"warp", "Warp scheduler (ordering policy) of every SM scheduler."},
     {"spin", "Spin detection and warp backoff (the backoff level)."},
     {"fetch", "Fetch-stage policy: which waiting warp gets its instruction "

@@ -541,6 +541,8 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
         /* CTAs of this kernel only (others may share the SMs) */
         ks->cores[i].ctas_issued = k->issued_on[i];
         ks->cores[i].ctas_finished = k->finished_on[i];
+        ks->cta_limit[i] = g->sms[i]->cta_limit;
+        ks->off_end[i] = g->sms[i]->gated || g->sms[i]->draining;
         tm_core_counters_add(&ks->total, &ks->cores[i]);
     }
     snapshot_mem(g, &ks->mem, ks->served_per_sm);

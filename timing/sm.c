@@ -114,7 +114,7 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
     sm->implicit_ret.latency = 1;
     sm->implicit_ret.lat_class = PTX_LAT_CTRL;
     sm->next_wake = TM_NEVER;
-    sm->mem_since = sm->idle_since = sm->counted_to = now;
+    sm->mem_since = sm->idle_since = sm->counted_to = sm->cta_since = now;
     for (unsigned i = 0; i < SCHED_WS_COUNT; i++)
         sm->state_since[i] = now;
     return sm;
@@ -195,6 +195,15 @@ static void flush_states(tm_sm *sm, uint64_t now)
         flush_state(sm, i, now);
 }
 
+/* Resident CTA-cycles up to `upto` (before `resident` changes). */
+static void count_ctas(tm_sm *sm, uint64_t upto)
+{
+    if (upto > sm->cta_since) {
+        sm->c.cta_cycles += (uint64_t)sm->resident * (upto - sm->cta_since);
+        sm->cta_since = upto;
+    }
+}
+
 static void flush_mem(tm_sm *sm, uint64_t now)
 {
     if (now > sm->mem_since) {
@@ -238,6 +247,7 @@ void tm_sm_flush(tm_sm *sm, uint64_t upto)
         sm->c.paused_cycles += upto - sm->paused_since;
         sm->paused_since = upto;
     }
+    count_ctas(sm, upto);
     if (upto > sm->counted_to) {
         sm->c.cycles += upto - sm->counted_to;
         sm->counted_to = upto;
@@ -863,6 +873,7 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
     c->req = *r;
     if (!sm->resident)
         tm_sm_flush(sm, now); /* closes the idle (no CTA) stretch */
+    count_ctas(sm, now);
     sm->resident++;
     sm->free_ctas--;
     sm->free_warps -= r->warps;
@@ -931,6 +942,7 @@ static void release(tm_sm *sm, tm_cta *c, uint64_t cycle)
     sm->free_warps += c->req.warps;
     sm->free_regs += c->req.regs;
     sm->free_shared += c->req.shared;
+    count_ctas(sm, cycle + 1); /* it was resident during `cycle` */
     sm->resident--;
     if (!sm->resident) {
         flush_states(sm, cycle);

@@ -191,6 +191,7 @@ struct tm_sm {
     /* policy controls (timing/policy.h) */
     bool paused, draining, gated;
     uint32_t cta_limit;      /* CTAs it may hold (SCHED_NO_LIMIT: resources) */
+    uint64_t cta_since;      /* c.cta_cycles counted up to here */
     uint64_t gated_since, paused_since;
     bool report_issues;      /* some policy wants issue or warp events */
     bool step;               /* visit every cycle (no event skipping) */

@@ -16,7 +16,8 @@
 #define CORE_FIELDS(X)                                                       \
     X(cycles) X(idle_cycles) X(gated_cycles) X(paused_cycles) X(ctas_issued) X(ctas_finished) X(warp_instrs)  \
     X(thread_instrs) X(alu_instrs) X(mem_instrs) X(alu_load) X(mem_load)     \
-    X(shared_accesses) X(shared_conflicts) X(mem_refusals) X(sfu_instrs) X(dp_instrs)
+    X(shared_accesses) X(shared_conflicts) X(mem_refusals) X(sfu_instrs) X(dp_instrs) \
+    X(cta_cycles)
 #define MEM_FIELDS(X)                                                        \
     X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
     X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
@@ -113,6 +114,10 @@ tm_kernel_stats *tm_kernel_stats_new(uint32_t ncores)
     k->ncores = ncores;
     k->cores = g_new0(tm_core_counters, ncores ? ncores : 1);
     k->served_per_sm = g_new0(uint64_t, ncores ? ncores : 1);
+    k->cta_limit = g_new0(uint32_t, ncores ? ncores : 1);
+    k->off_end = g_new0(uint8_t, ncores ? ncores : 1);
+    for (uint32_t i = 0; i < ncores; i++)
+        k->cta_limit[i] = SCHED_NO_LIMIT;
     return k;
 }
 
@@ -123,6 +128,8 @@ void tm_kernel_stats_free(tm_kernel_stats *k)
     g_free(k->name);
     g_free(k->cores);
     g_free(k->served_per_sm);
+    g_free(k->cta_limit);
+    g_free(k->off_end);
     g_free(k);
 }
 
@@ -268,6 +275,7 @@ static void write_core(jw *j, const tm_core_counters *c, uint64_t cycles, uint32
     jw_u64(j, "core_paused_cycles", c->paused_cycles);
     jw_u64(j, "ctas_issued", c->ctas_issued);
     jw_u64(j, "ctas_finished", c->ctas_finished);
+    jw_u64(j, "cta_cycles", c->cta_cycles);
 }
 
 static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
@@ -375,6 +383,11 @@ static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
         jw_u64(j, "paused_cycles", c->paused_cycles);
         jw_u64(j, "ctas_issued", c->ctas_issued);
         jw_u64(j, "ctas_finished", c->ctas_finished);
+        jw_u64(j, "cta_cycles", c->cta_cycles);
+        if (k->cta_limit[i] != SCHED_NO_LIMIT) /* Perf-Sat's detected N, ... */
+            jw_u64(j, "cta_limit", k->cta_limit[i]);
+        if (k->off_end[i]) /* ... ONAC's and Seq-Det's cores switched off */
+            jw_u64(j, "off_at_end", 1);
         jw_u64(j, "warp_instructions", c->warp_instrs);
         jw_u64(j, "issue_slots", c->sched.slots);
         jw_u64(j, "issued", c->sched.issued);

@@ -56,6 +56,8 @@ typedef struct tm_core_counters {
     uint64_t shared_accesses;    /* shared-memory warp accesses */
     uint64_t shared_conflicts;   /* extra bank passes they needed */
     uint64_t mem_refusals;       /* memsys_issue refused (retried) */
+    uint64_t cta_cycles;         /* resident CTAs x cycles (of any kernel):
+                                    / cycles = mean CTAs held */
 } tm_core_counters;
 
 void tm_core_counters_add(tm_core_counters *dst, const tm_core_counters *src);
@@ -104,6 +106,11 @@ typedef struct tm_kernel_stats {
     uint32_t ncores;
     tm_mem_counters mem;
     uint64_t *served_per_sm;     /* memory requests served per SM */
+    uint32_t *cta_limit;         /* per SM: a policy's CTA cap when the kernel
+                                    ended (SCHED_NO_LIMIT: none) */
+    uint8_t *off_end;            /* per SM: 1 when a policy had it draining or
+                                    gated as the kernel ended (ONAC, Seq-Det:
+                                    the cores left on are their detected N) */
 } tm_kernel_stats;
 
 static inline uint64_t tm_kernel_cycles(const tm_kernel_stats *k)

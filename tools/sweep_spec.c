@@ -280,21 +280,23 @@ static GPtrArray *select_benchmarks(parse_ctx *p)
     return sel;
 }
 
-/* Each [overrides] key expanded into its "key=value" choices. */
-static GPtrArray *override_axes(parse_ctx *p, sweep_spec *s)
+/* Each key of the overrides group `group` expanded into its "key=value"
+ * choices; `keys` gets the key names in document order. */
+static GPtrArray *override_axes(parse_ctx *p, const char *group, char ***keys_out)
 {
     GPtrArray *axes = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-    if (!g_key_file_has_group(p->kf, "overrides"))
+    *keys_out = NULL;
+    if (!g_key_file_has_group(p->kf, group))
         return axes;
     gsize nk;
-    char **keys = g_key_file_get_keys(p->kf, "overrides", &nk, NULL);
+    char **keys = g_key_file_get_keys(p->kf, group, &nk, NULL);
     bool ok = true;
     for (gsize k = 0; k < nk && ok; k++) {
         if (!strchr(keys[k], '.') || keys[k][0] == '.') {
-            ok = perr(p, "overrides", keys[k], "a key is group.name (e.g. warp.policy)");
+            ok = perr(p, group, keys[k], "a key is group.name (e.g. warp.policy)");
             break;
         }
-        char **vals = get_list(p, "overrides", keys[k]);
+        char **vals = get_list(p, group, keys[k]);
         GPtrArray *axis = g_ptr_array_new_with_free_func(g_free);
         for (unsigned v = 0; vals[v] && ok; v++) {
             bool bad;
@@ -304,16 +306,15 @@ static GPtrArray *override_axes(parse_ctx *p, sweep_spec *s)
         }
         g_strfreev(vals);
         if (ok && axis->len == 0)
-            ok = perr(p, "overrides", keys[k], "no values: the cross product is empty");
-        if (ok && axis->len > 1)
-            g_ptr_array_add(s->swept_keys, g_strdup(keys[k]));
+            ok = perr(p, group, keys[k], "no values: the cross product is empty");
         g_ptr_array_add(axes, axis);
     }
-    g_strfreev(keys);
     if (!ok) {
+        g_strfreev(keys);
         g_ptr_array_free(axes, TRUE);
         return NULL;
     }
+    *keys_out = keys;
     return axes;
 }
 
@@ -343,6 +344,75 @@ static GPtrArray *cross(GPtrArray *axes)
             break;
     }
     g_free(pos);
+    return combos;
+}
+
+/* The variants' override combinations: the cross product of [overrides]
+ * and, after it, of each [overrides.NAME] group (same keys, same order, so
+ * every variant label has the same shape), a combination listed once.
+ * A key is swept when the union gives it more than one value. */
+static GPtrArray *override_combos(parse_ctx *p, sweep_spec *s)
+{
+    char **keys = NULL;
+    GPtrArray *axes = override_axes(p, "overrides", &keys);
+    if (!axes)
+        return NULL;
+    GPtrArray *combos = cross(axes);
+    g_ptr_array_free(axes, TRUE);
+    gsize ng;
+    char **groups = g_key_file_get_groups(p->kf, &ng);
+    bool ok = true;
+    for (gsize g = 0; g < ng && ok; g++) {
+        if (!g_str_has_prefix(groups[g], "overrides.") || !groups[g][10])
+            continue;
+        if (!keys) {
+            ok = perr(p, groups[g], NULL, "an [overrides.NAME] group needs an [overrides] group");
+            break;
+        }
+        char **gkeys = NULL;
+        GPtrArray *gaxes = override_axes(p, groups[g], &gkeys);
+        if (!gaxes) {
+            ok = false;
+            break;
+        }
+        bool same = g_strv_length(gkeys) == g_strv_length(keys);
+        for (unsigned k = 0; same && keys[k]; k++)
+            same = !strcmp(keys[k], gkeys[k]);
+        if (!same) {
+            char *want = g_strjoinv(", ", keys);
+            ok = perr(p, groups[g], NULL, "names other keys than [overrides]; want %s in that order",
+                      want);
+            g_free(want);
+        }
+        GPtrArray *more = ok ? cross(gaxes) : NULL;
+        for (guint c = 0; more && c < more->len; c++) {
+            char **m = g_ptr_array_index(more, c);
+            bool dup = false;
+            for (guint d = 0; d < combos->len && !dup; d++)
+                dup = g_strv_equal((const char *const *)m,
+                                   (const char *const *)g_ptr_array_index(combos, d));
+            if (!dup)
+                g_ptr_array_add(combos, g_strdupv(m));
+        }
+        if (more)
+            g_ptr_array_free(more, TRUE);
+        g_ptr_array_free(gaxes, TRUE);
+        g_strfreev(gkeys);
+    }
+    g_strfreev(groups);
+    for (unsigned k = 0; ok && keys && keys[k]; k++) {
+        GHashTable *vals = g_hash_table_new(g_str_hash, g_str_equal);
+        for (guint c = 0; c < combos->len; c++)
+            g_hash_table_add(vals, ((char **)g_ptr_array_index(combos, c))[k]);
+        if (g_hash_table_size(vals) > 1)
+            g_ptr_array_add(s->swept_keys, g_strdup(keys[k]));
+        g_hash_table_destroy(vals);
+    }
+    g_strfreev(keys);
+    if (!ok) {
+        g_ptr_array_free(combos, TRUE);
+        return NULL;
+    }
     return combos;
 }
 
@@ -580,8 +650,7 @@ sweep_spec *sweep_spec_load(const char *path, GError **error)
         ok = false;
     }
     GPtrArray *benches = ok ? select_benchmarks(&p) : NULL;
-    GPtrArray *axes = benches ? override_axes(&p, s) : NULL;
-    GPtrArray *combos = axes ? cross(axes) : NULL;
+    GPtrArray *combos = benches ? override_combos(&p, s) : NULL;
     ok = combos && read_settings(&p, s) && expand(&p, s, benches, combos) && resolve_baseline(&p, s);
     if (ok && s->jobs->len == 0) {
         perr(&p, "experiment", NULL, "the cross product is empty: no jobs");
@@ -589,8 +658,6 @@ sweep_spec *sweep_spec_load(const char *path, GError **error)
     }
     if (benches)
         g_ptr_array_free(benches, TRUE);
-    if (axes)
-        g_ptr_array_free(axes, TRUE);
     if (combos)
         g_ptr_array_free(combos, TRUE);
     g_key_file_free(kf);

@@ -358,6 +358,14 @@ static void test_set(void **state)
     assert_true(gpu_config_set(&c, "cta.filters=throttle,claso", &err));
     assert_int_equal(c.cta.filters.count, 2);
     assert_string_equal(sched_names_filter[c.cta.filters.items[1]], "claso");
+    /* '+' separates too (one value of a sweep's comma list), in order */
+    assert_true(gpu_config_set(&c, "cta.filters=dyncta+claso", &err));
+    assert_int_equal(c.cta.filters.count, 2);
+    assert_string_equal(sched_names_filter[c.cta.filters.items[0]], "dyncta");
+    assert_string_equal(sched_names_filter[c.cta.filters.items[1]], "claso");
+    assert_false(gpu_config_set(&c, "cta.filters=claso+claso", &err));
+    assert_non_null(strstr(err->message, "listed twice"));
+    g_clear_error(&err);
     /* a policy's own keys live in its section */
     assert_true(gpu_config_set(&c, "throttle.burst=3", &err));
     assert_int_equal(c.policy.throttle_burst, 3);

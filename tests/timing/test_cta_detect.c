@@ -240,6 +240,18 @@ static void test_core_count_end_to_end(void **state)
         for (uint32_t s = 0; s < k->ncores; s++)
             gated += k->cores[s].gated_cycles;
         assert_true(gated > 0);
+        /* the stats' cores off at the kernel's end are those the last
+         * decision of the trace switched off */
+        uint32_t last_n = 0;
+        for (const char *q = trace; (q = strstr(q, " cycles -> ")); q++)
+            assert_int_equal(sscanf(q, " cycles -> %u cores", &last_n), 1);
+        assert_true(last_n >= 1 && last_n <= 4);
+        uint32_t off = 0;
+        for (uint32_t s = 0; s < k->ncores; s++)
+            off += k->off_end[s];
+        assert_int_equal(off, 4 - last_n);
+        for (uint32_t s = 0; s < last_n; s++)
+            assert_int_equal(k->off_end[s], 0); /* cores 0 .. N-1 stay on */
         for (const char *q = trace; (q = strstr(q, "cycle ")); q++) {
             unsigned long long cyc;
             unsigned sm;
@@ -256,6 +268,32 @@ static void test_core_count_end_to_end(void **state)
         free(trace);
         ptxemu_ctx_destroy(ctx);
     }
+}
+
+/* Resident CTA-cycles: one CTA on one SM holds one slot for the whole
+ * kernel; 40 CTAs on 2 SMs with no policy cap have no cta_limit. */
+static void test_cta_cycles(void **state)
+{
+    (void)state;
+    const char *const one[] = {"gpu.num_sms=1", NULL};
+    const tm_kernel_stats *k;
+    ptxemu_ctx *ctx;
+    char *trace = run_copyadd(one, 64, &k, &ctx);
+    uint64_t cycles = tm_kernel_cycles(k);
+    assert_true(k->total.cta_cycles + 2 >= cycles && k->total.cta_cycles <= cycles);
+    assert_int_equal(k->cta_limit[0], SCHED_NO_LIMIT);
+    assert_int_equal(k->off_end[0], 0);
+    free(trace);
+    ptxemu_ctx_destroy(ctx);
+    const char *const two[] = {"gpu.num_sms=2", NULL};
+    trace = run_copyadd(two, 40 * 64, &k, &ctx);
+    cycles = tm_kernel_cycles(k);
+    /* at most 8 CTAs per SM, and each of the 40 lives at least a cycle */
+    assert_true(k->total.cta_cycles <= 2 * 8 * cycles);
+    assert_true(k->total.cta_cycles >= 40);
+    assert_int_equal(k->cores[0].cta_cycles + k->cores[1].cta_cycles, k->total.cta_cycles);
+    free(trace);
+    ptxemu_ctx_destroy(ctx);
 }
 
 /* Perf-Sat end to end: every core starts at ceil(Nmax/2), caps move only
@@ -276,6 +314,20 @@ static void test_perf_sat_end_to_end(void **state)
     if (!s)
         fail_msg("no Perf-Sat sample on SM 0");
     assert_non_null(strstr(s, "-> N=5")); /* sample 1 always tries c+1 */
+    /* the stats keep each core's cap at the kernel's end: the last one the
+     * trace set on that core before the kernel finished (the finish then
+     * lifts every cap) */
+    const char *end = strstr(trace, ") finished");
+    assert_non_null(end);
+    for (uint32_t sm = 0; sm < 2; sm++) {
+        char pat[48];
+        g_snprintf(pat, sizeof pat, "SM %u limited to ", sm);
+        unsigned last = 0;
+        for (const char *q = trace; (q = strstr(q, pat)) && q < end; q++)
+            assert_int_equal(sscanf(q + strlen(pat), "%u", &last), 1);
+        assert_true(last >= 1 && last <= 8);
+        assert_int_equal(k->cta_limit[sm], last);
+    }
     free(trace);
     ptxemu_ctx_destroy(ctx);
 }
@@ -332,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_seq_det),
         cmocka_unit_test(test_core_count_end_to_end),
         cmocka_unit_test(test_perf_sat_end_to_end),
+        cmocka_unit_test(test_cta_cycles),
         cmocka_unit_test(test_dyncta_directions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

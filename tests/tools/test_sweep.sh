@@ -67,6 +67,48 @@ warp.policy = lrr, gto
 [summary]
 baseline = warp.policy=rr'
 
+bad group-keys 7 "names other keys than \[overrides\]" '[experiment]
+benchmarks = vector-add
+sizes = tiny
+[overrides]
+cta.filters = none
+core.max_ctas = 1..2
+[overrides.more]
+cta.filters = claso'
+bad group-alone 3 "needs an \[overrides\] group" '[experiment]
+benchmarks = vector-add
+[overrides.more]
+cta.filters = claso'
+
+# --- [overrides.NAME] groups add their cross products (union, a combination
+# once); '+' joins a list value (cta.filters = dyncta+claso)
+cat > "$T/union.ini" <<'INI'
+[experiment]
+benchmarks = vector-add
+sizes = tiny
+[overrides]
+cta.filters = none
+core.max_ctas = 1..3
+[overrides.policies]
+cta.filters = perf-sat, dyncta+claso
+core.max_ctas = 3
+[overrides.again]
+cta.filters = none
+core.max_ctas = 2
+INI
+out=$("$BIN" sweep "$T/union.ini" --out "$T/union" -n 2>&1); rc=$?
+want="cta.filters=none --set core.max_ctas=1
+cta.filters=none --set core.max_ctas=2
+cta.filters=none --set core.max_ctas=3
+cta.filters=perf-sat --set core.max_ctas=3
+cta.filters=dyncta+claso --set core.max_ctas=3"
+got=$(grep -o 'cta.filters=[^ ]* --set core.max_ctas=[0-9]*' <<<"$out")
+if [ $rc -eq 0 ] && [ "$got" = "$want" ] && grep -q "^5 jobs, 5 timing variants" <<<"$out"; then
+    pass "override groups: union of 3 + 2 variants, the duplicate once"
+else
+    fail "override groups: rc $rc: $out"
+fi
+
 # --- a sweep of tiny jobs: 3 benchmarks x (functional + lrr + gto) = 9 jobs
 cat > "$T/exp.ini" <<'INI'
 [experiment]
