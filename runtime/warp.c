@@ -200,6 +200,11 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
     default:
         break;
     }
+    if (G_UNLIKELY(!p) && orig == EX_SPACE_GENERIC &&
+        addr - MEM_KPARAM_WINDOW < MEM_WINDOW_SIZE) {
+        /* checked only off the fast path: kernel parameters by generic address */
+        return ex_addr(w, in, EX_SPACE_KPARAM, addr - MEM_KPARAM_WINDOW, size, lane, write);
+    }
     if (!p) {
         ex_fault(w, lane, "out-of-bounds %u-byte %s %s at address 0x%llx", size,
                  space_word(orig), write ? "store" : "load", (unsigned long long)addr);
