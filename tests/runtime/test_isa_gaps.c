@@ -14,7 +14,9 @@
  *     cvta.param a generic one that ld reads (and st may not write);
  *   - applypriority / discard: [a] 128-byte aligned .global, size 128, no
  *     value changes; brkpt stops the launch with its location;
- *   - add/sub{.rnd}{.sat}.f32.f16/.bf16: a widened exactly, one f32 rounding. */
+ *   - add/sub{.rnd}{.sat}.f32.f16/.bf16: a widened exactly, one f32 rounding;
+ *   - function addresses in initialisers, .callprototype, .noreturn, and a
+ *     clear error for launching a .extern .entry. */
 #include "tests/support/test_util.h"
 
 #include <fenv.h>
@@ -490,6 +492,51 @@ static void test_mixed_precision_add(void **state)
     }
 }
 
+/* ------------------------------------------- module-level declarations */
+
+/* A table of function addresses in a .global initialiser, called through
+ * a .callprototype; a .noreturn function that traps; a .extern .entry that
+ * is only declared.  Model: even threads f1(x) = x + 1, odd f2(x) = 3x. */
+static const char funcs_module[] = HEADER
+    ".func (.param .b32 r) f1 (.param .b32 a)\n{\n  .reg .b32 %r<3>;\n"
+    "  ld.param.b32 %r1, [a];\n  add.s32 %r2, %r1, 1;\n  st.param.b32 [r], %r2;\n  ret;\n}\n"
+    ".func (.param .b32 r) f2 (.param .b32 a)\n{\n  .reg .b32 %r<3>;\n"
+    "  ld.param.b32 %r1, [a];\n  mul.lo.s32 %r2, %r1, 3;\n  st.param.b32 [r], %r2;\n  ret;\n}\n"
+    ".func die () .noreturn\n{\n  trap;\n}\n"
+    ".global .align 8 .u64 table[2] = {f1, f2};\n"
+    ".extern .entry other (.param .u64 p);\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<6>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p1;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 1;\n  mul.wide.u32 %rd2, %r2, 8;\n"
+    "  mov.u64 %rd3, table;\n  add.s64 %rd3, %rd3, %rd2;\n  ld.global.u64 %rd4, [%rd3];\n"
+    "  setp.eq.u64 %p1, %rd4, 0;\n  @%p1 call.uni die, ();\n"
+    "  {\n  .param .b32 pa;\n  .param .b32 pr;\n"
+    "  st.param.b32 [pa], %r1;\n"
+    "  proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+    "  call (pr), %rd4, (pa), proto;\n"
+    "  ld.param.b32 %r3, [pr];\n  }\n"
+    "  mul.wide.u32 %rd5, %r1, 4;\n  add.s64 %rd5, %rd1, %rd5;\n"
+    "  st.global.u32 [%rd5], %r3;\n  ret;\n}\n";
+
+static void test_module_declarations(void **state)
+{
+    (void)state;
+    uint32_t out[N] = {0};
+    test_buf b = {out, sizeof out};
+    char *err = NULL;
+    ptxemu_status st = test_run_ptx(funcs_module, "k", 1, N, &b, 1, &err);
+    if (st != PTXEMU_OK)
+        fail_msg("launch failed: %s", err ? err : "?");
+    for (unsigned i = 0; i < N; i++)
+        assert_int_equal(out[i], i % 2 ? 3 * i : i + 1);
+    st = test_run_ptx(funcs_module, "other", 1, 1, &b, 1, &err);
+    assert_int_equal(st, PTXEMU_ERR_NOT_FOUND);
+    assert_non_null(err);
+    assert_non_null(strstr(err, "only declared (.extern .entry)"));
+    g_free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_line_hints),
         cmocka_unit_test(test_brkpt_is_located),
         cmocka_unit_test(test_mixed_precision_add),
+        cmocka_unit_test(test_module_declarations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
