@@ -545,6 +545,7 @@ static ptxemu_status launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d
     L->kparam_size = k->kparam_size;
     L->printf_out = ctx->opts.printf_stream;
     L->livelock_limit = ctx->opts.livelock_limit;
+    L->its = ctx->opts.its != 0;
     L->max_warp_instrs = ctx->opts.max_warp_instructions;
     L->max_cycles = ctx->opts.max_cycles;
     L->stack_limit = DEFAULT_STACK_LIMIT;

@@ -561,7 +561,11 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
     case PTX_OP_BAR: case PTX_OP_BARRIER: {
         bool red = ptx_instr_has_mod(pi, PTX_MOD_RED);
         bool arrive = ptx_instr_has_mod(pi, PTX_MOD_ARRIVE);
-        if (ptx_instr_has_mod(pi, PTX_MOD_WARP)) { /* bar.warp.sync: lanes are in lockstep */
+        if (ptx_instr_has_mod(pi, PTX_MOD_WARP)) {
+            /* bar.warp.sync: lanes of one group are in lockstep; under ITS
+             * the group waits for the membermask (in->a, runtime/its.c) */
+            const ptx_operand *m = ex_opnd(d, 0);
+            in->a = m ? d->slot(d, m, PTX_T_B32) : EX_NONE;
             in->fn = h_nop;
             return true;
         }
