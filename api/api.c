@@ -481,9 +481,19 @@ static ptxemu_status launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d
     if (!mod || !kernel)
         return PTXEMU_ERR_INVALID_VALUE;
     ex_func *k = g_hash_table_lookup(mod->ex->kernels, kernel);
-    if (!k)
+    if (!k) {
+        /* `.extern .entry k(...)` declares a kernel another module defines */
+        for (uint32_t i = 0; i < mod->ex->nfuncs; i++) {
+            const ex_func *f = &mod->ex->funcs[i];
+            if (f->is_entry && !f->has_body && strcmp(f->name, kernel) == 0)
+                return fail(ctx, PTXEMU_ERR_NOT_FOUND, "%s:%u:%u: kernel '%s' is only declared "
+                            "(.extern .entry): not supported yet: linking it from another "
+                            "module", mod->ir->source_name, f->ir->loc.line, f->ir->loc.col,
+                            kernel);
+        }
         return fail(ctx, PTXEMU_ERR_NOT_FOUND, "no kernel (.entry) named '%s' in %s", kernel,
                     mod->ir->source_name);
+    }
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch of '%s': grid and block dimensions "
@@ -535,6 +545,7 @@ static ptxemu_status launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d
     L->kparam_size = k->kparam_size;
     L->printf_out = ctx->opts.printf_stream;
     L->livelock_limit = ctx->opts.livelock_limit;
+    L->its = ctx->opts.its != 0;
     L->max_warp_instrs = ctx->opts.max_warp_instructions;
     L->max_cycles = ctx->opts.max_cycles;
     L->stack_limit = DEFAULT_STACK_LIMIT;

@@ -53,6 +53,9 @@ typedef struct ptxemu_options {
     uint64_t livelock_limit;    /* warp instructions without progress before a
                                    launch is stopped; 0 = default (1e8) */
     uint64_t seed;              /* seed for anything randomised; default 0 */
+    int its;                    /* independent thread scheduling: per-lane PCs,
+                                   so lanes of one warp may wait for each other
+                                   (intra-warp locks); 0 = the SIMT stack */
 
     /* Timing model.  With `timing` set every launch runs on the cycle-level
      * model (timing/): memory ends up exactly as in a functional run, and

@@ -234,10 +234,12 @@ ptx_operand builder_reg(ptx_builder *b, ptx_strref sname, const PTX_YYLTYPE *loc
 ptx_operand builder_pair(ptx_builder *b, ptx_strref p, ptx_strref q,
                          const PTX_YYLTYPE *loc)
 {
-    ptx_operand a = builder_reg(b, p, loc);
-    ptx_operand c = builder_reg(b, q, loc);
+    /* either half may be the sink `_` (id -1), not both */
+    bool psink = p.len == 1 && p.s[0] == '_', qsink = q.len == 1 && q.s[0] == '_';
+    ptx_operand a = psink ? builder_sink() : builder_reg(b, p, loc);
+    ptx_operand c = qsink ? builder_sink() : builder_reg(b, q, loc);
     ptx_operand o = {0};
-    if (a.kind != PTX_OPND_REG || c.kind != PTX_OPND_REG) {
+    if ((a.kind != PTX_OPND_REG && !psink) || (c.kind != PTX_OPND_REG && !qsink)) {
         builder_error(b, loc, "both halves of a p|q destination must be registers");
         return o;
     }

@@ -57,7 +57,12 @@ enum {
     X(CLUSTER_NCTARANK, "cluster_nctarank", 0)                              \
     X(IS_EXPLICIT_CLUSTER, "is_explicit_cluster", 0)                        \
     X(ENVREG, "envreg", 0) X(PM, "pm", 0) X(PM64, "pm64", 0)                \
-    X(RESERVED_SMEM_OFFSET, "reserved_smem_offset_begin", 0)
+    X(RESERVED_SMEM_OFFSET, "reserved_smem_offset_begin", 0)               \
+    X(RESERVED_SMEM_END, "reserved_smem_offset_end", 0)                     \
+    X(RESERVED_SMEM_CAP, "reserved_smem_offset_cap", 0)                     \
+    X(RESERVED_SMEM_0, "reserved_smem_offset_0", 0)                         \
+    X(RESERVED_SMEM_1, "reserved_smem_offset_1", 0)                         \
+    X(CURRENT_GRAPH_EXEC, "current_graph_exec", 0)
 
 typedef enum ptx_sreg {
 #define X(e, n, c) PTX_SREG_##e,
@@ -133,6 +138,14 @@ typedef struct ptx_reg {
     ptx_type type;
     uint8_t vec;
 } ptx_reg;
+
+/* 64-bit register slots the executor gives one register: one per vector
+ * element, two for a .b128 element (low half first). */
+static inline uint32_t ptx_reg_slots(const ptx_reg *r)
+{
+    uint32_t n = r->vec > 1 ? r->vec : 1;
+    return r->type == PTX_T_B128 ? 2 * n : n;
+}
 
 /* An initializer is a flat list: brace items keep the nesting for printing;
  * readers that only want the values skip them (row-major order). */

@@ -31,9 +31,11 @@ static void visit_operand(const ptx_func *f, const ptx_operand *o, bool write,
     case PTX_OPND_REG:
         visit(user, o->id, o->comp, write);
         break;
-    case PTX_OPND_PAIR:
-        visit(user, o->id, 0, write);
-        visit(user, o->id2, 0, write);
+    case PTX_OPND_PAIR: /* a half may be the sink `_` (-1) */
+        if (o->id >= 0)
+            visit(user, o->id, 0, write);
+        if (o->id2 >= 0)
+            visit(user, o->id2, 0, write);
         break;
     case PTX_OPND_ADDR:
         if (o->id >= 0)

@@ -196,9 +196,15 @@ void ptx_print_operand(GString *o, const ptx_module *m, const ptx_func *f,
         g_string_append_c(o, '_');
         break;
     case PTX_OPND_PAIR:
-        print_reg(o, f, op->id);
+        if (op->id >= 0)
+            print_reg(o, f, op->id);
+        else
+            g_string_append_c(o, '_');
         g_string_append_c(o, '|');
-        print_reg(o, f, op->id2);
+        if (op->id2 >= 0)
+            print_reg(o, f, op->id2);
+        else
+            g_string_append_c(o, '_');
         break;
     default:
         g_string_append(o, "<?>");

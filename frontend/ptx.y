@@ -14,6 +14,8 @@
 }
 
 %code {
+/* the sink `_` as one half of a p|q destination */
+#define SINK_NAME ((ptx_strref){"_", 1})
 int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *scanner);
 static void ptx_yyerror(PTX_YYLTYPE *loc, void *scanner, ptx_builder *b,
                         const char *msg)
@@ -273,6 +275,8 @@ operand: REGNAME                   { $$ = builder_reg(b, $1, &@1); CHECK(); }
     | '!' REGNAME                  { $$ = builder_reg(b, $2, &@2); CHECK();
                                      $$.flags |= PTX_OPNDF_NOT; }
     | REGNAME '|' REGNAME          { $$ = builder_pair(b, $1, $3, &@1); CHECK(); }
+    | REGNAME '|' '_'              { $$ = builder_pair(b, $1, SINK_NAME, &@1); CHECK(); }
+    | '_' '|' REGNAME              { $$ = builder_pair(b, SINK_NAME, $3, &@3); CHECK(); }
     | IDENT                        { $$ = builder_sym(b, $1, &@1); CHECK(); }
     | IDENT '+' INTLIT             { $$ = builder_sym(b, $1, &@1); CHECK(); $$.val = (int64_t)$3; }
     | '_'                          { $$ = builder_sink(); }

@@ -54,8 +54,10 @@ unsigned spin_operand_leaves(const ptx_func *f, const ptx_operand *o,
         g_array_append_val(regs, o->id);
         return 0;
     case PTX_OPND_PAIR:
-        g_array_append_val(regs, o->id);
-        g_array_append_val(regs, o->id2);
+        if (o->id >= 0)
+            g_array_append_val(regs, o->id);
+        if (o->id2 >= 0)
+            g_array_append_val(regs, o->id2);
         return 0;
     case PTX_OPND_ADDR:
         if (o->id >= 0)

@@ -243,6 +243,15 @@ struct ex_warp {
     uint64_t thread_instrs;
     mem_alloc *hint;            /* last global allocation touched */
     ex_access *rec;             /* non-NULL: record memory accesses (timing) */
+    /* independent thread scheduling (runtime/its.c): per-lane PCs; the
+     * SIMT stack holds only the group issuing now */
+    bool its;
+    uint32_t its_group;         /* lanes of the group on the stack */
+    uint32_t its_spins;         /* backward branches without memory progress */
+    uint32_t its_yield_pc;      /* EX_NONE, or the pc of the group that yielded */
+    uint32_t its_released;      /* lanes let through their bar.warp.sync */
+    uint64_t its_mark;          /* launch->last_progress when counting began */
+    uint32_t lpc[WARP_SIZE];    /* each lane's pc (valid while its) */
     ex_cta *cta;
     ex_launch *launch;
 };
@@ -274,6 +283,7 @@ struct ex_launch {
     uint32_t kparam_size;
     FILE *printf_out;
     uint64_t livelock_limit;
+    bool its;                   /* independent thread scheduling (runtime/its.c) */
     uint64_t max_warp_instrs;   /* stop the launch beyond this many; 0 = none */
     uint64_t max_cycles;        /* timing model: core cycles; 0 = none */
     uint64_t clock;             /* warp instructions executed so far (also %clock) */
@@ -310,6 +320,13 @@ void ex_cta_begin(ex_launch *L, ex_cta *c, uint32_t linear);
 void ex_cta_end(ex_cta *c);
 /* Adds the CTA's instruction counts to the launch once it is done. */
 void ex_cta_account(ex_launch *L, const ex_cta *c);
+
+/* ---- independent thread scheduling (runtime/its.c) ---- */
+/* After one instruction of the issuing group: records the group's lanes'
+ * PCs and puts the next group on the SIMT stack. */
+void ex_its_settle(ex_warp *w);
+/* Starts the per-lane PCs of a fresh warp (all lanes at pc 0). */
+void ex_its_init(ex_warp *w);
 
 /* ---- warp execution (runtime/warp.c) ---- */
 void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id);

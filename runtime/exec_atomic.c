@@ -321,6 +321,84 @@ static bool decode_vector(ex_decoder *d, ex_instr *in, bool is_red, int op, ptx_
     return true;
 }
 
+/* ------------------------------------------------------------ 128-bit */
+
+/* atom.exch.b128 and atom.cas.b128 (PTX ISA 8.3, sm_90): the 16 bytes are
+ * read and written as one value, low half at the lower address; the
+ * registers are .b128 (two slots, low half first). */
+static void h_atom128(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    bool changed = false, cas = in->op2 != 0;
+    EX_LANES(mask, l, {
+        uint8_t *p = atom_ptr(w, in, l, atom_addr(w, in, l), 16);
+        if (!p)
+            return;
+        uint64_t o[2], n[2];
+        memcpy(o, p, 16);
+        uint64_t b0 = w->r[in->b][l], b1 = w->r[in->b + 1][l];
+        if (cas) {
+            bool eq = o[0] == b0 && o[1] == b1;
+            n[0] = eq ? w->r[in->c][l] : o[0];
+            n[1] = eq ? w->r[in->c + 1][l] : o[1];
+        } else {
+            n[0] = b0;
+            n[1] = b1;
+        }
+        if (memcmp(o, n, 16) != 0) {
+            memcpy(p, n, 16);
+            changed = true;
+        }
+        if (in->d != EX_NONE) {
+            w->r[in->d][l] = o[0];
+            w->r[in->d + 1][l] = o[1];
+        }
+    });
+    if (changed)
+        ex_mark_progress(w);
+}
+
+/* Slot of a .b128 register operand; `_` gives EX_NONE when allowed. */
+static bool b128_reg(ex_decoder *d, const ptx_operand *o, bool sink_ok, uint32_t *slot)
+{
+    if (o && o->kind == PTX_OPND_SINK && sink_ok) {
+        *slot = EX_NONE;
+        return true;
+    }
+    if (!o || o->kind != PTX_OPND_REG || o->comp ||
+        g_array_index(d->irf->regs, ptx_reg, o->id).type != PTX_T_B128) {
+        g_string_assign(d->why, "atom .b128 operands are .b128 registers");
+        return false;
+    }
+    *slot = d->slot(d, o, PTX_T_B64);
+    return *slot != EX_NONE;
+}
+
+static bool decode_atom128(ex_decoder *d, ex_instr *in, int op, ptx_space sp)
+{
+    if (op != A_EXCH && op != A_CAS) {
+        g_string_assign(d->why, "atom .b128 has only .exch and .cas");
+        return false;
+    }
+    if (sp != PTX_SPACE_NONE && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_SHARED) {
+        g_string_assign(d->why, "atom .b128 on a space other than .global or .shared");
+        return false;
+    }
+    const ptx_operand *ao = ex_opnd(d, 1);
+    if (!ao || ao->kind != PTX_OPND_ADDR || !ex_decode_address(d, ao, in, sp))
+        return false;
+    if (in->op2 != 0) {
+        g_string_assign(d->why, "atom on a .local or .param variable");
+        return false;
+    }
+    in->op2 = op == A_CAS;
+    if (!b128_reg(d, ex_opnd(d, 0), true, &in->d) || !b128_reg(d, ex_opnd(d, 2), false, &in->b) ||
+        (op == A_CAS && !b128_reg(d, ex_opnd(d, 3), false, &in->c)))
+        return false;
+    in->size = 16;
+    in->fn = h_atom128;
+    return true;
+}
+
 bool ex_decode_atomic(ex_decoder *d, ex_instr *in)
 {
     const ptx_instr *pi = d->pi;
@@ -346,6 +424,8 @@ bool ex_decode_atomic(ex_decoder *d, ex_instr *in)
         return false;
     }
     ptx_type t = (ptx_type)pi->types[0];
+    if (t == PTX_T_B128 && !is_red && pi->vec <= 1)
+        return decode_atom128(d, in, op, (ptx_space)pi->space);
     if (ptx_type_size(t) > 8) {
         g_string_printf(d->why, "%u-bit %s (registers hold at most 64 bits)",
                         ptx_type_size(t) * 8, name);

@@ -150,6 +150,10 @@ static bool decode_lop3(ex_decoder *d, ex_instr *in, ptx_type t)
         g_string_assign(d->why, "lop3 with a boolean operation needs d|p and q");
         return false;
     }
+    if (pair->id < 0 || pair->id2 < 0) {
+        g_string_assign(d->why, "a sink `_` in lop3's d|p");
+        return false;
+    }
     ptx_operand r = {0};
     r.kind = PTX_OPND_REG;
     r.id = pair->id;

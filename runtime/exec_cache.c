@@ -1,4 +1,5 @@
-/* runtime/exec_cache.c — cache-control instructions: createpolicy.
+/* runtime/exec_cache.c — cache-control instructions: createpolicy,
+ * applypriority and discard.
  *
  * createpolicy (PTX ISA "Data Movement and Conversion Instructions:
  * createpolicy") builds an opaque 64-bit cache eviction policy that loads
@@ -142,11 +143,73 @@ static bool decode_createpolicy(ex_decoder *d, ex_instr *in)
     return in->b != EX_NONE && in->c != EX_NONE;
 }
 
+/* applypriority.global.L2::evict_normal [a], 128 and discard.global.L2 [a],
+ * 128 (PTX ISA "Data Movement and Conversion Instructions"): a must be
+ * 128-byte aligned and in the .global window (anything else is undefined
+ * behaviour, reported here as a fault).  A priority changes no value; discard
+ * is "a weak write of an unstable indeterminate value", and keeping the old
+ * bytes is one such value, so neither changes memory. */
+static void h_line_hint(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    const char *what = in->op == PTX_OP_DISCARD ? "discard" : "applypriority";
+    EX_LANES(mask, l, {
+        uint64_t a = (uint64_t)in->imm + (in->a != EX_NONE ? w->r[in->a][l] : 0);
+        if (a & 127u) {
+            ex_fault(w, (int)l, "%s address 0x%llx is not 128-byte aligned", what,
+                     (unsigned long long)a);
+            return;
+        }
+        if (a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE || a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE ||
+            !mem_ptr(w->launch->mem, a, 128, &w->hint)) {
+            ex_fault(w, (int)l, "%s address 0x%llx is not 128 bytes of .global memory", what,
+                     (unsigned long long)a);
+            return;
+        }
+    });
+}
+
+static bool decode_line_hint(ex_decoder *d, ex_instr *in)
+{
+    const ptx_instr *pi = d->pi;
+    bool discard = pi->op == PTX_OP_DISCARD, level = false;
+    for (unsigned i = 0; i < pi->nmods; i++) {
+        const char *m = ptx_module_mod_name(d->ir, pi->mods[i]);
+        if (strcmp(m, "global") == 0)
+            continue;
+        if (strcmp(m, discard ? "L2" : "L2::evict_normal") == 0 && !level) {
+            level = true;
+            continue;
+        }
+        g_string_printf(d->why, "%s with .%s", discard ? "discard" : "applypriority", m);
+        return false;
+    }
+    if (!level)
+        return fail(d, discard ? "discard needs .L2" : "applypriority needs .L2::evict_normal");
+    const ptx_operand *a = ex_opnd(d, 0), *size = ex_opnd(d, 1);
+    if (pi->nopnds != 2 || a->kind != PTX_OPND_ADDR || size->kind != PTX_OPND_IMM)
+        return fail(d, "takes [a], size");
+    if (size->val != 128)
+        return fail(d, "size must be 128 (the only value the PTX ISA supports)");
+    if (a->id2 >= 0)
+        return fail(d, "an address by variable name");
+    if (a->id >= 0) {
+        ptx_operand r = {0};
+        r.kind = PTX_OPND_REG;
+        r.id = a->id;
+        in->a = d->slot(d, &r, PTX_T_U64);
+    }
+    in->imm = a->val;
+    in->fn = h_line_hint;
+    return true;
+}
+
 bool ex_decode_cache(ex_decoder *d, ex_instr *in)
 {
     switch ((ptx_opcode)d->pi->op) {
     case PTX_OP_CREATEPOLICY:
         return decode_createpolicy(d, in);
+    case PTX_OP_APPLYPRIORITY: case PTX_OP_DISCARD:
+        return decode_line_hint(d, in);
     default:
         return false;
     }

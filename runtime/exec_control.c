@@ -290,6 +290,19 @@ static void h_trap(ex_warp *w, const ex_instr *in, uint32_t mask)
     ex_fault(w, __builtin_ctz(mask), "trap instruction executed");
 }
 
+/* brkpt suspends execution for a debugger (PTX ISA "brkpt"); without one
+ * the launch stops there, with the location. */
+static void h_brkpt(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    (void)in;
+    if (!mask) {
+        ex_simt_top(w)->pc++;
+        return;
+    }
+    ex_fault(w, __builtin_ctz(mask), "brkpt instruction executed (a breakpoint; ptxemu has "
+                                     "no debugger to resume it)");
+}
+
 static void h_nop(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     (void)w;
@@ -537,6 +550,10 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
         in->fn = h_exit;
         in->flags |= EXF_CONTROL;
         return true;
+    case PTX_OP_BRKPT:
+        in->fn = h_brkpt;
+        in->flags |= EXF_CONTROL;
+        return true;
     case PTX_OP_TRAP:
         in->fn = h_trap;
         in->flags |= EXF_CONTROL;
@@ -544,7 +561,11 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
     case PTX_OP_BAR: case PTX_OP_BARRIER: {
         bool red = ptx_instr_has_mod(pi, PTX_MOD_RED);
         bool arrive = ptx_instr_has_mod(pi, PTX_MOD_ARRIVE);
-        if (ptx_instr_has_mod(pi, PTX_MOD_WARP)) { /* bar.warp.sync: lanes are in lockstep */
+        if (ptx_instr_has_mod(pi, PTX_MOD_WARP)) {
+            /* bar.warp.sync: lanes of one group are in lockstep; under ITS
+             * the group waits for the membermask (in->a, runtime/its.c) */
+            const ptx_operand *m = ex_opnd(d, 0);
+            in->a = m ? d->slot(d, m, PTX_T_B32) : EX_NONE;
             in->fn = h_nop;
             return true;
         }
@@ -574,7 +595,7 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
         in->flags |= EXF_CONTROL;
         return true;
     }
-    case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP: case PTX_OP_BRKPT:
+    case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP:
     case PTX_OP_PMEVENT: case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:
         /* one functional memory order and no caches: nothing to do */
         in->fn = h_nop;

@@ -101,6 +101,11 @@ DEF_TRI(h_fma_f32_f16, U32,
 DEF_TRI(h_fma_f32_bf16, U32,
         ptx_f32_fma(ptx_bf16_to_f32((uint16_t)a), ptx_bf16_to_f32((uint16_t)b),
                     c, rnd, fl))
+/* add/sub{.rnd}{.sat}.f32.f16 / .f32.bf16 d, a, c: a widens exactly first */
+DEF_BIN(h_add_f32_f16, U32, ptx_f32_add(ptx_f16_to_f32((uint16_t)a), b, rnd, fl))
+DEF_BIN(h_add_f32_bf16, U32, ptx_f32_add(ptx_bf16_to_f32((uint16_t)a), b, rnd, fl))
+DEF_BIN(h_sub_f32_f16, U32, ptx_f32_sub(ptx_f16_to_f32((uint16_t)a), b, rnd, fl))
+DEF_BIN(h_sub_f32_bf16, U32, ptx_f32_sub(ptx_bf16_to_f32((uint16_t)a), b, rnd, fl))
 
 /* ---- f32 div/rcp/sqrt ---- */
 /* .rn without .ftz is the host's correctly rounded IEEE operation. */
@@ -352,27 +357,48 @@ static bool decode_arith(ex_decoder *d, ex_instr *in, bool f64, unsigned have)
     return true;
 }
 
-/* fma.rnd{.sat}.f32.f16 / .f32.bf16 */
-static bool decode_fma_mixed(ex_decoder *d, ex_instr *in, unsigned have)
+/* Mixed precision (PTX ISA "Mixed Precision Floating-Point Instructions"):
+ * fma.rnd{.sat}.f32.abtype d, a, b, c and add/sub{.rnd}{.sat}.f32.atype
+ * d, a, c with a (and b) .f16 or .bf16, widened exactly to f32; .rnd
+ * defaults to .rn for add/sub; no .ftz. */
+static bool decode_mixed(ex_decoder *d, ex_instr *in, unsigned have)
 {
     const ptx_instr *pi = d->pi;
+    bool fma = pi->op == PTX_OP_FMA;
+    unsigned nhalf = fma ? 2 : 1;
     ptx_type ab = (ptx_type)pi->types[1];
     if (ab != PTX_T_F16 && ab != PTX_T_BF16)
-        return fail(d, "mixed-precision fma takes .f32.f16 or .f32.bf16");
-    if (!is_ieee_rnd((ptx_rnd)pi->rnd))
-        return fail(d, "fma needs a rounding modifier (.rn .rz .rm .rp)");
+        return fail(d, "mixed precision takes .f32.f16 or .f32.bf16");
+    ptx_rnd rnd = (ptx_rnd)pi->rnd;
+    if (rnd == PTX_RND_NONE && !fma)
+        rnd = PTX_RND_RN;
+    if (!is_ieee_rnd(rnd))
+        return fail(d, fma ? "fma needs a rounding modifier (.rn .rz .rm .rp)"
+                           : "rounding must be .rn, .rz, .rm or .rp");
     if (bad_mods(d, M_SAT))
         return false;
-    for (unsigned i = 1; i <= 2; i++) {
+    for (unsigned i = 1; i <= nhalf; i++) {
         const ptx_operand *o = ex_opnd(d, i);
         if (o && (o->kind == PTX_OPND_FIMM32 || o->kind == PTX_OPND_FIMM64))
             return fail(d, "a float literal as a 16-bit operand");
     }
-    if (!get_slots(d, in, 3, PTX_T_F32, ab, PTX_T_F32))
-        return false;
+    if (fma) {
+        if (!get_slots(d, in, 3, PTX_T_F32, ab, PTX_T_F32))
+            return false;
+    } else {
+        if (pi->nopnds != 3 || !get_slots(d, in, 1, PTX_T_F32, ab, ab))
+            return fail(d, "takes d, a, c");
+        in->b = d->slot(d, ex_opnd(d, 2), PTX_T_F32);
+        if (in->b == EX_NONE)
+            return fail(d, "a source is not a register or an immediate");
+    }
+    in->rnd = (uint8_t)rnd;
     in->op2 = have & M_SAT ? PTX_FP_SAT : 0;
     in->flags |= have & M_SAT ? EXF_SAT : 0;
-    in->fn = ab == PTX_T_F16 ? h_fma_f32_f16 : h_fma_f32_bf16;
+    bool h = ab == PTX_T_F16;
+    in->fn = fma ? (h ? h_fma_f32_f16 : h_fma_f32_bf16)
+           : pi->op == PTX_OP_ADD ? (h ? h_add_f32_f16 : h_add_f32_bf16)
+                                  : (h ? h_sub_f32_f16 : h_sub_f32_bf16);
     return true;
 }
 
@@ -583,16 +609,17 @@ bool ex_decode_float(ex_decoder *d, ex_instr *in)
         return false; /* integer forms: int family; 16-bit floats: half family */
     bool f64 = t == PTX_T_F64;
     unsigned have = scan_mods(pi);
-    if (pi->ntypes > 1 && !(op == PTX_OP_FMA && !f64 && pi->ntypes == 2))
+    bool mixable = op == PTX_OP_FMA || op == PTX_OP_ADD || op == PTX_OP_SUB;
+    if (pi->ntypes > 1 && !(mixable && !f64 && pi->ntypes == 2))
         return fail(d, "unexpected second type");
+    if (pi->ntypes == 2)
+        return decode_mixed(d, in, have);
     if (have & M_TESTP && op != PTX_OP_TESTP)
         return fail(d, "unexpected testp class");
     switch (op) {
     case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD:
         return decode_arith(d, in, f64, have);
     case PTX_OP_FMA:
-        if (pi->ntypes == 2)
-            return decode_fma_mixed(d, in, have);
         return decode_arith(d, in, f64, have);
     case PTX_OP_DIV: case PTX_OP_RCP: case PTX_OP_SQRT:
         return decode_divlike(d, in, f64, have);

@@ -314,6 +314,11 @@ bool ex_decode_int(ex_decoder *d, ex_instr *in)
                         ptx_type_name(t));
         return false;
     }
+    if (pi->ntypes > 1 && (op == PTX_OP_ADD || op == PTX_OP_SUB)) {
+        /* the second type exists only for the mixed-precision .f32.f16 forms */
+        g_string_printf(d->why, "%s with two types", ptx_opcode_info(op)->name);
+        return false;
+    }
     bool x2 = t == PTX_T_U16X2 || t == PTX_T_S16X2;
     unsigned bits = 8 * ptx_type_size(t);
     int wi = x2 ? -1 : width_index(bits);

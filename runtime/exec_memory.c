@@ -175,6 +175,11 @@ static void h_sreg(ex_warp *w, const ex_instr *in, uint32_t mask)
         case PTX_SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
         case PTX_SREG_DYNAMIC_SMEM_SIZE: v = L->dyn_shared; break;
         case PTX_SREG_TOTAL_SMEM_SIZE: case PTX_SREG_AGGR_SMEM_SIZE: v = c->shared_size; break;
+        /* no shared memory is reserved for the system (the region is empty)
+         * and no kernel runs inside a CUDA graph */
+        case PTX_SREG_RESERVED_SMEM_OFFSET: case PTX_SREG_RESERVED_SMEM_END:
+        case PTX_SREG_RESERVED_SMEM_CAP: case PTX_SREG_RESERVED_SMEM_0:
+        case PTX_SREG_RESERVED_SMEM_1: case PTX_SREG_CURRENT_GRAPH_EXEC: v = 0; break;
         default: v = 0; break; /* %envregN, %pmN, %is_explicit_cluster ... */
         }
         w->r[in->d][l] = v & dm;
@@ -302,16 +307,63 @@ static bool decode_vec_slots(ex_decoder *d, const ptx_operand *v, ex_instr *in, 
     return true;
 }
 
+/* A .b128 access moves 64-bit halves, low half at the lower address (the
+ * register's two slots, PTX being little-endian): ld/st.b128 and .v2.b128
+ * become 2 or 4 eight-byte elements.  Operands must be .b128 registers (or
+ * `_` for a load's vector element). */
+static bool decode_b128_halves(ex_decoder *d, const ptx_operand *o, ex_instr *in,
+                               bool allow_sink)
+{
+    unsigned n = d->pi->vec > 1 ? d->pi->vec : 1;
+    if (n > 2) {
+        g_string_assign(d->why, ".v4.b128 (at most .v2 of 128-bit elements)");
+        return false;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        const ptx_operand *e = o;
+        if (n > 1) {
+            if (o->kind != PTX_OPND_VEC || (unsigned)o->id2 != n) {
+                g_string_assign(d->why, "a .v2.b128 operand is a {a, b} list of 2 registers");
+                return false;
+            }
+            e = ptx_func_opnd(d->irf, (uint32_t)o->id + k);
+        }
+        if (e->kind == PTX_OPND_SINK && allow_sink) {
+            in->vr[2 * k] = in->vr[2 * k + 1] = EX_NONE;
+            continue;
+        }
+        if (e->kind != PTX_OPND_REG || e->comp ||
+            g_array_index(d->irf->regs, ptx_reg, e->id).type != PTX_T_B128) {
+            g_string_assign(d->why, "a 128-bit access needs .b128 registers");
+            return false;
+        }
+        uint32_t s = d->slot(d, e, PTX_T_B64);
+        in->vr[2 * k] = s;
+        in->vr[2 * k + 1] = s + 1;
+    }
+    in->size = 8;
+    in->vec = (uint8_t)(2 * n);
+    return true;
+}
+
 static bool decode_ld(ex_decoder *d, ex_instr *in)
 {
     const ptx_instr *pi = d->pi;
     ptx_type t = (ptx_type)pi->types[0];
     in->size = (uint8_t)ptx_type_size(t);
+    const ptx_operand *dst = ex_opnd(d, 0);
+    if (t == PTX_T_B128) {
+        if (!ex_decode_address(d, ex_opnd(d, 1), in, (ptx_space)pi->space) ||
+            !decode_b128_halves(d, dst, in, true))
+            return false;
+        in->type2 = PTX_T_B64;
+        in->fn = h_ld;
+        return true;
+    }
     if (in->size == 0 || in->size > 8) {
         g_string_printf(d->why, "%u-byte element loads", in->size);
         return false;
     }
-    const ptx_operand *dst = ex_opnd(d, 0);
     if (!ex_decode_address(d, ex_opnd(d, 1), in, (ptx_space)pi->space))
         return false;
     if (pi->vec > 1) {
@@ -334,7 +386,7 @@ static bool decode_st(ex_decoder *d, ex_instr *in)
     const ptx_instr *pi = d->pi;
     ptx_type t = (ptx_type)pi->types[0];
     in->size = (uint8_t)ptx_type_size(t);
-    if (in->size == 0 || in->size > 8) {
+    if (t != PTX_T_B128 && (in->size == 0 || in->size > 8)) {
         g_string_printf(d->why, "%u-byte element stores", in->size);
         return false;
     }
@@ -343,6 +395,12 @@ static bool decode_st(ex_decoder *d, ex_instr *in)
     if (!ex_decode_address(d, ex_opnd(d, 0), in, (ptx_space)pi->space))
         return false;
     const ptx_operand *src = ex_opnd(d, 1);
+    if (t == PTX_T_B128) {
+        if (!decode_b128_halves(d, src, in, false))
+            return false;
+        in->fn = h_st;
+        return true;
+    }
     if (pi->vec > 1) {
         if (!decode_vec_slots(d, src, in, t))
             return false;
@@ -398,8 +456,71 @@ static bool decode_movv(ex_decoder *d, ex_instr *in, ptx_type t)
     return true;
 }
 
+/* mov.b128: 128-bit registers are two 64-bit slots; element k of {lo, hi}
+ * (sink: EX_NONE) from source slot a/b */
+static void h_mov128(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    const uint32_t src[2] = {in->a, in->b};
+    for (unsigned k = 0; k < 2; k++) {
+        if (in->vr[k] == EX_NONE)
+            continue;
+        const uint64_t *sv = w->r[src[k]];
+        uint64_t *dv = w->r[in->vr[k]];
+        EX_LANES(mask, l, dv[l] = sv[l];);
+    }
+}
+
+/* Slots of the two halves of a .b128 operand: a .b128 register, or a
+ * {lo, hi} list of 64-bit registers/immediates (sinks allowed when
+ * `write`). */
+static bool b128_slots(ex_decoder *d, const ptx_operand *o, uint32_t out[2], bool write)
+{
+    if (o->kind == PTX_OPND_REG && !o->comp &&
+        g_array_index(d->irf->regs, ptx_reg, o->id).type == PTX_T_B128) {
+        out[0] = d->slot(d, o, PTX_T_B64);
+        out[1] = out[0] + 1;
+        return out[0] != EX_NONE;
+    }
+    if (o->kind != PTX_OPND_VEC || o->id2 != 2) {
+        g_string_assign(d->why, "mov.b128 moves a .b128 register or a {lo, hi} pair of "
+                                "64-bit values");
+        return false;
+    }
+    for (unsigned k = 0; k < 2; k++) {
+        const ptx_operand *e = ptx_func_opnd(d->irf, (uint32_t)o->id + k);
+        if (e->kind == PTX_OPND_SINK && write) {
+            out[k] = EX_NONE;
+            continue;
+        }
+        if (e->kind == PTX_OPND_REG &&
+            ptx_type_size(g_array_index(d->irf->regs, ptx_reg, e->id).type) != 8) {
+            g_string_assign(d->why, "the halves of a mov.b128 pair are 64-bit registers");
+            return false;
+        }
+        out[k] = d->slot(d, e, PTX_T_B64);
+        if (out[k] == EX_NONE)
+            return false;
+    }
+    return true;
+}
+
 static bool decode_mov(ex_decoder *d, ex_instr *in)
 {
+    if (d->pi->types[0] == PTX_T_B128) {
+        uint32_t dst[2], src[2];
+        if (d->pi->vec > 1) {
+            g_string_assign(d->why, "vectors of .b128");
+            return false;
+        }
+        if (!b128_slots(d, ex_opnd(d, 0), dst, true) || !b128_slots(d, ex_opnd(d, 1), src, false))
+            return false;
+        in->vr[0] = dst[0];
+        in->vr[1] = dst[1];
+        in->a = src[0];
+        in->b = src[1];
+        in->fn = h_mov128;
+        return true;
+    }
     const ptx_instr *pi = d->pi;
     ptx_type t = (ptx_type)pi->types[0];
     const ptx_operand *dst = ex_opnd(d, 0), *src = ex_opnd(d, 1);
@@ -445,6 +566,15 @@ static bool decode_mov(ex_decoder *d, ex_instr *in)
                 in->imm = (int64_t)(d->mod->var_addr[s->index] + (uint64_t)src->val);
                 in->fn = h_mov_frame_addr;
                 return true;
+            }
+            if (kparam) { /* its address in the .param space: the buffer offset */
+                ptx_operand off = {0};
+                off.kind = PTX_OPND_IMM;
+                off.val = (int64_t)(d->mod->var_addr[s->index] + (uint64_t)src->val);
+                in->a = d->slot(d, &off, t);
+                in->imm = (int64_t)width_mask(tsz);
+                in->fn = h_mov;
+                return in->a != EX_NONE;
             }
         }
     }
@@ -502,6 +632,13 @@ bool ex_decode_memory(ex_decoder *d, ex_instr *in)
         case PTX_SPACE_SHARED: in->imm = (int64_t)MEM_SHARED_WINDOW; break;
         case PTX_SPACE_LOCAL: in->imm = (int64_t)MEM_LOCAL_WINDOW; break;
         case PTX_SPACE_GLOBAL: case PTX_SPACE_CONST: in->imm = 0; break;
+        case PTX_SPACE_PARAM:
+            if (d->fn->is_entry) { /* kernel parameters only (PTX ISA, cvta) */
+                in->imm = (int64_t)MEM_KPARAM_WINDOW;
+                break;
+            }
+            g_string_assign(d->why, "cvta.param in a .func (kernel parameters only)");
+            return false;
         default:
             g_string_printf(d->why, "cvta for the .%s space", ptx_space_name((ptx_space)pi->space));
             return false;
@@ -512,7 +649,14 @@ bool ex_decode_memory(ex_decoder *d, ex_instr *in)
             const ptx_symbol *s = ptx_module_sym(d->ir, src->id);
             if (s->kind == PTX_SYM_VAR) {
                 const ptx_var *v = ptx_module_var(d->ir, s->index);
-                if (v->func >= 0 && (v->space == PTX_SPACE_LOCAL || v->space == PTX_SPACE_PARAM)) {
+                bool kparam = false;
+                for (guint i = 0; d->fn->is_entry && i < d->irf->params->len; i++)
+                    kparam |= g_array_index(d->irf->params, int32_t, i) == s->index;
+                if (kparam && pi->space == PTX_SPACE_PARAM) {
+                    tmp.kind = PTX_OPND_IMM;
+                    tmp.val = (int64_t)(d->mod->var_addr[s->index] + (uint64_t)src->val);
+                } else if (v->func >= 0 &&
+                           (v->space == PTX_SPACE_LOCAL || v->space == PTX_SPACE_PARAM)) {
                     g_string_assign(d->why, "cvta of a frame variable by name");
                     return false;
                 }

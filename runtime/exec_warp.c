@@ -73,7 +73,7 @@ static inline uint32_t group_of(const ex_warp *w, const ex_instr *in, uint32_t m
         const uint64_t *ra = w->r[in->a], *rb = w->r[in->b], *rc = w->r[in->c];\
         for (unsigned k = 0; k < WARP_SIZE; k++)                               \
             src[k] = (uint32_t)ra[k];                                          \
-        uint64_t *rd = w->r[in->d];                                            \
+        uint64_t *rd = in->d != EX_NONE ? w->r[in->d] : NULL;                 \
         uint64_t *rp = in->d2 != EX_NONE ? w->r[in->d2] : NULL;               \
         EX_LANES(mask, l, {                                                    \
             int bval = (int)(rb[l] & 31u);                                     \
@@ -97,7 +97,8 @@ static inline uint32_t group_of(const ex_warp *w, const ex_instr *in, uint32_t m
             }                                                                  \
             if (!pv)                                                           \
                 j = lane;                                                      \
-            rd[l] = src[j];                                                    \
+            if (rd)                                                            \
+                rd[l] = src[j];                                                \
             if (rp)                                                            \
                 rp[l] = pv;                                                    \
         });                                                                    \
@@ -277,9 +278,14 @@ static bool decode_dest(ex_decoder *d, ex_instr *in, ptx_type t, bool allow_pair
             g_string_assign(d->why, "a d|p destination this form does not have");
             return false;
         }
+        /* `d|_` and `_|p` (sinks, id -1) leave that half unwritten */
         in->d = o->id >= 0 ? reg_slot(d, o->id, t) : EX_NONE;
-        in->d2 = reg_slot(d, o->id2, PTX_T_PRED);
-        return in->d2 != EX_NONE;
+        in->d2 = o->id2 >= 0 ? reg_slot(d, o->id2, PTX_T_PRED) : EX_NONE;
+        if (in->d == EX_NONE && d->pi->op != PTX_OP_SHFL && d->pi->op != PTX_OP_ELECT) {
+            g_string_assign(d->why, "a sink `_` for the data half of d|p");
+            return false;
+        }
+        return in->d != EX_NONE || in->d2 != EX_NONE;
     }
     in->d = d->slot(d, o, t);
     return in->d != EX_NONE;

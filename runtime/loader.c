@@ -287,8 +287,8 @@ static void reguse_visit(void *user, int32_t reg, uint8_t comp, bool write)
     uint32_t first = u->c->reg_slot[reg], n = 1;
     if (comp >= 1 && comp <= 4)
         first += comp - 1u;
-    else if (r->vec > 1)
-        n = r->vec;
+    else
+        n = ptx_reg_slots(r);
     for (uint32_t k = 0; k < n; k++)
         add_unique(write ? u->writes : u->reads, first + k);
 }
@@ -386,7 +386,7 @@ static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GErro
     for (guint i = 0; i < f->regs->len; i++) {
         const ptx_reg *r = &g_array_index(f->regs, ptx_reg, i);
         c.reg_slot[i] = n;
-        n += r->vec > 1 ? r->vec : 1;
+        n += ptx_reg_slots(r);
     }
     c.nregs = n;
     c.consts = g_array_new(FALSE, FALSE, sizeof(uint64_t));

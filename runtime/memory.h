@@ -13,6 +13,9 @@
  * CTA's shared memory or thread's local memory. */
 #define MEM_SHARED_WINDOW 0x0000000100000000ull
 #define MEM_LOCAL_WINDOW 0x0000000200000000ull
+/* cvta.param of a kernel parameter: an offset into the launch's parameter
+ * buffer (read-only; PTX ISA "Kernel Function Parameters") */
+#define MEM_KPARAM_WINDOW 0x0000000300000000ull
 #define MEM_WINDOW_SIZE 0x0000000100000000ull
 #define MEM_GLOBAL_BASE 0x0000000700000000ull
 

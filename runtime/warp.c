@@ -49,6 +49,9 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id)
     ex_frame_push(w, k->frame_size);
     ex_simt e = {0, EX_NONE, w->valid, 0};
     g_array_append_val(w->simt, e);
+    w->its = L->its;
+    if (w->its)
+        ex_its_init(w);
 }
 
 void ex_warp_destroy(ex_warp *w)
@@ -199,6 +202,11 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
         break;
     default:
         break;
+    }
+    if (G_UNLIKELY(!p) && orig == EX_SPACE_GENERIC &&
+        addr - MEM_KPARAM_WINDOW < MEM_WINDOW_SIZE) {
+        /* checked only off the fast path: kernel parameters by generic address */
+        return ex_addr(w, in, EX_SPACE_KPARAM, addr - MEM_KPARAM_WINDOW, size, lane, write);
     }
     if (!p) {
         ex_fault(w, lane, "out-of-bounds %u-byte %s %s at address 0x%llx", size,
@@ -356,7 +364,24 @@ void ex_warp_step(ex_warp *w, ex_access *rec)
     w->rec = NULL;
 }
 
+static void warp_run_stack(ex_warp *w, uint64_t budget);
+
 void ex_warp_run(ex_warp *w, uint64_t budget)
+{
+    if (G_LIKELY(!w->its)) {
+        warp_run_stack(w, budget);
+        return;
+    }
+    /* ITS: one instruction of the issuing group, then choose again (calls
+     * run to their return on the stack with the lanes that made them) */
+    while (budget-- > 0 && w->state == WARP_RUNNING) {
+        warp_run_stack(w, 1);
+        if (w->calls->len == 0)
+            ex_its_settle(w);
+    }
+}
+
+static void warp_run_stack(ex_warp *w, uint64_t budget)
 {
     ex_launch *L = w->launch;
     uint64_t limit = L->livelock_limit;

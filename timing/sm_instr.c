@@ -44,8 +44,10 @@ static uint8_t *slot_widths(const ex_func *fn)
     uint32_t n = 0;
     for (guint i = 0; f && i < f->regs->len && n < fn->nregs; i++) {
         const ptx_reg *r = &g_array_index(f->regs, ptx_reg, i);
-        unsigned cnt = r->vec > 1 ? r->vec : 1;
+        unsigned cnt = ptx_reg_slots(r);
         unsigned sz = r->type == PTX_T_PRED ? 0 : ptx_type_size(r->type);
+        if (r->type == PTX_T_B128)
+            sz = 8; /* two 64-bit slots */
         for (unsigned k = 0; k < cnt && n < fn->nregs; k++)
             w[n++] = (uint8_t)((sz + 3) / 4);
     }

@@ -507,12 +507,16 @@ int cmd_run(int argc, char **argv)
             first_end = i;
             break;
         }
-    GOptionEntry entries[10];
+    gboolean its = FALSE;
+    GOptionEntry entries[11];
     launch_entries(&ls[0], entries);
     entries[8] = (GOptionEntry){"livelock-limit", 0, 0, G_OPTION_ARG_INT64, &livelock,
                                 "warp instructions without a memory change before a launch is "
                                 "stopped", "N"};
-    entries[9] = (GOptionEntry){NULL, 0, 0, 0, NULL, NULL, NULL};
+    entries[9] = (GOptionEntry){"its", 0, 0, G_OPTION_ARG_NONE, &its,
+                                "independent thread scheduling (per-lane PCs, sm_70 and newer) "
+                                "instead of the SIMT reconvergence stack", NULL};
+    entries[10] = (GOptionEntry){NULL, 0, 0, 0, NULL, NULL, NULL};
     GOptionContext *oc = g_option_context_new("FILE.ptx [--then LAUNCH-OPTIONS]...");
     g_option_context_set_summary(oc, "Launch a kernel functionally (or, with --timing, on the "
                                      "cycle-level timing model) and report instruction counts "
@@ -554,6 +558,7 @@ int cmd_run(int argc, char **argv)
             goto out;
     ptxemu_options opts = {0};
     opts.livelock_limit = (uint64_t)livelock;
+    opts.its = its;
     if (!timing_cli_options(&tc, &opts, &sched_trace, "ptxemu run"))
         goto out;
     if (ptxemu_ctx_create(&ctx, &opts) != PTXEMU_OK) {

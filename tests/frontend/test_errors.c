@@ -302,8 +302,11 @@ static void test_instructions(void **state)
     (void)state;
     expect_error(KERNEL(".reg .f32 %f<2>;\ncvt.f32 %f1, %f0;\nret;\n"), 6, 1,
                  "'cvt' needs 2 to 4 type modifiers, found 1");
+    expect_error(KERNEL(".reg .b32 %r<2>;\nmul %r1, %r0, %r0;\n"), 6, 1,
+                 "'mul' needs 1 type modifier (such as .u32), found 0");
+    /* add/sub take a second type in the mixed-precision .f32.f16 forms */
     expect_error(KERNEL(".reg .b32 %r<2>;\nadd %r1, %r0, %r0;\n"), 6, 1,
-                 "'add' needs 1 type modifier (such as .u32), found 0");
+                 "'add' needs 1 to 2 type modifiers, found 0");
     expect_error(KERNEL(".reg .u32 %r<2>;\nld.global.u32 %r1, %r0;\n"), 6, 1,
                  "the second operand of 'ld' must be a memory address [..]");
     expect_error(KERNEL(".reg .u32 %r<2>;\nld.global.u32 %r1;\n"), 6, 1,

@@ -19,9 +19,13 @@ typedef struct fixture {
     ptxemu_module *mod;
 } fixture;
 
+/* PTXEMU_TEST_ITS set (the runtime_corpus_its test): every kernel runs
+ * under independent thread scheduling, against the same references. */
 static void load(fixture *f, const char *rel)
 {
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, NULL), PTXEMU_OK);
+    ptxemu_options o = {0};
+    o.its = g_getenv("PTXEMU_TEST_ITS") != NULL;
+    assert_int_equal(ptxemu_ctx_create(&f->ctx, &o), PTXEMU_OK);
     char *path = test_source_path(rel);
     ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
     if (s != PTXEMU_OK)
@@ -255,6 +259,7 @@ static void test_printf_golden(void **state)
     FILE *out = fdopen(fd, "w+");
     ptxemu_options opts = {0};
     opts.printf_stream = out;
+    opts.its = g_getenv("PTXEMU_TEST_ITS") != NULL;
     fixture f;
     assert_int_equal(ptxemu_ctx_create(&f.ctx, &opts), PTXEMU_OK);
     char *path = test_source_path("tests/corpus/nvcc/printf.sm_75.ptx");
