@@ -304,9 +304,11 @@ static void kernel_free(tm_kernel *k)
 
 static sched_kernel_info kernel_info(const tm_kernel *k)
 {
+    const tm_cta_req *req = &g_array_index(k->segs, tm_seg, 0).req;
     return (sched_kernel_info){k->id, k->total, k->issued, k->finished, k->occ.ctas_per_sm,
-                               g_array_index(k->segs, tm_seg, 0).req.warps, k->arrival,
-                               k->L->kernel->name};
+                               req->warps, k->arrival, k->L->kernel->name,
+                               {k->L->grid[0], k->L->grid[1], k->L->grid[2]}, req->regs,
+                               req->shared};
 }
 
 /* The segment (launch) holding CTA `cta` of k (segments are few). */

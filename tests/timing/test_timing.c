@@ -227,7 +227,7 @@ static void test_warp_policies(void **state)
     sched_warp_ctx ctx = {0, 0, 0, NULL};
     gpu_config cfg;
     gpu_config_defaults(&cfg);
-    sched_env env = {&cfg.policy, 1, 1, 1, 4, 8, 0, 0, 4};
+    sched_env env = {&cfg.policy, 1, 1, 1, 4, 8, 0, 0, 4, 0, 0};
 
     /* lrr: 0, 2, 3, 0, ... skipping the stalled warp */
     uint64_t ls[8] = {0};
