@@ -672,6 +672,11 @@ ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 
 {
     if (!mod || !kernel)
         return PTXEMU_ERR_INVALID_VALUE;
+    if (mod->ctx->lanes) { /* a lane's launch runs beside the other lanes' */
+        ptxemu_status s = ptxemu_launch_async(mod, kernel, grid, block, dyn_shared, args,
+                                              api_lane_stream(mod->ctx));
+        return s != PTXEMU_OK ? s : api_queue_drain(mod->ctx);
+    }
     ptxemu_launch_desc d = {mod, kernel, grid, block, dyn_shared, args, 0, -1};
     return ptxemu_launch_batch(mod->ctx, &d, 1);
 }

@@ -27,6 +27,7 @@ struct ptxemu_ctx {
     GPtrArray *events;       /* live ptxemu_event* */
     int32_t barrier;         /* last pending default-stream op, or -1 */
     uint32_t next_stream_id;
+    struct api_lanes *lanes; /* host lanes (lanes.c), or NULL */
 };
 
 struct ptxemu_module {
@@ -61,5 +62,15 @@ ptxemu_status api_memset(ptxemu_ctx *ctx, ptxemu_dptr dst, int value, size_t n);
 void api_queue_init(ptxemu_ctx *ctx);
 void api_queue_destroy(ptxemu_ctx *ctx);
 ptxemu_status api_queue_drain(ptxemu_ctx *ctx);
+/* Runs the queue now (api_queue_drain does, or with host lanes the lane
+ * that completes a round does). */
+ptxemu_status api_queue_run(ptxemu_ctx *ctx);
+
+/* lanes.c: with host lanes, a wait is the calling lane's turn ending. */
+ptxemu_status api_lane_wait(ptxemu_ctx *ctx);
+/* No work queued in `stream` or the default stream. */
+bool api_stream_idle(const ptxemu_stream *stream);
+/* The stream of the lane whose turn it is. */
+ptxemu_stream *api_lane_stream(ptxemu_ctx *ctx);
 
 #endif

@@ -313,6 +313,11 @@ static ptxemu_status drain_timing(ptxemu_ctx *ctx, GError **err)
 
 ptxemu_status api_queue_drain(ptxemu_ctx *ctx)
 {
+    return ctx->lanes ? api_lane_wait(ctx) : api_queue_run(ctx);
+}
+
+ptxemu_status api_queue_run(ptxemu_ctx *ctx)
+{
     if (!ctx->ops->len)
         return PTXEMU_OK;
     GError *err = NULL;
@@ -350,6 +355,11 @@ ptxemu_status ptxemu_stream_destroy(ptxemu_ctx *ctx, ptxemu_stream *stream)
     g_ptr_array_remove(ctx->streams, stream);
     g_free(stream);
     return s;
+}
+
+bool api_stream_idle(const ptxemu_stream *stream)
+{
+    return stream->last < 0 && stream->ctx->barrier < 0;
 }
 
 unsigned ptxemu_stream_id(const ptxemu_stream *stream)
