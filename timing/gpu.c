@@ -6,6 +6,7 @@
  * records; the CTA request flow is the part to move out next.
  */
 #include "timing/gpu.h"
+#include "timing/kernel_csv.h"
 #include "timing/kmu.h"
 #include "timing/memsys.h"
 #include "timing/run_limits.h"
@@ -749,6 +750,21 @@ static bool run_setup(tm_gpu *g, const tm_submit *subs, uint32_t n, uint64_t sta
     return ok;
 }
 
+/* The concurrent-kernel series: each resident kernel's CTAs per SM, and
+ * the DRAM traffic (timing/kernel_csv.h). */
+static void sample_kernels(tm_gpu *g, tm_kcsv *kcsv, uint64_t now)
+{
+    for (uint32_t i = 0; i < g->nkernels; i++) {
+        const tm_kernel *k = &g->kernels[i];
+        if (k->arrived && (!k->done || k->end == now))
+            tm_kcsv_kernel(kcsv, now, k->id, k->L->kernel->name, k->resident);
+    }
+    memsys_extra_stats mx;
+    memset(&mx, 0, sizeof mx);
+    memsys_get_extra_stats(g->mem, &mx);
+    tm_kcsv_dram(kcsv, now, mx.dram_bytes);
+}
+
 /* The earliest cycle after `now` at which anything can happen. */
 static uint64_t next_event(tm_gpu *g)
 {
@@ -784,6 +800,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     uint64_t start = g->now + 1;
     bool ok = run_setup(g, subs, n, start, error);
     tm_csv csv = {0};
+    tm_kcsv kcsv = {0};
     bool csv_on = false;
     if (ok && g->opts.csv_dir && g->nkernels) {
         for (uint32_t i = 0; i < g->nsms; i++)
@@ -795,6 +812,17 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
                                   g->kernels[0].L->kernel->name, g->nsms, base, start - 1,
                                   error);
         g_free(base);
+        if (ok) {
+            tm_mem_counters m;
+            uint64_t *served = g_new0(uint64_t, g->nsms);
+            snapshot_mem(g, &m, served);
+            g_free(served);
+            ok = tm_kcsv_open(&kcsv, g->opts.csv_dir, g->kernels[0].id, &g->cfg, start - 1,
+                              m.dram_bytes, error);
+            if (!ok)
+                tm_csv_close(&csv, false, NULL);
+            csv_on = ok;
+        }
     }
     if (!ok) {
         run_free(g);
@@ -844,6 +872,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
                 resident[i] = g->sms[i]->resident;
             }
             tm_csv_sample(&csv, now, snap, resident);
+            sample_kernels(g, &kcsv, now);
             next_sample += interval;
         }
         if (!left || g->cta_dirty)
@@ -864,6 +893,8 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     }
     g->now = now;
     if (csv_on && !tm_csv_close(&csv, !g->env.failed, g->env.failed ? NULL : error))
+        ok = false;
+    if (csv_on && !tm_kcsv_close(&kcsv, ok && !g->env.failed, ok ? error : NULL))
         ok = false;
     g_free(resident);
     g_free(snap);

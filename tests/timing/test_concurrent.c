@@ -21,6 +21,7 @@
 #include "tests/support/test_util.h"
 
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,7 @@ static void test_interleaved_caps(void **state)
 #define BLOCK 256u
 
 typedef struct run {
+    char *csv_dir;               /* the run's --trace-csv series */
     ptxemu_ctx *ctx;
     ptxemu_module *mod;
     char *trace;
@@ -245,7 +247,9 @@ static void run_pair(run *r, const char *policy, uint32_t n1, uint32_t n2)
     memset(r, 0, sizeof *r);
     char *pol = g_strdup_printf("kernel.policy=%s", policy);
     const char *sets[] = {pol, "core.max_threads=2048", NULL};
-    ptxemu_options o = {.timing = 1, .timing_config = "m2090", .timing_set = sets};
+    r->csv_dir = g_dir_make_tmp("ptxemu-concurrent-XXXXXX", NULL);
+    ptxemu_options o = {.timing = 1, .timing_config = "m2090", .timing_set = sets,
+                        .trace_csv_dir = r->csv_dir, .trace_interval = 50};
     r->trace_f = open_memstream(&r->trace, &r->trace_len);
     o.sched_trace = r->trace_f;
     if (ptxemu_ctx_create(&r->ctx, &o) != PTXEMU_OK)
@@ -289,6 +293,14 @@ static void run_pair(run *r, const char *policy, uint32_t n1, uint32_t n2)
 
 static void run_close(run *r)
 {
+    const char *names[] = {"launch-1-copyadd.csv", "launch-1-ctas.csv", "launch-1-dram.csv"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
+        char *p = g_build_filename(r->csv_dir, names[i], NULL);
+        g_remove(p);
+        g_free(p);
+    }
+    g_rmdir(r->csv_dir);
+    g_free(r->csv_dir);
     ptxemu_ctx_destroy(r->ctx);
     fclose(r->trace_f);
     g_free(r->trace);
@@ -356,6 +368,44 @@ static void test_interleaved_split_4_4(void **state)
     assert_int_equal(rp.max_res[2], 4);
     /* K2 fully issued: K1 gets the whole core */
     assert_true(rp.max_res[1] > 4);
+    /* the time series (timing/kernel_csv.h): a sample with both kernels at
+     * their cap on SM 0, one with K1 above it later; DRAM near or below its
+     * peak */
+    char *p = g_build_filename(r.csv_dir, "launch-1-ctas.csv", NULL), *text = NULL;
+    assert_true(g_file_get_contents(p, &text, NULL, NULL));
+    assert_true(g_str_has_prefix(text, "cycle,launch,kernel,sm0,sm1,"));
+    bool split = false, more = false;
+    unsigned long long last = 0;
+    for (char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        unsigned long long cyc;
+        unsigned launch, sm0;
+        assert_int_equal(sscanf(line + 1, "%llu,%u,copyadd,%u", &cyc, &launch, &sm0), 3);
+        assert_true(cyc >= last);
+        if (launch == 2 && sm0 == 4 && cyc == last)
+            split = true; /* the K1 row of this sample came first */
+        if (launch == 1 && sm0 > 4)
+            more = true;
+        last = cyc;
+    }
+    assert_true(split && more);
+    g_free(text);
+    g_free(p);
+    p = g_build_filename(r.csv_dir, "launch-1-dram.csv", NULL);
+    assert_true(g_file_get_contents(p, &text, NULL, NULL));
+    assert_true(g_str_has_prefix(text, "cycle,dram_bytes,bandwidth\n"));
+    bool moved = false;
+    for (char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        unsigned long long cyc, bytes;
+        double bw;
+        assert_int_equal(sscanf(line + 1, "%llu,%llu,%lf", &cyc, &bytes, &bw), 3);
+        /* bytes count when a burst is accounted, so a 50-cycle window may
+         * read about 1% above the peak */
+        assert_true(bw >= 0 && bw <= 1.05);
+        moved |= bytes > 0;
+    }
+    assert_true(moved);
+    g_free(text);
+    g_free(p);
     run_close(&r);
 }
 
