@@ -149,6 +149,8 @@ void ptxemu_ctx_destroy(ptxemu_ctx *ctx)
 {
     if (!ctx)
         return;
+    if (ctx->lanes) /* host lanes left on: their threads are gone by now */
+        ptxemu_lanes_end(ctx);
     api_queue_destroy(ctx); /* queued work that nobody waited for is dropped */
     for (guint i = 0; i < ctx->modules->len; i++)
         module_free(g_ptr_array_index(ctx->modules, i));
