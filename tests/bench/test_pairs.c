@@ -6,8 +6,10 @@
  * the driver frees it) must equal that of running the two functionally one
  * after the other — as a multiset of (size, bytes), since the two runs
  * allocate in different orders.  The benchmarks share no memory.  The
- * first pairs run twice: the same cycles and memory (determinism). */
+ * first pairs run twice: the same cycles and memory (determinism).  The
+ * sanitizer build samples the pairs (tests/support/test_shard.h). */
 #include "benchmarks/harness.h"
+#include "tests/support/test_shard.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -62,6 +64,8 @@ int main(int argc, char **argv)
     const char *sets[] = {set, NULL};
     int failures = 0;
     for (size_t p = 0; p < G_N_ELEMENTS(pairs); p++) {
+        if (!test_in_sample((unsigned)p))
+            continue;
         const bench_def *defs[2] = {bench_find(pairs[p][0]), bench_find(pairs[p][1])};
         if (!defs[0] || !defs[1]) {
             fprintf(stderr, "unknown benchmark in pair %zu\n", p);
