@@ -27,6 +27,15 @@ static int setup(void **state)
     return tmp_dir && g_chdir(tmp_dir) == 0 ? 0 : -1;
 }
 
+static int teardown(void **state)
+{
+    (void)state;
+    g_chdir("/");
+    g_rmdir(tmp_dir);
+    g_free(tmp_dir);
+    return 0;
+}
+
 static void expect_dump(const char *name, uint32_t add)
 {
     gchar *data = NULL;
@@ -138,5 +147,5 @@ int main(void)
         cmocka_unit_test(test_timing),
         cmocka_unit_test(test_errors),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }
