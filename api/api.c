@@ -3,6 +3,7 @@
  * model of timing/gpu.h when the context asks for it). */
 #include "api/ptxemu.h"
 #include "frontend/parser.h"
+#include "api/api_ctx.h"
 #include "api/api_internal.h"
 #include "timing/gpu.h"
 #include "timing/outfile.h"
@@ -10,31 +11,10 @@
 #include <stdarg.h>
 #include <string.h>
 
-struct ptxemu_ctx {
-    dev_memory mem;
-    ptxemu_options opts;
-    GString *error;
-    GPtrArray *modules;      /* ptxemu_module* */
-    ptxemu_counters counters;
-    /* timing model (NULL when off); option strings are owned copies */
-    tm_gpu *gpu;
-    char *stats_path;
-    GString *stats_json;
-};
-
-struct ptxemu_module {
-    ptxemu_ctx *ctx;
-    ptx_module *ir;
-    ex_module *ex;
-};
-
 #define DEFAULT_LIVELOCK_LIMIT 100000000ull
 #define DEFAULT_STACK_LIMIT (64u * 1024u)
 
-static ptxemu_status fail(ptxemu_ctx *ctx, ptxemu_status s, const char *fmt, ...)
-    G_GNUC_PRINTF(3, 4);
-
-static ptxemu_status fail(ptxemu_ctx *ctx, ptxemu_status s, const char *fmt, ...)
+ptxemu_status api_fail(ptxemu_ctx *ctx, ptxemu_status s, const char *fmt, ...)
 {
     if (!ctx)
         return s;
@@ -46,7 +26,7 @@ static ptxemu_status fail(ptxemu_ctx *ctx, ptxemu_status s, const char *fmt, ...
     return s;
 }
 
-static ptxemu_status ok(ptxemu_ctx *ctx)
+ptxemu_status api_ok(ptxemu_ctx *ctx)
 {
     g_string_truncate(ctx->error, 0);
     return PTXEMU_OK;
@@ -65,6 +45,7 @@ const char *ptxemu_status_string(ptxemu_status s)
     case PTXEMU_ERR_LAUNCH_RESOURCES: return "too many resources requested for launch";
     case PTXEMU_ERR_LAUNCH_FAILED: return "launch failed";
     case PTXEMU_ERR_IO: return "I/O error";
+    case PTXEMU_ERR_NOT_READY: return "not ready";
     }
     return "unknown status";
 }
@@ -144,6 +125,7 @@ ptxemu_status ptxemu_ctx_create(ptxemu_ctx **out, const ptxemu_options *opts)
         c->opts.livelock_limit = DEFAULT_LIVELOCK_LIMIT;
     c->error = g_string_new(NULL);
     c->modules = g_ptr_array_new();
+    api_queue_init(c);
     /* the caller's strings need not outlive this call */
     c->opts.timing_config = NULL;
     c->opts.timing_set = NULL;
@@ -167,6 +149,9 @@ void ptxemu_ctx_destroy(ptxemu_ctx *ctx)
 {
     if (!ctx)
         return;
+    if (ctx->lanes) /* host lanes left on: their threads are gone by now */
+        ptxemu_lanes_end(ctx);
+    api_queue_destroy(ctx); /* queued work that nobody waited for is dropped */
     for (guint i = 0; i < ctx->modules->len; i++)
         module_free(g_ptr_array_index(ctx->modules, i));
     g_ptr_array_free(ctx->modules, TRUE);
@@ -204,7 +189,7 @@ static ptxemu_status load_ir(ptxemu_ctx *ctx, ptx_module *ir, ptxemu_module **ou
         ex = NULL;
     }
     if (!ex) {
-        ptxemu_status s = fail(ctx, PTXEMU_ERR_PARSE, "%s", err ? err->message : "load failed");
+        ptxemu_status s = api_fail(ctx, PTXEMU_ERR_PARSE, "%s", err ? err->message : "load failed");
         g_clear_error(&err);
         g_ptr_array_free(unsupported, TRUE);
         ptx_module_free(ir);
@@ -217,7 +202,7 @@ static ptxemu_status load_ir(ptxemu_ctx *ctx, ptx_module *ir, ptxemu_module **ou
                                    (const char *)g_ptr_array_index(unsupported, i));
         if (unsupported->len > 20)
             g_string_append_printf(msg, "\n... and %u more", unsupported->len - 20);
-        fail(ctx, PTXEMU_ERR_UNSUPPORTED, "%s", msg->str);
+        api_fail(ctx, PTXEMU_ERR_UNSUPPORTED, "%s", msg->str);
         g_string_free(msg, TRUE);
         g_ptr_array_free(unsupported, TRUE);
         ex_module_free(ex);
@@ -231,18 +216,18 @@ static ptxemu_status load_ir(ptxemu_ctx *ctx, ptx_module *ir, ptxemu_module **ou
     m->ex = ex;
     g_ptr_array_add(ctx->modules, m);
     *out = m;
-    return ok(ctx);
+    return api_ok(ctx);
 }
 
 ptxemu_status ptxemu_module_load_string(ptxemu_ctx *ctx, const char *ptx, const char *name,
                                         ptxemu_module **out)
 {
     if (!ctx || !ptx || !out)
-        return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "module_load_string: NULL argument");
+        return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "module_load_string: NULL argument");
     GError *err = NULL;
     ptx_module *ir = ptx_parse_string(ptx, strlen(ptx), name ? name : "<string>", &err);
     if (!ir) {
-        ptxemu_status s = fail(ctx, PTXEMU_ERR_PARSE, "%s", err->message);
+        ptxemu_status s = api_fail(ctx, PTXEMU_ERR_PARSE, "%s", err->message);
         g_error_free(err);
         return s;
     }
@@ -252,11 +237,11 @@ ptxemu_status ptxemu_module_load_string(ptxemu_ctx *ctx, const char *ptx, const 
 ptxemu_status ptxemu_module_load_file(ptxemu_ctx *ctx, const char *path, ptxemu_module **out)
 {
     if (!ctx || !path || !out)
-        return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "module_load_file: NULL argument");
+        return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "module_load_file: NULL argument");
     GError *err = NULL;
     ptx_module *ir = ptx_parse_file(path, &err);
     if (!ir) {
-        ptxemu_status s = fail(ctx, err->code == PTX_PARSE_ERROR_IO ? PTXEMU_ERR_IO : PTXEMU_ERR_PARSE,
+        ptxemu_status s = api_fail(ctx, err->code == PTX_PARSE_ERROR_IO ? PTXEMU_ERR_IO : PTXEMU_ERR_PARSE,
                                "%s", err->message);
         g_error_free(err);
         return s;
@@ -273,6 +258,7 @@ void ptxemu_module_unload(ptxemu_module *mod)
 {
     if (!mod)
         return;
+    api_queue_drain(mod->ctx); /* queued launches may use it */
     g_ptr_array_remove(mod->ctx->modules, mod);
     module_free(mod);
 }
@@ -282,15 +268,15 @@ void ptxemu_module_unload(ptxemu_module *mod)
 ptxemu_status ptxemu_malloc(ptxemu_ctx *ctx, ptxemu_dptr *out, size_t bytes)
 {
     if (!ctx || !out)
-        return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "malloc: NULL argument");
+        return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "malloc: NULL argument");
     uint64_t a = mem_alloc_bytes(&ctx->mem, bytes, false);
     if (!a)
-        return fail(ctx, PTXEMU_ERR_OUT_OF_MEMORY,
+        return api_fail(ctx, PTXEMU_ERR_OUT_OF_MEMORY,
                     "malloc of %zu bytes failed: the device has %llu bytes "
                     "(limits.device_memory), %llu in use", bytes,
                     (unsigned long long)ctx->mem.limit, (unsigned long long)ctx->mem.total);
     *out = a;
-    return ok(ctx);
+    return api_ok(ctx);
 }
 
 ptxemu_status ptxemu_free(ptxemu_ctx *ctx, ptxemu_dptr ptr)
@@ -298,17 +284,20 @@ ptxemu_status ptxemu_free(ptxemu_ctx *ctx, ptxemu_dptr ptr)
     if (!ctx)
         return PTXEMU_ERR_INVALID_VALUE;
     if (ptr == 0)
-        return ok(ctx);
+        return api_ok(ctx);
+    ptxemu_status qs = api_queue_drain(ctx); /* queued work may use it */
+    if (qs != PTXEMU_OK)
+        return qs;
     if (ctx->opts.on_free) {
         const mem_alloc *a = mem_find(&ctx->mem, ptr, 1);
         if (a && a->base == ptr)
             ctx->opts.on_free(ctx->opts.on_free_user, a->base, a->data, a->size);
     }
     if (!mem_free(&ctx->mem, ptr))
-        return fail(ctx, PTXEMU_ERR_INVALID_ADDRESS,
+        return api_fail(ctx, PTXEMU_ERR_INVALID_ADDRESS,
                     "free of 0x%llx, which is not the start of an allocation",
                     (unsigned long long)ptr);
-    return ok(ctx);
+    return api_ok(ctx);
 }
 
 void ptxemu_visit_buffers(const ptxemu_ctx *ctx, ptxemu_buffer_fn fn, void *user)
@@ -323,45 +312,45 @@ static uint8_t *host_view(ptxemu_ctx *ctx, ptxemu_dptr p, size_t n, const char *
 {
     mem_alloc *a = mem_find(&ctx->mem, p, n ? n : 1);
     if (!a) {
-        fail(ctx, PTXEMU_ERR_INVALID_ADDRESS, "%s: [0x%llx, +%zu) is not inside one allocation",
+        api_fail(ctx, PTXEMU_ERR_INVALID_ADDRESS, "%s: [0x%llx, +%zu) is not inside one allocation",
              what, (unsigned long long)p, n);
         return NULL;
     }
     return a->data + (p - a->base);
 }
 
-ptxemu_status ptxemu_memcpy_htod(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src, size_t n)
+ptxemu_status api_htod(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src, size_t n)
 {
     if (!ctx || (!src && n))
-        return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "memcpy_htod: NULL argument");
+        return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "memcpy_htod: NULL argument");
     if (n == 0)
-        return ok(ctx);
+        return api_ok(ctx);
     uint8_t *d = host_view(ctx, dst, n, "memcpy_htod");
     if (!d)
         return PTXEMU_ERR_INVALID_ADDRESS;
     memcpy(d, src, n);
-    return ok(ctx);
+    return api_ok(ctx);
 }
 
-ptxemu_status ptxemu_memcpy_dtoh(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src, size_t n)
+ptxemu_status api_dtoh(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src, size_t n)
 {
     if (!ctx || (!dst && n))
-        return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "memcpy_dtoh: NULL argument");
+        return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "memcpy_dtoh: NULL argument");
     if (n == 0)
-        return ok(ctx);
+        return api_ok(ctx);
     uint8_t *s = host_view(ctx, src, n, "memcpy_dtoh");
     if (!s)
         return PTXEMU_ERR_INVALID_ADDRESS;
     memcpy(dst, s, n);
-    return ok(ctx);
+    return api_ok(ctx);
 }
 
-ptxemu_status ptxemu_memcpy_dtod(ptxemu_ctx *ctx, ptxemu_dptr dst, ptxemu_dptr src, size_t n)
+ptxemu_status api_dtod(ptxemu_ctx *ctx, ptxemu_dptr dst, ptxemu_dptr src, size_t n)
 {
     if (!ctx)
         return PTXEMU_ERR_INVALID_VALUE;
     if (n == 0)
-        return ok(ctx);
+        return api_ok(ctx);
     uint8_t *s = host_view(ctx, src, n, "memcpy_dtod source");
     if (!s)
         return PTXEMU_ERR_INVALID_ADDRESS;
@@ -369,20 +358,52 @@ ptxemu_status ptxemu_memcpy_dtod(ptxemu_ctx *ctx, ptxemu_dptr dst, ptxemu_dptr s
     if (!d)
         return PTXEMU_ERR_INVALID_ADDRESS;
     memmove(d, s, n);
-    return ok(ctx);
+    return api_ok(ctx);
 }
 
-ptxemu_status ptxemu_memset(ptxemu_ctx *ctx, ptxemu_dptr dst, int value, size_t n)
+ptxemu_status api_memset(ptxemu_ctx *ctx, ptxemu_dptr dst, int value, size_t n)
 {
     if (!ctx)
         return PTXEMU_ERR_INVALID_VALUE;
     if (n == 0)
-        return ok(ctx);
+        return api_ok(ctx);
     uint8_t *d = host_view(ctx, dst, n, "memset");
     if (!d)
         return PTXEMU_ERR_INVALID_ADDRESS;
     memset(d, value, n);
-    return ok(ctx);
+    return api_ok(ctx);
+}
+
+/* The synchronous copies wait for queued work first (the default stream). */
+#define WAIT_QUEUE(ctx)                                      \
+    do {                                                     \
+        ptxemu_status qs_ = ctx ? api_queue_drain(ctx) : PTXEMU_OK; \
+        if (qs_ != PTXEMU_OK)                                \
+            return qs_;                                      \
+    } while (0)
+
+ptxemu_status ptxemu_memcpy_htod(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src, size_t n)
+{
+    WAIT_QUEUE(ctx);
+    return api_htod(ctx, dst, src, n);
+}
+
+ptxemu_status ptxemu_memcpy_dtoh(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src, size_t n)
+{
+    WAIT_QUEUE(ctx);
+    return api_dtoh(ctx, dst, src, n);
+}
+
+ptxemu_status ptxemu_memcpy_dtod(ptxemu_ctx *ctx, ptxemu_dptr dst, ptxemu_dptr src, size_t n)
+{
+    WAIT_QUEUE(ctx);
+    return api_dtod(ctx, dst, src, n);
+}
+
+ptxemu_status ptxemu_memset(ptxemu_ctx *ctx, ptxemu_dptr dst, int value, size_t n)
+{
+    WAIT_QUEUE(ctx);
+    return api_memset(ctx, dst, value, n);
 }
 
 /* ---------------------------------------------------------------- symbols */
@@ -395,21 +416,21 @@ ptxemu_status ptxemu_module_get_global(ptxemu_module *mod, const char *name,
     ptxemu_ctx *ctx = mod->ctx;
     int32_t s = ptx_module_find(mod->ir, name);
     if (s < 0 || ptx_module_sym(mod->ir, s)->kind != PTX_SYM_VAR)
-        return fail(ctx, PTXEMU_ERR_NOT_FOUND, "no module variable named '%s'", name);
+        return api_fail(ctx, PTXEMU_ERR_NOT_FOUND, "no module variable named '%s'", name);
     int32_t vi = ptx_module_sym(mod->ir, s)->index;
     const ptx_var *v = ptx_module_var(mod->ir, vi);
     if (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST)
-        return fail(ctx, PTXEMU_ERR_NOT_FOUND, "'%s' is a .%s variable, not .global or .const",
+        return api_fail(ctx, PTXEMU_ERR_NOT_FOUND, "'%s' is a .%s variable, not .global or .const",
                     name, ptx_space_name(v->space));
     uint64_t a = mod->ex->var_addr[vi];
     mem_alloc *al = a ? mem_find(&ctx->mem, a, 1) : NULL;
     if (!al)
-        return fail(ctx, PTXEMU_ERR_NOT_FOUND, "'%s' has no storage (extern?)", name);
+        return api_fail(ctx, PTXEMU_ERR_NOT_FOUND, "'%s' has no storage (extern?)", name);
     if (addr)
         *addr = a;
     if (bytes)
         *bytes = al->size;
-    return ok(ctx);
+    return api_ok(ctx);
 }
 
 /* Address of [offset, offset+bytes) inside module variable `name`. */
@@ -421,7 +442,7 @@ static ptxemu_status symbol_range(ptxemu_module *mod, const char *name, size_t b
     if (s != PTXEMU_OK)
         return s;
     if (offset > size || bytes > size - offset)
-        return fail(mod->ctx, PTXEMU_ERR_INVALID_VALUE,
+        return api_fail(mod->ctx, PTXEMU_ERR_INVALID_VALUE,
                     "%s: %zu bytes at offset %zu exceed '%s' (%zu bytes)", what, bytes, offset,
                     name, size);
     *out += offset;
@@ -470,8 +491,8 @@ static uint64_t memory_digest(const dev_memory *m, uint64_t h)
 }
 
 /* Checks a launch and builds its ex_launch (kparams allocated here). */
-static ptxemu_status launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, ex_launch *L,
-                                    uint32_t launch_id)
+ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, ex_launch *L,
+                                 uint32_t launch_id)
 {
     ptxemu_module *mod = d->mod;
     const char *kernel = d->kernel;
@@ -486,46 +507,46 @@ static ptxemu_status launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d
         for (uint32_t i = 0; i < mod->ex->nfuncs; i++) {
             const ex_func *f = &mod->ex->funcs[i];
             if (f->is_entry && !f->has_body && strcmp(f->name, kernel) == 0)
-                return fail(ctx, PTXEMU_ERR_NOT_FOUND, "%s:%u:%u: kernel '%s' is only declared "
+                return api_fail(ctx, PTXEMU_ERR_NOT_FOUND, "%s:%u:%u: kernel '%s' is only declared "
                             "(.extern .entry): not supported yet: linking it from another "
                             "module", mod->ir->source_name, f->ir->loc.line, f->ir->loc.col,
                             kernel);
         }
-        return fail(ctx, PTXEMU_ERR_NOT_FOUND, "no kernel (.entry) named '%s' in %s", kernel,
+        return api_fail(ctx, PTXEMU_ERR_NOT_FOUND, "no kernel (.entry) named '%s' in %s", kernel,
                     mod->ir->source_name);
     }
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-        return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch of '%s': grid and block dimensions "
+        return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch of '%s': grid and block dimensions "
                     "must be at least 1", kernel);
     if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64)
-        return fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': block (%u,%u,%u) exceeds "
+        return api_fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': block (%u,%u,%u) exceeds "
                     "1024 threads or the per-dimension limits (1024,1024,64)", kernel, block.x,
                     block.y, block.z);
     if (grid.y > 65535 || grid.z > 65535)
-        return fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': grid (%u,%u,%u) exceeds "
+        return api_fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': grid (%u,%u,%u) exceeds "
                     "65535 in y or z", kernel, grid.x, grid.y, grid.z);
     const ptx_perf *perf = &k->ir->perf;
     if (perf->has_reqntid && (block.x != perf->reqntid[0] || block.y != perf->reqntid[1] ||
                               block.z != perf->reqntid[2]))
-        return fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': .reqntid %u,%u,%u requires "
+        return api_fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': .reqntid %u,%u,%u requires "
                     "that block shape", kernel, perf->reqntid[0], perf->reqntid[1], perf->reqntid[2]);
     if (perf->has_maxntid &&
         threads > (uint64_t)perf->maxntid[0] * perf->maxntid[1] * perf->maxntid[2])
-        return fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': %llu threads exceed "
+        return api_fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': %llu threads exceed "
                     ".maxntid", kernel, (unsigned long long)threads);
     if (k->shared_static + dyn_shared > MAX_SHARED_BYTES)
-        return fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': %zu bytes of shared memory "
+        return api_fail(ctx, PTXEMU_ERR_LAUNCH_RESOURCES, "launch of '%s': %zu bytes of shared memory "
                     "exceed %u", kernel, k->shared_static + dyn_shared, MAX_SHARED_BYTES);
     if (k->nparams && !args)
-        return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch of '%s': it takes %u parameters but "
+        return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch of '%s': it takes %u parameters but "
                     "args is NULL", kernel, k->nparams);
 
     uint8_t *kparams = g_malloc0(k->kparam_size ? k->kparam_size : 1);
     for (uint32_t i = 0; i < k->nparams; i++) {
         if (!args[i]) {
             g_free(kparams);
-            return fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch of '%s': args[%u] is NULL",
+            return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch of '%s': args[%u] is NULL",
                         kernel, i);
         }
         memcpy(kparams + k->param_offsets[i], args[i], k->param_sizes[i]);
@@ -554,7 +575,7 @@ static ptxemu_status launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d
     return PTXEMU_OK;
 }
 
-static void launch_release(ex_launch *L)
+void api_launch_release(ex_launch *L)
 {
     g_free(L->kparams);
     L->kparams = NULL;
@@ -582,19 +603,20 @@ ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *des
 {
     if (!ctx || (n && !descs))
         return PTXEMU_ERR_INVALID_VALUE;
+    WAIT_QUEUE(ctx); /* a synchronous launch waits for queued work */
     ex_launch *Ls = g_new0(ex_launch, n ? n : 1);
     ptxemu_status st = PTXEMU_OK;
     unsigned prepared = 0;
     for (unsigned i = 0; i < n && st == PTXEMU_OK; i++) {
         const ptxemu_launch_desc *d = &descs[i];
         if (d->mod && d->mod->ctx != ctx)
-            st = fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch %u: its module belongs to "
+            st = api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch %u: its module belongs to "
                       "another context", i);
         else if (d->append_to >= (int)i || d->append_to < -1)
-            st = fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch %u: append_to = %d must name an "
+            st = api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "launch %u: append_to = %d must name an "
                       "earlier launch of the batch", i, d->append_to);
         else
-            st = launch_prepare(ctx, d, &Ls[i], (uint32_t)(ctx->counters.launches + 1 + i));
+            st = api_launch_prepare(ctx, d, &Ls[i], (uint32_t)(ctx->counters.launches + 1 + i));
         if (st == PTXEMU_OK)
             prepared++;
     }
@@ -603,7 +625,8 @@ ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *des
     if (good && ctx->gpu) {
         tm_submit *subs = g_new0(tm_submit, n ? n : 1);
         for (unsigned i = 0; i < n; i++)
-            subs[i] = (tm_submit){&Ls[i], descs[i].arrival, descs[i].append_to};
+            subs[i] = (tm_submit){.L = &Ls[i], .arrival = descs[i].arrival,
+                                  .append_to = descs[i].append_to};
         uint64_t c0 = tm_gpu_cycle(ctx->gpu);
         good = tm_gpu_run_at(ctx->gpu, subs, n, &err);
         ctx->counters.cycles += tm_gpu_cycle(ctx->gpu) - c0;
@@ -617,34 +640,44 @@ ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *des
             good = ex_launch_run(&Ls[ord[i].index], &err);
         g_free(ord);
     }
-    if (st == PTXEMU_OK) {
-        ctx->counters.launches += n;
-        for (unsigned i = 0; i < n; i++) {
-            ctx->counters.warp_instructions += Ls[i].warp_instrs;
-            ctx->counters.thread_instructions += Ls[i].thread_instrs;
-        }
-        if (ctx->opts.memory_digest)
-            ctx->counters.memory_digest = memory_digest(&ctx->mem, ctx->counters.memory_digest);
-    }
+    if (st == PTXEMU_OK)
+        api_launches_done(ctx, Ls, n);
     for (unsigned i = 0; i < prepared; i++)
-        launch_release(&Ls[i]);
+        api_launch_release(&Ls[i]);
     g_free(Ls);
     if (st != PTXEMU_OK)
         return st;
     if (!good) {
-        ptxemu_status s = fail(ctx, PTXEMU_ERR_LAUNCH_FAILED, "%s", err->message);
+        ptxemu_status s = api_fail(ctx, PTXEMU_ERR_LAUNCH_FAILED, "%s", err->message);
         g_error_free(err);
         return s;
     }
+    return api_run_finished(ctx);
+}
+
+void api_launches_done(ptxemu_ctx *ctx, ex_launch *Ls, unsigned n)
+{
+    ctx->counters.launches += n;
+    for (unsigned i = 0; i < n; i++) {
+        ctx->counters.warp_instructions += Ls[i].warp_instrs;
+        ctx->counters.thread_instructions += Ls[i].thread_instrs;
+    }
+    if (ctx->opts.memory_digest)
+        ctx->counters.memory_digest = memory_digest(&ctx->mem, ctx->counters.memory_digest);
+}
+
+ptxemu_status api_run_finished(ptxemu_ctx *ctx)
+{
+    GError *err = NULL;
     if (ctx->gpu && ctx->stats_path) {
         const char *json = ptxemu_timing_stats_json(ctx);
         if (!out_file_write_all(ctx->stats_path, json, strlen(json), &err)) {
-            ptxemu_status s = fail(ctx, PTXEMU_ERR_IO, "statistics: %s", err->message);
+            ptxemu_status s = api_fail(ctx, PTXEMU_ERR_IO, "statistics: %s", err->message);
             g_error_free(err);
             return s;
         }
     }
-    return ok(ctx);
+    return api_ok(ctx);
 }
 
 ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 grid,
@@ -652,13 +685,18 @@ ptxemu_status ptxemu_launch(ptxemu_module *mod, const char *kernel, ptxemu_dim3 
 {
     if (!mod || !kernel)
         return PTXEMU_ERR_INVALID_VALUE;
+    if (mod->ctx->lanes) { /* a lane's launch runs beside the other lanes' */
+        ptxemu_status s = ptxemu_launch_async(mod, kernel, grid, block, dyn_shared, args,
+                                              api_lane_stream(mod->ctx));
+        return s != PTXEMU_OK ? s : api_queue_drain(mod->ctx);
+    }
     ptxemu_launch_desc d = {mod, kernel, grid, block, dyn_shared, args, 0, -1};
     return ptxemu_launch_batch(mod->ctx, &d, 1);
 }
 
 ptxemu_status ptxemu_synchronize(ptxemu_ctx *ctx)
 {
-    return ctx ? PTXEMU_OK : PTXEMU_ERR_INVALID_VALUE;
+    return ctx ? api_queue_drain(ctx) : PTXEMU_ERR_INVALID_VALUE;
 }
 
 /* ----------------------------------------------------------------- timing */

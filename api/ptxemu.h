@@ -7,9 +7,9 @@
  * keeps a human-readable message (with file:line:col for PTX errors and
  * kernel/CTA/thread/PC for execution errors) that ptxemu_last_error returns.
  *
- * Launches run to completion before ptxemu_launch returns (the emulator has
- * one in-order stream); ptxemu_synchronize exists so ported code keeps its
- * shape and reports any deferred error.
+ * ptxemu_launch and the plain memory calls are synchronous: they wait for
+ * all queued work, then run to completion before they return.  Streams and
+ * events (below) queue work asynchronously, as CUDA streams do.
  */
 #ifndef PTXEMU_H
 #define PTXEMU_H
@@ -33,6 +33,7 @@ typedef enum ptxemu_status {
     PTXEMU_ERR_LAUNCH_RESOURCES,/* block too large, too much shared memory */
     PTXEMU_ERR_LAUNCH_FAILED,   /* fault, trap, deadlock or livelock in a kernel */
     PTXEMU_ERR_IO,              /* a file could not be read */
+    PTXEMU_ERR_NOT_READY,       /* an event that was never recorded */
 } ptxemu_status;
 
 typedef struct ptxemu_ctx ptxemu_ctx;
@@ -185,7 +186,95 @@ typedef struct ptxemu_launch_desc {
 } ptxemu_launch_desc;
 ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs,
                                   unsigned n);
+/* Waits for all queued work (streams, below); PTXEMU_OK or the error of
+ * the queued work that failed. */
 ptxemu_status ptxemu_synchronize(ptxemu_ctx *ctx);
+
+/* ---------------------------------------------------------------- streams
+ *
+ * Streams and events, as in CUDA.  A stream (ptxemu_stream_create) is an
+ * in-order queue of kernels, memory copies and event records; NULL names
+ * the default stream, which synchronises with every other stream (CUDA's
+ * legacy default stream): its work starts once all work queued before it in
+ * any stream has finished, and work queued after it in any stream starts
+ * once it has finished.  ptxemu_stream_wait_event makes a stream's later
+ * work wait for the work an event captured.
+ *
+ * When work runs.  Queued work runs when the host waits for it: at
+ * ptxemu_synchronize, ptxemu_stream_synchronize, ptxemu_event_synchronize,
+ * ptxemu_stream_query, ptxemu_event_query, ptxemu_event_elapsed_ms, and at
+ * every synchronous call (ptxemu_launch, ptxemu_launch_batch, the plain
+ * memcpy/memset calls, ptxemu_free, ptxemu_module_unload, ptxemu_stream
+ * destroy).  Each such point runs everything queued so far, in either mode:
+ *   - functionally, one operation after another in submission order (an
+ *     order every stream and event dependency allows);
+ *   - under timing, all together on the timing model: a kernel arrives at
+ *     the GPU's kernel management unit once its stream predecessor and the
+ *     events it waits for are done, takes one of kernel.hw_queues dispatch
+ *     entries (first come first served) and shares the SMs with the other
+ *     resident kernels as kernel.policy decides; copies and event records
+ *     take no simulated time and happen the cycle their dependencies are
+ *     done.
+ * Both give the same memory whenever concurrent work touches disjoint
+ * memory (work racing on the same bytes has no defined result, as in
+ * CUDA).  Since the host has no concurrency with the emulator, the queries
+ * run the queued work and then report it complete: they never return "not
+ * ready", so a polling loop ends.  If queued work fails, the waiting call
+ * returns its error (message in ptxemu_last_error) and the rest of the
+ * queue is dropped.  Counters and timing statistics cover work that ran.
+ *
+ * Asynchronous copies: htod copies the host bytes at the call (the caller
+ * may reuse `src` at once); dtoh writes `dst` when the copy runs, so read
+ * it only after a wait. */
+typedef struct ptxemu_stream ptxemu_stream;
+typedef struct ptxemu_event ptxemu_event;
+
+ptxemu_status ptxemu_stream_create(ptxemu_ctx *ctx, ptxemu_stream **out);
+/* Runs the queued work (as ptxemu_synchronize), then frees the stream. */
+ptxemu_status ptxemu_stream_destroy(ptxemu_ctx *ctx, ptxemu_stream *stream);
+/* A small number naming the stream in traces (the default stream is 0). */
+unsigned ptxemu_stream_id(const ptxemu_stream *stream);
+ptxemu_status ptxemu_stream_synchronize(ptxemu_ctx *ctx, ptxemu_stream *stream);
+ptxemu_status ptxemu_stream_query(ptxemu_ctx *ctx, ptxemu_stream *stream);
+/* The stream's later work waits for the work `event` captured when it was
+ * last recorded (nothing, if it was never recorded). */
+ptxemu_status ptxemu_stream_wait_event(ptxemu_ctx *ctx, ptxemu_stream *stream,
+                                       ptxemu_event *event);
+
+/* Queues a launch (checked now, as ptxemu_launch checks it; the argument
+ * values are copied now). */
+ptxemu_status ptxemu_launch_async(ptxemu_module *mod, const char *kernel, ptxemu_dim3 grid,
+                                  ptxemu_dim3 block, size_t dynamic_shared_bytes, void **args,
+                                  ptxemu_stream *stream);
+ptxemu_status ptxemu_memcpy_htod_async(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src,
+                                       size_t bytes, ptxemu_stream *stream);
+ptxemu_status ptxemu_memcpy_dtoh_async(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src,
+                                       size_t bytes, ptxemu_stream *stream);
+ptxemu_status ptxemu_memcpy_dtod_async(ptxemu_ctx *ctx, ptxemu_dptr dst, ptxemu_dptr src,
+                                       size_t bytes, ptxemu_stream *stream);
+ptxemu_status ptxemu_memset_async(ptxemu_ctx *ctx, ptxemu_dptr dst, int value, size_t bytes,
+                                  ptxemu_stream *stream);
+
+/* Events mark a point in a stream.  An event completes when all work queued
+ * in its stream before the record has finished (the default stream: all
+ * work queued before it).  Its time is the simulated cycle at which that
+ * happened under timing, and the host's monotonic clock when the work ran
+ * functionally. */
+ptxemu_status ptxemu_event_create(ptxemu_ctx *ctx, ptxemu_event **out);
+void ptxemu_event_destroy(ptxemu_event *event);
+/* Re-recording moves the event to the new point. */
+ptxemu_status ptxemu_event_record(ptxemu_event *event, ptxemu_stream *stream);
+ptxemu_status ptxemu_event_synchronize(ptxemu_event *event);
+/* PTXEMU_OK once complete (it runs the queued work first; see above). */
+ptxemu_status ptxemu_event_query(ptxemu_event *event);
+/* Milliseconds from `start` to `end`: simulated (cycles / clock.core) under
+ * timing, host time functionally; PTXEMU_ERR_NOT_READY if either event was
+ * never recorded. */
+ptxemu_status ptxemu_event_elapsed_ms(float *ms, ptxemu_event *start, ptxemu_event *end);
+/* Under timing: the GPU cycle at which the event completed (cycles count on
+ * from one run to the next).  PTXEMU_ERR_INVALID_VALUE when timing is off,
+ * PTXEMU_ERR_NOT_READY when it was never recorded. */
+ptxemu_status ptxemu_event_cycle(ptxemu_event *event, uint64_t *cycle);
 
 /* Timing statistics of every launch so far.  The summary fails with
  * PTXEMU_ERR_INVALID_VALUE when timing is off; the JSON (schema

@@ -31,4 +31,13 @@ bench_outcome bench_run_ctx_ref(const bench_def *b, bench_size size, uint64_t se
                                 const ptxemu_options *opts, bool break_ref,
                                 ptxemu_ctx **ctx_out, char *env_msg, double *ref_seconds);
 
+/* Two benchmarks concurrently in one fresh context made from `opts`
+ * (benchmarks/pair.c): each driver's launches go to its own stream.  The
+ * context is kept for inspection (the caller destroys it, also on failure);
+ * out[i] and msg[i] (512 bytes) are each driver's outcome and message.
+ * False when the context or a module could not be set up. */
+bool bench_run_pair_ctx(const bench_def *const defs[2], bench_size size, uint64_t seed,
+                        const ptxemu_options *opts, ptxemu_ctx **ctx_out,
+                        bench_outcome out[2], char msg[2][512]);
+
 #endif

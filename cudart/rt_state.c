@@ -200,6 +200,7 @@ cudaError_t rt_status(cudart *rt, ptxemu_status s, const char *call)
     case PTXEMU_ERR_LAUNCH_RESOURCES: return cudaErrorLaunchOutOfResources;
     case PTXEMU_ERR_LAUNCH_FAILED: return launch_failure(msg);
     case PTXEMU_ERR_IO: return cudaErrorUnknown;
+    case PTXEMU_ERR_NOT_READY: return cudaErrorNotReady;
     }
     return cudaErrorUnknown;
 }

@@ -172,6 +172,8 @@ typedef struct sched_env {
     uint32_t max_ctas;           /* CTA slots per SM */
     uint32_t sm, scheduler;      /* this instance (SCHED_NONE: per GPU) */
     uint32_t nslots;             /* warp level: views of this scheduler */
+    uint32_t sm_registers;       /* 32-bit registers per SM */
+    uint32_t sm_shared;          /* shared-memory bytes per SM */
 } sched_env;
 
 /* The controls a policy may use from any hook.  The driver owns `drv`. */
@@ -208,6 +210,9 @@ typedef struct sched_kernel_info {
     uint32_t warps_per_cta;
     uint64_t arrival;            /* cycle it arrived */
     const char *name;
+    uint32_t grid[3];            /* its own launch's grid */
+    uint32_t regs_per_cta;       /* registers one CTA holds */
+    uint32_t shared_per_cta;     /* shared-memory bytes one CTA holds */
 } sched_kernel_info;
 
 typedef struct sched_cta_event {

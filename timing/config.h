@@ -339,7 +339,10 @@ typedef struct gpu_name_list {
 
 #define GPU_CFG_kernel(X)                                                    \
     X(kernel, policy, ENUM, 0, 0, 0, 0, "", sched_names_kernel,              \
-      "Concurrent-kernel scheduling policy")
+      "Concurrent-kernel scheduling policy")                                 \
+    X(kernel, hw_queues, U32, 32, 1, 64, 0, "kernels", NULL,                 \
+      "Kernel dispatch unit entries: kernels resident at once; ready "       \
+      "kernels beyond them wait in the KMU, first come first served")
 
 #define GPU_CFG_stats(X)                                                     \
     X(stats, interval, U32, 1000, 1, 1000000000, 0, "core cycles", NULL,     \

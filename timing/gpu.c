@@ -6,6 +6,8 @@
  * records; the CTA request flow is the part to move out next.
  */
 #include "timing/gpu.h"
+#include "timing/kernel_csv.h"
+#include "timing/kmu.h"
 #include "timing/memsys.h"
 #include "timing/run_limits.h"
 #include "timing/sm.h"
@@ -32,19 +34,13 @@ typedef struct tm_kernel {
     uint64_t arrival, end;
     bool arrived, done;
     uint32_t pending_appends;    /* submissions still to append to it */
+    uint32_t sub;                /* its own submission */
     uint32_t *resident;          /* per SM */
     uint64_t *issued_on, *finished_on;
     tm_core_counters *base;      /* SM counters at arrival */
     tm_mem_counters mem_base;
     uint64_t *served_base;
 } tm_kernel;
-
-/* A submission of the current run, in arrival order. */
-typedef struct tm_pending_sub {
-    tm_submit s;
-    uint64_t at;                 /* absolute arrival cycle */
-    uint32_t kernel;             /* its kernel (own, or the one it joins) */
-} tm_pending_sub;
 
 struct tm_gpu {
     gpu_config cfg;
@@ -60,8 +56,8 @@ struct tm_gpu {
     /* the current run */
     tm_kernel *kernels;
     uint32_t nkernels;
-    tm_pending_sub *subs;
-    uint32_t nsubs, next_sub;
+    tm_kmu kmu;                  /* its submissions: KMU and KDU */
+    uint64_t kmu_next;           /* earliest cycle a submission may arrive */
     bool cta_dirty;              /* CTA placement may succeed now */
     uint64_t cta_retry_at;       /* a policy asked to be asked again then */
     uint32_t *limits;            /* SCHED_MAX_KERNELS x nsms */
@@ -309,9 +305,11 @@ static void kernel_free(tm_kernel *k)
 
 static sched_kernel_info kernel_info(const tm_kernel *k)
 {
+    const tm_cta_req *req = &g_array_index(k->segs, tm_seg, 0).req;
     return (sched_kernel_info){k->id, k->total, k->issued, k->finished, k->occ.ctas_per_sm,
-                               g_array_index(k->segs, tm_seg, 0).req.warps, k->arrival,
-                               k->L->kernel->name};
+                               req->warps, k->arrival, k->L->kernel->name,
+                               {k->L->grid[0], k->L->grid[1], k->L->grid[2]}, req->regs,
+                               req->shared};
 }
 
 /* The segment (launch) holding CTA `cta` of k (segments are few). */
@@ -557,11 +555,30 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
     tm_pol_event_send(&g->pol, now, TM_EV_KERNEL_FINISH, SCHED_NONE, SCHED_NONE, &ki);
 }
 
-/* Submissions arriving at `now`: new kernels begin, TB groups join theirs. */
+static bool kernel_resident(void *user, uint32_t kernel)
+{
+    tm_gpu *g = user;
+    return g->kernels[kernel].arrived && !g->kernels[kernel].done;
+}
+
+/* Submissions arriving at `now` (timing/kmu.h): new kernels begin, TB
+ * groups join theirs, host operations run. */
 static void arrivals(tm_gpu *g, uint64_t now)
 {
-    while (g->next_sub < g->nsubs && g->subs[g->next_sub].at <= now) {
-        tm_pending_sub *p = &g->subs[g->next_sub++];
+    if (now < g->kmu_next)
+        return;
+    uint32_t i;
+    while ((i = tm_kmu_pop(&g->kmu, now, kernel_resident, g)) != TM_KMU_NONE) {
+        const tm_kmu_sub *p = &g->kmu.subs[i];
+        if (!p->s.L) {
+            if (p->s.host)
+                p->s.host(p->s.host_user, now);
+            if (g->opts.trace)
+                fprintf(g->opts.trace, "cycle %llu: host operation %u done\n",
+                        (unsigned long long)now, i);
+            tm_kmu_finish(&g->kmu, i, now);
+            continue;
+        }
         tm_kernel *k = &g->kernels[p->kernel];
         if (p->s.append_to < 0) {
             kernel_begin(g, k, now);
@@ -585,6 +602,18 @@ static void arrivals(tm_gpu *g, uint64_t now)
                     (unsigned long long)now, seg.count, p->s.L->kernel->name, k->id);
         g->cta_dirty = true;
     }
+    g->kmu_next = tm_kmu_next_cycle(&g->kmu);
+}
+
+/* Kernel k finished at `now`: it and the submissions appended to it are
+ * done; their dependants may arrive from the next cycle. */
+static void kernel_done(tm_gpu *g, uint32_t ki, uint64_t now)
+{
+    kernel_finish(g, &g->kernels[ki], now);
+    for (uint32_t i = 0; i < g->kmu.n; i++)
+        if (g->kmu.subs[i].kernel == ki && g->kmu.subs[i].s.L)
+            tm_kmu_finish(&g->kmu, i, now);
+    g->kmu_next = tm_kmu_next_cycle(&g->kmu);
 }
 
 /* --------------------------------------------------------------- the loop */
@@ -592,11 +621,13 @@ static void arrivals(tm_gpu *g, uint64_t now)
 static void fail_run(tm_gpu *g, GError **error)
 {
     const char *msg = "timing run failed";
-    for (uint32_t i = 0; i < g->nsubs; i++)
-        if (g->subs[i].s.L->failed && g->subs[i].s.L->error) {
-            msg = g->subs[i].s.L->error->str;
+    for (uint32_t i = 0; i < g->kmu.n; i++) {
+        const ex_launch *L = g->kmu.subs[i].s.L;
+        if (L && L->failed && L->error) {
+            msg = L->error->str;
             break;
         }
+    }
     g_set_error(error, g_quark_from_static_string("ptxemu"), 1, "%s", msg);
     for (uint32_t i = 0; i < g->nsms; i++)
         tm_sm_abort(g->sms[i]);
@@ -670,44 +701,33 @@ static void report_stall(tm_gpu *g, uint64_t now)
     g->env.failed = true;
 }
 
-static int cmp_sub(const void *a, const void *b)
-{
-    const tm_pending_sub *x = a, *y = b;
-    if (x->at != y->at)
-        return x->at < y->at ? -1 : 1;
-    return x->s.L->launch_id < y->s.L->launch_id ? -1 : x->s.L->launch_id > y->s.L->launch_id;
-}
-
 static void run_free(tm_gpu *g)
 {
     for (uint32_t i = 0; i < g->nkernels; i++)
         kernel_free(&g->kernels[i]);
     g_free(g->kernels);
-    g_free(g->subs);
     g->kernels = NULL;
-    g->subs = NULL;
-    g->nkernels = g->nsubs = g->next_sub = 0;
+    g->nkernels = 0;
+    tm_kmu_free(&g->kmu);
 }
 
-/* Kernels and arrival order of a run; false with a message on a bad
- * submission. */
+/* Kernels and the KMU of a run; false with a message on a bad submission. */
 static bool run_setup(tm_gpu *g, const tm_submit *subs, uint32_t n, uint64_t start,
                       GError **error)
 {
     g->kernels = g_new0(tm_kernel, n);
-    g->subs = g_new0(tm_pending_sub, n);
-    g->nsubs = n;
-    g->next_sub = 0;
     uint32_t *kernel_of = g_new(uint32_t, n);
     bool ok = true;
     for (uint32_t i = 0; i < n && ok; i++) {
         const tm_submit *s = &subs[i];
-        g->subs[i].s = *s;
-        g->subs[i].at = start + s->arrival;
-        if (s->append_to < 0) {
+        if (!s->L) {
+            kernel_of[i] = TM_KMU_NONE;
+        } else if (s->append_to < 0) {
             kernel_of[i] = g->nkernels;
+            g->kernels[g->nkernels].sub = i;
             ok = kernel_setup(g, &g->kernels[g->nkernels++], s->L, error);
-        } else if ((uint32_t)s->append_to >= i || subs[s->append_to].append_to >= 0 ||
+        } else if ((uint32_t)s->append_to >= i || !subs[s->append_to].L ||
+                   subs[s->append_to].append_to >= 0 ||
                    subs[s->append_to].arrival > s->arrival) {
             g_set_error(error, g_quark_from_static_string("ptxemu"), 1,
                         "launch of '%s': append_to = %d must name an earlier launch that "
@@ -722,13 +742,27 @@ static bool run_setup(tm_gpu *g, const tm_submit *subs, uint32_t n, uint64_t sta
             if (ok)
                 g->kernels[kernel_of[i]].pending_appends++;
         }
-        if (ok)
-            g->subs[i].kernel = kernel_of[i];
     }
-    g_free(kernel_of);
     if (ok)
-        qsort(g->subs, n, sizeof *g->subs, cmp_sub);
+        ok = tm_kmu_init(&g->kmu, subs, kernel_of, n, start, g->cfg.kernel.hw_queues, error);
+    g_free(kernel_of);
+    g->kmu_next = ok ? tm_kmu_next_cycle(&g->kmu) : TM_NEVER;
     return ok;
+}
+
+/* The concurrent-kernel series: each resident kernel's CTAs per SM, and
+ * the DRAM traffic (timing/kernel_csv.h). */
+static void sample_kernels(tm_gpu *g, tm_kcsv *kcsv, uint64_t now)
+{
+    for (uint32_t i = 0; i < g->nkernels; i++) {
+        const tm_kernel *k = &g->kernels[i];
+        if (k->arrived && (!k->done || k->end == now))
+            tm_kcsv_kernel(kcsv, now, k->id, k->L->kernel->name, k->resident);
+    }
+    memsys_extra_stats mx;
+    memset(&mx, 0, sizeof mx);
+    memsys_get_extra_stats(g->mem, &mx);
+    tm_kcsv_dram(kcsv, now, mx.dram_bytes);
 }
 
 /* The earliest cycle after `now` at which anything can happen. */
@@ -740,8 +774,8 @@ static uint64_t next_event(tm_gpu *g)
         if (w < next)
             next = w;
     }
-    if (g->next_sub < g->nsubs && g->subs[g->next_sub].at < next)
-        next = g->subs[g->next_sub].at;
+    if (g->kmu_next < next)
+        next = g->kmu_next;
     if (g->cta_retry_at < next)
         next = g->cta_retry_at;
     if (g->pol.next_tick < next)
@@ -753,7 +787,7 @@ bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **erro
 {
     tm_submit *subs = g_new0(tm_submit, n ? n : 1);
     for (uint32_t i = 0; i < n; i++)
-        subs[i] = (tm_submit){launches[i], 0, -1};
+        subs[i] = (tm_submit){.L = launches[i], .append_to = -1};
     bool ok = tm_gpu_run_at(g, subs, n, error);
     g_free(subs);
     return ok;
@@ -766,8 +800,9 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     uint64_t start = g->now + 1;
     bool ok = run_setup(g, subs, n, start, error);
     tm_csv csv = {0};
+    tm_kcsv kcsv = {0};
     bool csv_on = false;
-    if (ok && g->opts.csv_dir) {
+    if (ok && g->opts.csv_dir && g->nkernels) {
         for (uint32_t i = 0; i < g->nsms; i++)
             tm_sm_flush(g->sms[i], start);
         tm_core_counters *base = g_new0(tm_core_counters, g->nsms);
@@ -777,6 +812,17 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
                                   g->kernels[0].L->kernel->name, g->nsms, base, start - 1,
                                   error);
         g_free(base);
+        if (ok) {
+            tm_mem_counters m;
+            uint64_t *served = g_new0(uint64_t, g->nsms);
+            snapshot_mem(g, &m, served);
+            g_free(served);
+            ok = tm_kcsv_open(&kcsv, g->opts.csv_dir, g->kernels[0].id, &g->cfg, start - 1,
+                              m.dram_bytes, error);
+            if (!ok)
+                tm_csv_close(&csv, false, NULL);
+            csv_on = ok;
+        }
     }
     if (!ok) {
         run_free(g);
@@ -787,11 +833,11 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     uint32_t *resident = g_new0(uint32_t, g->nsms);
     tm_core_counters *snap = g_new0(tm_core_counters, g->nsms);
     uint64_t now = g->now;
-    uint32_t left = g->nkernels;
     g->cta_dirty = true;
     g->cta_retry_at = TM_NEVER;
-    uint64_t max_cycles = g->kernels[0].L->max_cycles ? g->kernels[0].L->max_cycles : UINT64_MAX;
-    while (left && !g->env.failed) {
+    ex_launch *L0 = g->nkernels ? g->kernels[0].L : NULL;
+    uint64_t max_cycles = L0 && L0->max_cycles ? L0->max_cycles : UINT64_MAX;
+    while (!tm_kmu_all_done(&g->kmu) && !g->env.failed) {
         now++;
         g->now = now; /* what %clock reads while instructions issue */
         if (g->cfg.sim.step_every_cycle) /* counters current at every cycle, too */
@@ -806,7 +852,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
         if (g->env.failed)
             break;
         if (G_UNLIKELY(now - start + 1 > max_cycles)) { /* limits.max_cycles */
-            tm_limits_stop_cycles(g->sms, g->nsms, g->kernels[0].L, max_cycles);
+            tm_limits_stop_cycles(g->sms, g->nsms, L0, max_cycles);
             g->env.failed = true;
             break;
         }
@@ -815,11 +861,10 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             memsys_cycle(g->mem, now);
         for (uint32_t i = 0; i < g->nkernels; i++) {
             tm_kernel *k = &g->kernels[i];
-            if (k->arrived && !k->done && k->finished == k->total && !k->pending_appends) {
-                kernel_finish(g, k, now);
-                left--;
-            }
+            if (k->arrived && !k->done && k->finished == k->total && !k->pending_appends)
+                kernel_done(g, i, now);
         }
+        bool left = !tm_kmu_all_done(&g->kmu);
         if (csv_on && (now == next_sample || !left)) {
             for (uint32_t i = 0; i < g->nsms; i++) {
                 tm_sm_flush(g->sms[i], now + 1);
@@ -827,6 +872,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
                 resident[i] = g->sms[i]->resident;
             }
             tm_csv_sample(&csv, now, snap, resident);
+            sample_kernels(g, &kcsv, now);
             next_sample += interval;
         }
         if (!left || g->cta_dirty)
@@ -847,6 +893,8 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     }
     g->now = now;
     if (csv_on && !tm_csv_close(&csv, !g->env.failed, g->env.failed ? NULL : error))
+        ok = false;
+    if (csv_on && !tm_kcsv_close(&kcsv, ok && !g->env.failed, ok ? error : NULL))
         ok = false;
     g_free(resident);
     g_free(snap);

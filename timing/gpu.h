@@ -42,16 +42,29 @@ typedef struct tm_gpu tm_gpu;
 tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **error);
 void tm_gpu_destroy(tm_gpu *g);
 
-/* One launch of a run: it arrives `arrival` cycles after the run starts
- * (kernels that arrive while others run may run beside them, as the kernel
- * policy allows).  With `append_to` >= 0 its CTAs are appended to the
- * kernel of submission `append_to` (which must have arrived and not yet
- * finished; the dynamic-parallelism TB-group model) instead of forming a
- * kernel of their own. */
+/* A host operation of a run (a stream's memory copy, an event record): run
+ * at the cycle its submission arrives; it takes no simulated time. */
+typedef void (*tm_host_fn)(void *user, uint64_t cycle);
+
+/* One submission of a run.  A launch arrives `arrival` cycles after the run
+ * starts, and not before every submission in `after` has finished (stream
+ * order and events; indices of earlier submissions), and then waits for a
+ * kernel dispatch entry (timing/kmu.h).  Kernels that arrive while others
+ * run may run beside them, as the kernel policy allows.  With `append_to`
+ * >= 0 its CTAs are appended to the kernel of submission `append_to` (which
+ * must have arrived and not yet finished; the dynamic-parallelism TB-group
+ * model) instead of forming a kernel of their own.  With L NULL it is a host
+ * operation: `host` runs when it arrives.  `done_at`, when set, receives the
+ * cycle it finished (a kernel: its last cycle). */
 typedef struct tm_submit {
     ex_launch *L;
     uint64_t arrival;
     int32_t append_to;
+    const uint32_t *after;
+    uint32_t nafter;
+    tm_host_fn host;
+    void *host_user;
+    uint64_t *done_at;
 } tm_submit;
 
 /* Runs the submissions until all finish.  Memory effects are exactly those

@@ -106,7 +106,8 @@ void tm_pol_init(tm_policies *p, const gpu_config *cfg, FILE *trace, const tm_po
     p->ctl = (sched_ctl){0, trace, p, ctl_log, ctl_pause, ctl_drain, ctl_gate, ctl_resume,
                          ctl_limit, ctl_sm_view, ctl_cta_retry};
     sched_env env = {&p->keys, p->nsms, cfg->gpu.sms_per_cluster, p->nsched, warp_slots,
-                     cfg->core.max_ctas, SCHED_NONE, SCHED_NONE, 0};
+                     cfg->core.max_ctas, SCHED_NONE, SCHED_NONE, 0, cfg->core.registers,
+                     (uint32_t)cfg->core.shared_mem};
     p->ngpu = 2 + p->sel.nfilters;
     p->gpu_inst = g_new0(tm_pol_inst, p->ngpu);
     inst_init(p, &p->gpu_inst[0], &p->sel.kernel->h, &env);

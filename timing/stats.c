@@ -133,12 +133,43 @@ void tm_kernel_stats_free(tm_kernel_stats *k)
     g_free(k);
 }
 
+static int cmp_start(const void *a, const void *b)
+{
+    const tm_kernel_stats *x = *(const tm_kernel_stats *const *)a;
+    const tm_kernel_stats *y = *(const tm_kernel_stats *const *)b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Cycles in which some kernel ran: concurrent kernels count once. */
+static uint64_t busy_cycles(const tm_stats *s)
+{
+    guint n = s->kernels ? s->kernels->len : 0;
+    if (!n)
+        return 0;
+    const tm_kernel_stats **ks = g_new(const tm_kernel_stats *, n);
+    memcpy(ks, s->kernels->pdata, n * sizeof *ks);
+    qsort(ks, n, sizeof *ks, cmp_start);
+    uint64_t total = 0, lo = ks[0]->start, hi = ks[0]->end;
+    for (guint i = 1; i < n; i++) {
+        if (ks[i]->start > hi) {
+            total += hi - lo + 1;
+            lo = ks[i]->start;
+            hi = ks[i]->end;
+        } else if (ks[i]->end > hi) {
+            hi = ks[i]->end;
+        }
+    }
+    total += hi - lo + 1;
+    g_free(ks);
+    return total;
+}
+
 void tm_stats_totals(const tm_stats *s, tm_run_totals *out)
 {
     memset(out, 0, sizeof *out);
+    out->cycles = busy_cycles(s);
     for (guint i = 0; s->kernels && i < s->kernels->len; i++) {
         const tm_kernel_stats *k = g_ptr_array_index(s->kernels, i);
-        out->cycles += tm_kernel_cycles(k);
         out->warp_instrs += k->warp_instrs;
         out->thread_instrs += k->thread_instrs;
         tm_core_counters_add(&out->core, &k->total);

@@ -131,7 +131,11 @@ void tm_kernel_stats_free(tm_kernel_stats *k);
 /* Ratios the reports use (0 when the denominator is 0). */
 double tm_ratio(uint64_t num, uint64_t den);
 
-/* Sums over every kernel of the run (cores summed too). */
+/* Sums over every kernel of the run (cores summed too).  `cycles` counts
+ * the cycles in which any kernel ran, once even when kernels overlap (a
+ * kernel's own counters cover every SM while it ran, so with concurrent
+ * kernels the summed core and memory counters count overlapping work in
+ * each of them). */
 typedef struct tm_run_totals {
     uint64_t cycles, warp_instrs, thread_instrs;
     tm_core_counters core;

@@ -1,8 +1,11 @@
-/* tools/cmd_bench.c — `ptxemu bench list` and `ptxemu bench run NAME`:
- * runs a benchmark's host driver, checks it against its CPU reference and
- * prints PASS/FAIL with instruction counts and wall time. */
+/* tools/cmd_bench.c — `ptxemu bench list`, `ptxemu bench run NAME` and
+ * `ptxemu bench pair A B`: runs benchmark host drivers (two concurrently,
+ * each in its own stream, for `pair`), checks each against its CPU
+ * reference and prints PASS/FAIL with instruction counts and wall time. */
+#include "api/api_internal.h"
 #include "benchmarks/bench.h"
 #include "benchmarks/harness.h"
+#include "timing/stats.h"
 #include "tools/commands.h"
 
 #include <glib.h>
@@ -10,6 +13,60 @@
 #include <string.h>
 
 #define BENCH_MAX_RUN 100000000000ull /* warp instructions or cycles per launch */
+
+/* `bench pair A B`: both answers, then under timing each kernel's cycles
+ * (first and last cycle, in launch order) and the pair's busy cycles. */
+static int bench_pair(const char *na, const char *nb, bench_size size, uint64_t seed,
+                      const ptxemu_options *opts)
+{
+    const bench_def *defs[2] = {bench_find(na), bench_find(nb)};
+    for (int i = 0; i < 2; i++)
+        if (!defs[i]) {
+            fprintf(stderr, "ptxemu bench: no benchmark named '%s' (see 'ptxemu bench "
+                            "list')\n", i ? nb : na);
+            return 2;
+        }
+    ptxemu_ctx *ctx;
+    bench_outcome out[2];
+    char msg[2][512];
+    double t0 = bench_now();
+    bool set_up = bench_run_pair_ctx(defs, size, seed, opts, &ctx, out, msg);
+    double secs = bench_now() - t0;
+    int rc = 0;
+    if (!set_up) {
+        fprintf(stderr, "ptxemu bench pair: %s\n", msg[0][0] ? msg[0] : msg[1]);
+        ptxemu_ctx_destroy(ctx);
+        return 1;
+    }
+    for (int i = 0; i < 2; i++) {
+        const char *word = out[i] == BENCH_PASS ? "PASS" : out[i] == BENCH_FAIL ? "FAIL" : "ERROR";
+        printf("%-28s %s\n", defs[i]->name, word);
+        if (out[i] != BENCH_PASS) {
+            printf("    %s\n", msg[i]);
+            rc = 1;
+        }
+    }
+    ptxemu_counters c;
+    ptxemu_get_counters(ctx, &c);
+    printf("pair: %llu launches, %llu warp-instrs, %.3f s\n", (unsigned long long)c.launches,
+           (unsigned long long)c.warp_instructions, secs);
+    const tm_stats *st = ptxemu_timing_stats(ctx);
+    if (st && rc == 0) {
+        for (guint i = 0; i < st->kernels->len; i++) {
+            const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
+            printf("  kernel %u %-24s cycles %llu..%llu: %llu\n", k->launch, k->name,
+                   (unsigned long long)k->start, (unsigned long long)k->end,
+                   (unsigned long long)tm_kernel_cycles(k));
+        }
+        tm_run_totals t;
+        tm_stats_totals(st, &t);
+        printf("pair cycles: %llu\n", (unsigned long long)t.cycles);
+        ptxemu_print_timing_summary(ctx, stdout);
+    }
+    fflush(stdout);
+    ptxemu_ctx_destroy(ctx);
+    return rc;
+}
 
 int cmd_bench(int argc, char **argv)
 {
@@ -28,7 +85,7 @@ int cmd_bench(int argc, char **argv)
          "perturb the CPU reference (shows the check can fail)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionContext *oc = g_option_context_new("list | run NAME... | run all");
+    GOptionContext *oc = g_option_context_new("list | run NAME... | run all | pair A B");
     g_option_context_set_summary(oc, "Run the project's benchmarks and check their answers.");
     g_option_context_add_main_entries(oc, entries, NULL);
     timing_cli_add_group(oc, &tc);
@@ -86,9 +143,11 @@ int cmd_bench(int argc, char **argv)
                 rc |= bench_run_one_opts(b, size, (uint64_t)seed, break_ref, false, &opts);
             }
         }
+    } else if (argc == 4 && !strcmp(argv[1], "pair")) {
+        rc = bench_pair(argv[2], argv[3], size, (uint64_t)seed, &opts);
     } else {
-        fprintf(stderr, "usage: ptxemu bench list | ptxemu bench run NAME... [--size SIZE] "
-                        "[--timing ...]\n");
+        fprintf(stderr, "usage: ptxemu bench list | ptxemu bench run NAME... | ptxemu bench "
+                        "pair A B [--size SIZE] [--timing ...]\n");
     }
     if (!timing_cli_close_trace(&trace, rc == 0, "ptxemu bench") && rc == 0)
         rc = 1;

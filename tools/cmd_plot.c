@@ -314,6 +314,7 @@ static char *default_key(const csv_table *res)
 int cmd_plot(int argc, char **argv)
 {
     gchar *out = NULL, *bars_metric = NULL, *line_key = NULL, *line_metric = NULL;
+    gchar *ctas = NULL;
     GOptionEntry entries[] = {
         {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "folder for the figures (default DIR/plots)",
          "OUT"},
@@ -322,6 +323,9 @@ int cmd_plot(int argc, char **argv)
         {"x", 0, 0, G_OPTION_ARG_STRING, &line_key, "swept key of the line plot", "KEY"},
         {"line", 0, 0, G_OPTION_ARG_STRING, &line_metric,
          "metric of the line plot (default total.ipc)", "M"},
+        {"ctas", 0, 0, G_OPTION_ARG_FILENAME, &ctas,
+         "instead of a sweep: CTAs per core of each kernel over time (ctas.svg, thesis Fig. "
+         "5.8) from a timing run's --trace-csv launch-N-ctas.csv", "CSV"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *oc = g_option_context_new("RESULTS-DIR");
@@ -334,7 +338,20 @@ int cmd_plot(int argc, char **argv)
     figure figs[3] = {{"bars", g_string_new(NULL), g_string_new(NULL)},
                       {"line", g_string_new(NULL), g_string_new(NULL)},
                       {"states", g_string_new(NULL), g_string_new(NULL)}};
-    if (!g_option_context_parse(oc, &argc, &argv, &err) || argc != 2) {
+    bool parsed = g_option_context_parse(oc, &argc, &argv, &err);
+    if (parsed && ctas) {
+        if (argc != 1) {
+            fprintf(stderr, "ptxemu plot: --ctas takes no RESULTS-DIR\n");
+        } else {
+            char *dir = out ? g_strdup(out) : g_path_get_dirname(ctas);
+            rc = plot_ctas(ctas, dir);
+            g_free(dir);
+        }
+        g_free(ctas);
+        goto done;
+    }
+    g_free(ctas);
+    if (!parsed || argc != 2) {
         fprintf(stderr, "ptxemu plot: %s\n", err ? err->message : "usage: ptxemu plot RESULTS-DIR");
         goto done;
     }

@@ -3,8 +3,10 @@
 #include "frontend/parser.h"
 #include "api/api_internal.h"
 #include "sched/sched.h"
+#include "timing/stats.h"
 #include "tools/commands.h"
 #include "tools/run_args.h"
+#include "tools/run_file.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -267,7 +269,7 @@ static bool parse_dump(const char *spec, const run_arg *args, guint nargs, guint
 /* Loads the buffers (allocation, contents, copy) and points argv at the
  * values; every message names the argument. */
 static bool prepare_args(ptxemu_ctx *ctx, run_arg *args, guint nargs, char **specs,
-                         void **argv_ptrs)
+                         void **argv_ptrs, const ptxemu_dptr *shared)
 {
     GString *why = g_string_new(NULL);
     bool ok = true;
@@ -275,6 +277,11 @@ static bool prepare_args(ptxemu_ctx *ctx, run_arg *args, guint nargs, char **spe
         run_arg *a = &args[i];
         if (a->kind == RUN_ARG_SCALAR) {
             argv_ptrs[i] = &a->scalar;
+            continue;
+        }
+        if (shared[i]) { /* buffer:L:N: an earlier launch's buffer, not ours to fill */
+            a->dptr = shared[i];
+            argv_ptrs[i] = &a->dptr;
             continue;
         }
         if (ptxemu_malloc(ctx, &a->dptr, a->bytes) != PTXEMU_OK) {
@@ -345,6 +352,9 @@ static bool write_dumps(ptxemu_ctx *ctx, run_arg *args, guint nargs, char **dump
 typedef struct launch_spec {
     gchar *kernel, *grid_s, *block_s;
     gint64 shared, arrive, append_to;
+    gint64 stream, wait;         /* -1: none (a batch launch) */
+    gchar *module_path;          /* run file: its module; NULL: FILE.ptx */
+    gint *ref_launch, *ref_arg;  /* per argument: buffer:L:N, or -1 */
     gchar **arg_specs, **dumps;
     ptxemu_dim3 grid, block;
     run_arg *args;
@@ -362,7 +372,8 @@ static void launch_entries(launch_spec *l, GOptionEntry *e)
         {"shared", 's', 0, G_OPTION_ARG_INT64, &l->shared, "dynamic shared memory", "BYTES"},
         {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &l->arg_specs,
          "kernel argument, in parameter order: u32:5, s64:-3, f32:1.5, f64:2, b32:0x3fc00000 "
-         "(raw bits), file:PATH, zeros:BYTES, iota:TYPE:COUNT, rand:TYPE:COUNT:SEED", "SPEC"},
+         "(raw bits), file:PATH, zeros:BYTES, iota:TYPE:COUNT, rand:TYPE:COUNT:SEED, "
+         "buffer:L:N (buffer argument N of earlier launch L)", "SPEC"},
         {"dump", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &l->dumps,
          "after the launches write buffer argument N (0-based) of this launch to FILE",
          "N:FILE"},
@@ -372,6 +383,11 @@ static void launch_entries(launch_spec *l, GOptionEntry *e)
         {"append-to", 0, 0, G_OPTION_ARG_INT64, &l->append_to,
          "append this launch's CTAs to the kernel of launch N (0-based, an earlier launch): "
          "the dynamic-parallelism TB-group model", "N"},
+        {"stream", 0, 0, G_OPTION_ARG_INT64, &l->stream,
+         "launch asynchronously into stream N (0: the default stream); launches with streams "
+         "run in command-line order per stream, concurrently across streams", "N"},
+        {"wait", 0, 0, G_OPTION_ARG_INT64, &l->wait,
+         "with streams: start only after launch N (0-based, an earlier one) has finished", "N"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     memcpy(e, v, sizeof v);
@@ -386,6 +402,9 @@ static void launch_spec_clear(launch_spec *l)
     g_free(l->kernel);
     g_free(l->grid_s);
     g_free(l->block_s);
+    g_free(l->module_path);
+    g_free(l->ref_launch);
+    g_free(l->ref_arg);
     g_strfreev(l->arg_specs);
     g_strfreev(l->dumps);
 }
@@ -410,6 +429,16 @@ static bool launch_spec_check(launch_spec *l, guint n, guint count)
         fprintf(stderr, "ptxemu run: %s--shared and --arrive must not be negative\n", who);
         return false;
     }
+    if (l->wait < -1 || l->wait >= (gint64)n || l->stream < -1) {
+        fprintf(stderr, "ptxemu run: %s--wait %lld must name an earlier launch (0 to %d) and "
+                "--stream must not be negative\n", who, (long long)l->wait, (int)n - 1);
+        return false;
+    }
+    if ((l->stream >= 0 || l->wait >= 0) && (l->arrive || l->append_to >= 0)) {
+        fprintf(stderr, "ptxemu run: %s--stream/--wait and --arrive/--append-to do not "
+                "mix (streams order launches by their dependencies)\n", who);
+        return false;
+    }
     if (l->append_to < -1 || l->append_to >= (gint64)n) {
         fprintf(stderr, "ptxemu run: %s--append-to %lld must name an earlier launch (0 to %d)\n",
                 who, (long long)l->append_to, (int)n - 1);
@@ -417,8 +446,26 @@ static bool launch_spec_check(launch_spec *l, guint n, guint count)
     }
     l->nargs = l->arg_specs ? g_strv_length(l->arg_specs) : 0;
     l->args = g_new0(run_arg, l->nargs + 1);
+    l->ref_launch = g_new(gint, l->nargs + 1);
+    l->ref_arg = g_new(gint, l->nargs + 1);
     GString *why = g_string_new(NULL);
     for (guint i = 0; i < l->nargs; i++) {
+        l->ref_launch[i] = l->ref_arg[i] = -1;
+        unsigned rl, ra;
+        char tail;
+        if (g_str_has_prefix(l->arg_specs[i], "buffer:")) {
+            if (sscanf(l->arg_specs[i], "buffer:%u:%u%c", &rl, &ra, &tail) != 2 || rl >= n) {
+                fprintf(stderr, "ptxemu run: %s--arg %u: buffer:L:N must name buffer argument "
+                        "N of an earlier launch L\n", who, i);
+                g_string_free(why, TRUE);
+                return false;
+            }
+            l->ref_launch[i] = (gint)rl;
+            l->ref_arg[i] = (gint)ra;
+            l->args[i].kind = RUN_ARG_ZEROS; /* a buffer: checked against a pointer */
+            l->args[i].bytes = 1;
+            continue;
+        }
         if (!run_arg_parse(l->arg_specs[i], &l->args[i], why)) {
             fprintf(stderr, "ptxemu run: %s--arg %u: %s\n", who, i, why->str);
             g_string_free(why, TRUE);
@@ -429,6 +476,11 @@ static bool launch_spec_check(launch_spec *l, guint n, guint count)
     for (guint i = 0; l->dumps && l->dumps[i]; i++) {
         guint idx;
         const char *path;
+        if (parse_dump(l->dumps[i], l->args, l->nargs, &idx, &path) && l->ref_launch[idx] >= 0) {
+            fprintf(stderr, "ptxemu run: %s--dump %u: a buffer:L:N argument is dumped by "
+                            "launch L\n", who, idx);
+            return false;
+        }
         if (!parse_dump(l->dumps[i], l->args, l->nargs, &idx, &path)) {
             fprintf(stderr, "ptxemu run: %s--dump '%.64s%s' must name a buffer argument as "
                             "N:FILE\n", who, l->dumps[i], strlen(l->dumps[i]) > 64 ? "..." : "");
@@ -447,6 +499,15 @@ static void print_run(ptxemu_ctx *ctx, const launch_spec *ls, guint nl, double s
         printf("kernel %s: grid (%u,%u,%u) block (%u,%u,%u)%s\n", ls[i].kernel, ls[i].grid.x,
                ls[i].grid.y, ls[i].grid.z, ls[i].block.x, ls[i].block.y, ls[i].block.z,
                nl > 1 && ls[i].arrive ? " (arrives later)" : "");
+    const tm_stats *st = ptxemu_timing_stats(ctx);
+    for (guint i = 0; st && nl > 1 && i < st->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
+        guint li = k->launch - 1; /* launch ids count from 1 in command-line order */
+        printf("launch %u %s", li, k->name);
+        if (li < nl && ls[li].stream >= 0)
+            printf(" (stream %lld)", (long long)ls[li].stream);
+        printf(": cycles %llu..%llu\n", (unsigned long long)k->start, (unsigned long long)k->end);
+    }
     printf("warp instructions:   %llu\n", (unsigned long long)c.warp_instructions);
     printf("thread instructions: %llu\n", (unsigned long long)c.thread_instructions);
     printf("wall time:           %.3f s\n", secs);
@@ -460,10 +521,55 @@ static void print_run(ptxemu_ctx *ctx, const launch_spec *ls, guint nl, double s
     }
 }
 
+/* Launches with streams: each into its stream (0: the default one) in
+ * command-line order, a --wait as an event the stream waits on; then one
+ * wait for all of them. */
+static ptxemu_status run_streams(ptxemu_ctx *ctx, const ptxemu_launch_desc *d,
+                                 const launch_spec *ls, int nl)
+{
+    GHashTable *streams = g_hash_table_new(g_int64_hash, g_int64_equal);
+    ptxemu_event **ev = g_new0(ptxemu_event *, (size_t)nl);
+    ptxemu_stream **sof = g_new0(ptxemu_stream *, (size_t)nl);
+    ptxemu_status s = PTXEMU_OK;
+    for (int i = 0; i < nl && s == PTXEMU_OK; i++) {
+        const launch_spec *l = &ls[i];
+        if (l->stream > 0 && !(sof[i] = g_hash_table_lookup(streams, &l->stream))) {
+            s = ptxemu_stream_create(ctx, &sof[i]);
+            g_hash_table_insert(streams, (gpointer)&l->stream, sof[i]);
+        }
+        if (s == PTXEMU_OK && l->wait >= 0)
+            s = ptxemu_stream_wait_event(ctx, sof[i], ev[l->wait]);
+        if (s == PTXEMU_OK)
+            s = ptxemu_launch_async(d[i].mod, d[i].kernel, d[i].grid, d[i].block,
+                                    d[i].dynamic_shared_bytes, d[i].args, sof[i]);
+        if (s == PTXEMU_OK)
+            s = ptxemu_event_create(ctx, &ev[i]);
+        if (s == PTXEMU_OK)
+            s = ptxemu_event_record(ev[i], sof[i]);
+    }
+    if (s == PTXEMU_OK)
+        s = ptxemu_synchronize(ctx);
+    ptxemu_status s2 = PTXEMU_OK;
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, streams);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        ptxemu_status sd = ptxemu_stream_destroy(ctx, v);
+        if (s2 == PTXEMU_OK)
+            s2 = sd;
+    }
+    for (int i = 0; i < nl; i++)
+        ptxemu_event_destroy(ev[i]);
+    g_hash_table_destroy(streams);
+    g_free(ev);
+    g_free(sof);
+    return s != PTXEMU_OK ? s : s2;
+}
+
 /* Parses argv[from, to) as the options of launch l (with no FILE). */
 static bool parse_more(launch_spec *l, char **argv, int from, int to)
 {
-    GOptionEntry e[9];
+    GOptionEntry e[11];
     launch_entries(l, e);
     GOptionContext *oc = g_option_context_new("");
     g_option_context_add_main_entries(oc, e, NULL);
@@ -492,15 +598,20 @@ static bool parse_more(launch_spec *l, char **argv, int from, int to)
 int cmd_run(int argc, char **argv)
 {
     gint64 livelock = 0;
+    gchar *run_file = NULL;
+    char **file_argv = NULL;     /* launch options from the run file */
     timing_cli tc = {0};
     /* launches are separated by --then; the first part also holds FILE and
      * the options that apply to the whole run */
     int nl = 1;
     for (int i = 1; i < argc; i++)
         nl += !strcmp(argv[i], "--then");
+    for (int i = 1; i < argc; i++) /* a run file brings its own launches */
+        if (!strcmp(argv[i], "--run-file") || g_str_has_prefix(argv[i], "--run-file="))
+            nl = RUN_FILE_MAX_LAUNCHES;
     launch_spec *ls = g_new0(launch_spec, (size_t)nl);
     for (int i = 0; i < nl; i++)
-        ls[i].append_to = -1;
+        ls[i].append_to = ls[i].stream = ls[i].wait = -1;
     int first_end = argc;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--then")) {
@@ -508,16 +619,21 @@ int cmd_run(int argc, char **argv)
             break;
         }
     gboolean its = FALSE;
-    GOptionEntry entries[11];
+    GOptionEntry entries[14];
     launch_entries(&ls[0], entries);
-    entries[8] = (GOptionEntry){"livelock-limit", 0, 0, G_OPTION_ARG_INT64, &livelock,
-                                "warp instructions without a memory change before a launch is "
-                                "stopped", "N"};
-    entries[9] = (GOptionEntry){"its", 0, 0, G_OPTION_ARG_NONE, &its,
-                                "independent thread scheduling (per-lane PCs, sm_70 and newer) "
-                                "instead of the SIMT reconvergence stack", NULL};
-    entries[10] = (GOptionEntry){NULL, 0, 0, 0, NULL, NULL, NULL};
-    GOptionContext *oc = g_option_context_new("FILE.ptx [--then LAUNCH-OPTIONS]...");
+    entries[10] = (GOptionEntry){"livelock-limit", 0, 0, G_OPTION_ARG_INT64, &livelock,
+                                 "warp instructions without a memory change before a launch is "
+                                 "stopped", "N"};
+    entries[11] = (GOptionEntry){"run-file", 0, 0, G_OPTION_ARG_FILENAME, &run_file,
+                                 "the launches (modules, kernels, arguments, streams, waits) "
+                                 "from an INI run file (docs/run-files.md) instead of FILE.ptx "
+                                 "and launch options", "FILE"};
+    entries[12] = (GOptionEntry){"its", 0, 0, G_OPTION_ARG_NONE, &its,
+                                 "independent thread scheduling (per-lane PCs, sm_70 and newer) "
+                                 "instead of the SIMT reconvergence stack", NULL};
+    entries[13] = (GOptionEntry){NULL, 0, 0, 0, NULL, NULL, NULL};
+    GOptionContext *oc = g_option_context_new("FILE.ptx [--then LAUNCH-OPTIONS]... | "
+                                              "--run-file FILE");
     g_option_context_set_summary(oc, "Launch a kernel functionally (or, with --timing, on the "
                                      "cycle-level timing model) and report instruction counts "
                                      "and speed.  Several launches separated by --then (each "
@@ -537,11 +653,34 @@ int cmd_run(int argc, char **argv)
         g_error_free(err);
         goto out;
     }
-    if (argc0 != 2) {
+    if (run_file) {
+        GError *rerr = NULL;
+        if (argc0 != 1 || first_end != argc || ls[0].kernel) {
+            fprintf(stderr, "ptxemu run: --run-file takes no FILE.ptx, launch options or "
+                            "--then\n");
+            goto out;
+        }
+        int got = run_file_load(run_file, &file_argv, &rerr);
+        if (got < 0) {
+            fprintf(stderr, "ptxemu run: %s\n", rerr->message);
+            g_error_free(rerr);
+            goto out;
+        }
+        for (int i = 0; i < got; i++) {
+            char **v = g_strsplit(file_argv[i], "\n", -1);
+            gchar *module = g_strdup(v[0]); /* line 1: the module, then one option a line */
+            bool ok = parse_more(&ls[i], v + 1, 0, (int)g_strv_length(v + 1));
+            g_strfreev(v);
+            ls[i].module_path = module;
+            if (!ok)
+                goto out;
+        }
+        nl = got;
+    } else if (argc0 != 2) {
         fprintf(stderr, "ptxemu run: need FILE.ptx, --kernel, --grid and --block\n");
         goto out;
     }
-    for (int i = 1, from = first_end + 1; i < nl; i++) {
+    for (int i = 1, from = first_end + 1; !run_file && i < nl; i++) {
         int to = from;
         while (to < argc && strcmp(argv[to], "--then"))
             to++;
@@ -565,25 +704,58 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "ptxemu run: %s\n", ptxemu_last_error(ctx));
         goto out;
     }
-    ptxemu_module *mod;
+    ptxemu_module *mod = NULL;
     status = 1;
-    if (ptxemu_module_load_file(ctx, argv[1], &mod) != PTXEMU_OK) {
+    if (!run_file && ptxemu_module_load_file(ctx, argv[1], &mod) != PTXEMU_OK) {
         fprintf(stderr, "%s\n", ptxemu_last_error(ctx));
         goto out;
     }
     descs = g_new0(ptxemu_launch_desc, (size_t)nl);
+    bool streams = false;
     for (int i = 0; i < nl; i++) {
         launch_spec *l = &ls[i];
+        streams |= l->stream >= 0 || l->wait >= 0;
+        /* a run file's launches: each module loaded once */
+        for (int j = 0; l->module_path && j <= i; j++) {
+            if (j < i && strcmp(ls[j].module_path, l->module_path))
+                continue;
+            if (j < i) {
+                mod = (ptxemu_module *)descs[j].mod;
+                break;
+            }
+            if (ptxemu_module_load_file(ctx, l->module_path, &mod) != PTXEMU_OK) {
+                fprintf(stderr, "%s\n", ptxemu_last_error(ctx));
+                goto out;
+            }
+        }
         if (!check_params(mod, l->kernel, l->args, l->nargs))
             goto out;
         l->argv_ptrs = g_new0(void *, l->nargs + 1);
-        if (!prepare_args(ctx, l->args, l->nargs, l->arg_specs, l->argv_ptrs))
+        ptxemu_dptr *shared = g_new0(ptxemu_dptr, l->nargs + 1);
+        bool refs_ok = true;
+        for (guint a = 0; a < l->nargs; a++) {
+            gint rl = l->ref_launch[a], ra = l->ref_arg[a];
+            if (rl < 0)
+                continue;
+            if ((guint)ra >= ls[rl].nargs || ls[rl].args[ra].kind == RUN_ARG_SCALAR) {
+                fprintf(stderr, "ptxemu run: launch %d: --arg %u: launch %d has no buffer "
+                        "argument %d\n", i, a, rl, ra);
+                refs_ok = false;
+            } else {
+                shared[a] = ls[rl].args[ra].dptr;
+            }
+        }
+        bool prepared = refs_ok && prepare_args(ctx, l->args, l->nargs, l->arg_specs,
+                                                l->argv_ptrs, shared);
+        g_free(shared);
+        if (!prepared)
             goto out;
         descs[i] = (ptxemu_launch_desc){mod, l->kernel, l->grid, l->block, (size_t)l->shared,
                                         l->argv_ptrs, (uint64_t)l->arrive, (int)l->append_to};
     }
     gint64 t0 = g_get_monotonic_time();
-    ptxemu_status s = ptxemu_launch_batch(ctx, descs, (unsigned)nl);
+    ptxemu_status s = streams ? run_streams(ctx, descs, ls, nl)
+                              : ptxemu_launch_batch(ctx, descs, (unsigned)nl);
     gint64 t1 = g_get_monotonic_time();
     fflush(stdout);
     if (s != PTXEMU_OK) {
@@ -604,6 +776,8 @@ out:
         launch_spec_clear(&ls[i]);
     g_free(ls);
     g_free(descs);
+    g_free(run_file);
+    g_strfreev(file_argv);
     ptxemu_ctx_destroy(ctx);
     g_option_context_free(oc);
     return status;

@@ -20,6 +20,8 @@ int cmd_bench(int argc, char **argv);    /* tools/cmd_bench.c */
 int cmd_config(int argc, char **argv);   /* tools/cmd_config.c */
 int cmd_sweep(int argc, char **argv);    /* tools/cmd_sweep.c */
 int cmd_plot(int argc, char **argv);     /* tools/cmd_plot.c */
+/* `plot --ctas CSV`: OUT/ctas.svg; the exit status (tools/plot_ctas.c). */
+int plot_ctas(const char *csv_path, const char *out);
 int cmd_validate(int argc, char **argv); /* tools/cmd_validate.c */
 int cmd_exec(int argc, char **argv);     /* tools/cmd_exec.c */
 

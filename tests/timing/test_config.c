@@ -349,9 +349,10 @@ static void test_set(void **state)
     assert_true(gpu_config_set(&c, "warp.policy=pa-tl", &err));
     assert_string_equal(sched_names_warp[c.warp.policy], "pa-tl");
     /* a planned policy is refused with where it is planned */
-    assert_false(gpu_config_set(&c, "kernel.policy=interleaved", &err));
+    assert_false(gpu_config_set(&c, "cta.policy=laperm-tbpri", &err));
     assert_non_null(strstr(err->message, "planned"));
     g_clear_error(&err);
+    assert_true(gpu_config_set(&c, "kernel.policy=interleaved", &err));
     assert_true(gpu_config_set(&c, "cta.filters=throttle", &err));
     assert_int_equal(c.cta.filters.count, 1);
     assert_string_equal(sched_names_filter[c.cta.filters.items[0]], "throttle");

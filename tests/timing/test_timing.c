@@ -227,7 +227,7 @@ static void test_warp_policies(void **state)
     sched_warp_ctx ctx = {0, 0, 0, NULL};
     gpu_config cfg;
     gpu_config_defaults(&cfg);
-    sched_env env = {&cfg.policy, 1, 1, 1, 4, 8, 0, 0, 4};
+    sched_env env = {&cfg.policy, 1, 1, 1, 4, 8, 0, 0, 4, 0, 0};
 
     /* lrr: 0, 2, 3, 0, ... skipping the stalled warp */
     uint64_t ls[8] = {0};
@@ -265,10 +265,10 @@ static void test_warp_policies(void **state)
     assert_string_equal(sel.fetch->h.name, "fifo");
     assert_string_equal(sel.l1->h.name, "sched-order");
     /* a planned policy is an error that says so and lists what runs */
-    assert_false(gpu_config_set(&cfg, "kernel.policy=interleaved", &err));
-    assert_non_null(strstr(err->message, "kernel.policy = 'interleaved'"));
+    assert_false(gpu_config_set(&cfg, "cta.policy=laperm-smxbind", &err));
+    assert_non_null(strstr(err->message, "cta.policy = 'laperm-smxbind'"));
     assert_non_null(strstr(err->message, "planned"));
-    assert_non_null(strstr(err->message, "leftover"));
+    assert_non_null(strstr(err->message, "distributed"));
     g_clear_error(&err);
 }
 
@@ -519,9 +519,9 @@ static void test_bad_options(void **state)
     o.timing_set = bad_syntax;
     expect_bad(&o, (const char *const[]){"warp_schedulers", "group.key=value", NULL});
     o.timing_set = NULL;
-    const char *planned[] = {"kernel.policy=interleaved", NULL};
+    const char *planned[] = {"cta.policy=laperm-smxbind", NULL};
     o.timing_set = planned;
-    expect_bad(&o, (const char *const[]){"'interleaved' is planned", "not implemented", NULL});
+    expect_bad(&o, (const char *const[]){"'laperm-smxbind' is planned", "not implemented", NULL});
     o.timing_set = NULL;
     o.warp_sched = "fastest";
     expect_bad(&o, (const char *const[]){"warp.policy", "fastest", NULL});

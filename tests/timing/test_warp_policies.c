@@ -63,7 +63,7 @@ static void rig_open(rig *r, const char *policy, uint32_t n, const uint64_t *age
     if (!p)
         fail_msg("no warp policy %s", policy);
     r->ops = (const sched_warp_ops *)p->hooks;
-    r->env = (sched_env){&r->cfg.policy, 1, 1, 1, n, 8, 0, 0, n};
+    r->env = (sched_env){&r->cfg.policy, 1, 1, 1, n, 8, 0, 0, n, 0, 0};
     r->st = g_malloc0(r->ops->h.state_size);
     r->ops->h.init(r->st, &r->env);
     r->n = n;

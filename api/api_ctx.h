@@ -1,0 +1,76 @@
+/* api/api_ctx.h — the context and module records shared by the files of
+ * the host API (api.c: contexts, modules, memory, launches; streams.c:
+ * streams, events and the queue of asynchronous work).  Private to api/. */
+#ifndef PTXEMU_API_CTX_H
+#define PTXEMU_API_CTX_H
+
+#include "api/ptxemu.h"
+#include "frontend/ir.h"
+#include "runtime/exec.h"
+#include "timing/gpu.h"
+
+#include <glib.h>
+
+struct ptxemu_ctx {
+    dev_memory mem;
+    ptxemu_options opts;
+    GString *error;
+    GPtrArray *modules;      /* ptxemu_module* */
+    ptxemu_counters counters;
+    /* timing model (NULL when off); option strings are owned copies */
+    tm_gpu *gpu;
+    char *stats_path;
+    GString *stats_json;
+    /* asynchronous work not run yet (streams.c) */
+    GArray *ops;             /* api_op, in submission order */
+    GPtrArray *streams;      /* live ptxemu_stream* */
+    GPtrArray *events;       /* live ptxemu_event* */
+    int32_t barrier;         /* last pending default-stream op, or -1 */
+    uint32_t next_stream_id;
+    struct api_lanes *lanes; /* host lanes (lanes.c), or NULL */
+};
+
+struct ptxemu_module {
+    ptxemu_ctx *ctx;
+    ptx_module *ir;
+    ex_module *ex;
+};
+
+ptxemu_status api_fail(ptxemu_ctx *ctx, ptxemu_status s, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+ptxemu_status api_ok(ptxemu_ctx *ctx);
+
+/* Checks a launch and builds its ex_launch (kernel parameters copied). */
+ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, ex_launch *L,
+                                 uint32_t launch_id);
+void api_launch_release(ex_launch *L);
+/* After launches ran (good or not): counters, the memory digest. */
+void api_launches_done(ptxemu_ctx *ctx, ex_launch *Ls, unsigned n);
+/* After a run that succeeded: the statistics file; a status. */
+ptxemu_status api_run_finished(ptxemu_ctx *ctx);
+
+/* Memory operations without waiting for queued work (streams.c runs them
+ * in queue order). */
+ptxemu_status api_htod(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src, size_t n);
+ptxemu_status api_dtoh(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src, size_t n);
+ptxemu_status api_dtod(ptxemu_ctx *ctx, ptxemu_dptr dst, ptxemu_dptr src, size_t n);
+ptxemu_status api_memset(ptxemu_ctx *ctx, ptxemu_dptr dst, int value, size_t n);
+
+/* streams.c: the queue's life with its context, and the wait every
+ * synchronous call makes for the queued work (PTXEMU_OK, or the error of
+ * the work that failed; the rest of the queue is then dropped). */
+void api_queue_init(ptxemu_ctx *ctx);
+void api_queue_destroy(ptxemu_ctx *ctx);
+ptxemu_status api_queue_drain(ptxemu_ctx *ctx);
+/* Runs the queue now (api_queue_drain does, or with host lanes the lane
+ * that completes a round does). */
+ptxemu_status api_queue_run(ptxemu_ctx *ctx);
+
+/* lanes.c: with host lanes, a wait is the calling lane's turn ending. */
+ptxemu_status api_lane_wait(ptxemu_ctx *ctx);
+/* No work queued in `stream` or the default stream. */
+bool api_stream_idle(const ptxemu_stream *stream);
+/* The stream of the lane whose turn it is. */
+ptxemu_stream *api_lane_stream(ptxemu_ctx *ctx);
+
+#endif
