@@ -148,6 +148,8 @@ typedef struct tm_sched {
     uint64_t *recheck;       /* per view: next cycle to look at that warp
                                 (TM_NEVER when the slot is empty); one dense
                                 array so the per-slot scan stays in cache */
+    uint64_t min_re;         /* no recheck entry is below this (a lower bound:
+                                refresh skips its scan while now < min_re) */
     void *pstate;            /* warp policy state (its tm_pol_inst's) */
     uint64_t stuck_since;    /* cycle its memory access was first refused */
     uint64_t unit_free[TM_UNIT_COUNT];
