@@ -360,6 +360,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
                         uint64_t token, uint64_t c, unsigned flags)
 {
     ms_sm *s = &m->sm[smi];
+    m->refused_quick = false;
     if (s->ninst_free == 0) {
         m->st.l1_reservation_fails++;
         return false;
@@ -395,6 +396,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
             r->missq_n == s->missq.n) {
             /* nothing the checks look at changed: refused again */
             m->st.l1_reservation_fails++;
+            m->refused_quick = true;
             return false;
         }
         if (r->known && r->fresh != UINT32_MAX && !acc->atomic && !acc->write) {
@@ -405,6 +407,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
             uint64_t gone = s->fills - r->fills_at;
             if (gone < r->fresh && r->fresh - gone > t->nfree && t->nfree < t->n) {
                 m->st.l1_reservation_fails++;
+                m->refused_quick = true;
                 return false;
             }
         }
@@ -842,6 +845,22 @@ void memsys_destroy(memsys *m)
     g_free(m->heap);
     g_free(m->st.served_per_sm);
     g_free(m);
+}
+
+void memsys_sm_signature(const memsys *m, uint32_t smi, memsys_sm_sig *out)
+{
+    const ms_sm *s = &m->sm[smi];
+    *out = (memsys_sm_sig){s->ver, s->npkt_free, s->missq.n, s->ninst_free};
+}
+
+bool memsys_last_refusal_quick(const memsys *m)
+{
+    return m->refused_quick;
+}
+
+void memsys_count_refusals(memsys *m, uint64_t n)
+{
+    m->st.l1_reservation_fails += n;
 }
 
 /* ------------------------------------------------------------ statistics */

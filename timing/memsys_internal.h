@@ -112,6 +112,7 @@ struct memsys {
     uint64_t seq;
     coal_out co;
     const coal_out *cur;            /* the issuing instruction's transactions */
+    bool refused_quick;             /* the last refusal came from the rc fast paths */
     uint32_t refused_fresh;         /* issue_read: fresh lines when it refused for want
                                        of MSHRs, else UINT32_MAX */
     uint32_t l1_shift, cc_shift, l2_shift, il_shift;

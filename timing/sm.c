@@ -213,8 +213,11 @@ static void flush_mem(tm_sm *sm, uint64_t now)
     }
 }
 
+static void stuck_catch_up(tm_sm *sm, uint64_t upto);
+
 void tm_sm_flush(tm_sm *sm, uint64_t upto)
 {
+    stuck_catch_up(sm, upto);
     memset(&sm->c.sched, 0, sizeof sm->c.sched);
     for (uint32_t k = 0; k < sm->nsched; k++) {
         tm_sched *s = &sm->scheds[k];
@@ -819,9 +822,50 @@ static void unstick(tm_sm *sm, tm_sched *s, uint64_t now)
     }
 }
 
-/* Refused memory accesses try again, in the order the L1 policy gives. */
-static void retry_stuck(tm_sm *sm, uint64_t now)
+/* The retries a stuck-sleeping SM skipped in [stuck_from, upto): each
+ * would have been refused (the SM's and the memory system's counters). */
+static void stuck_catch_up(tm_sm *sm, uint64_t upto)
 {
+    if (!sm->stuck_sleep || upto <= sm->stuck_from)
+        return;
+    uint64_t n = (upto - sm->stuck_from) * sm->stuck_n;
+    sm->c.mem_refusals += n;
+    memsys_count_refusals(sm->env->mem, n);
+    sm->stuck_from = upto;
+}
+
+void tm_sm_check_stuck(tm_sm *sm, uint64_t now)
+{
+    if (!sm->stuck_sleep || sm->next_wake <= now + 1)
+        return;
+    memsys_sm_sig g;
+    memsys_sm_signature(sm->env->mem, sm->id, &g);
+    if (g.ver != sm->stuck_sig.ver || g.npkt_free != sm->stuck_sig.npkt_free ||
+        g.missq_n != sm->stuck_sig.missq_n || g.ninst_free != sm->stuck_sig.ninst_free)
+        sm->next_wake = now + 1;
+}
+
+/* After a visit at `now` that left schedulers stuck: whether the SM may
+ * sleep until its warps need it (or its L1 state changes) instead of
+ * retrying every cycle.  Only when nothing else happens per cycle: no
+ * fetch, no backed-off warps (the backoff policy is asked every slot), a
+ * stateless L1 policy, and every retry this cycle refused from unchanged
+ * state (`quick`). */
+static bool may_stuck_sleep(const tm_sm *sm, bool quick, uint32_t nstuck)
+{
+    if (sm->step || sm->fq_len || !quick || !nstuck)
+        return false;
+    for (uint32_t k = 0; k < sm->nsched; k++)
+        if (sm->scheds[k].n[SCHED_WS_BACKOFF])
+            return false;
+    return tm_pol_l1(sm->env->pol, sm->id)->h->state_size == 0;
+}
+
+/* Refused memory accesses try again, in the order the L1 policy gives.
+ * Returns whether every refusal was a quick one (memsys_last_refusal_quick). */
+static bool retry_stuck(tm_sm *sm, uint64_t now)
+{
+    bool quick = true;
     sched_l1_req q[8];
     uint32_t who[8], n = 0;
     for (uint32_t k = 0; k < sm->nsched; k++)
@@ -836,22 +880,27 @@ static void retry_stuck(tm_sm *sm, uint64_t now)
         if (i >= n)
             i = 0;
         tm_sched *s = &sm->scheds[who[i]];
-        if (memsys_issue(sm->env->mem, sm->id, s->stuck_slot, &s->acc, s->stuck_token, now))
+        if (memsys_issue(sm->env->mem, sm->id, s->stuck_slot, &s->acc, s->stuck_token, now)) {
             unstick(sm, s, now);
-        else
+        } else {
             sm->c.mem_refusals++;
+            quick &= memsys_last_refusal_quick(sm->env->mem);
+        }
         q[i] = q[n - 1];
         who[i] = who[n - 1];
         n--;
     }
+    return quick;
 }
 
 bool tm_sm_cycle(tm_sm *sm, uint64_t now)
 {
     if ((now < sm->next_wake && !sm->step) || !sm->resident)
         return false;
+    stuck_catch_up(sm, now);
+    sm->stuck_sleep = false;
     fetch_stage(sm, now);
-    retry_stuck(sm, now);
+    bool quick = retry_stuck(sm, now);
     uint64_t wake = TM_NEVER;
     bool any = false;
     uint32_t d = sm->dispatch;
@@ -872,9 +921,21 @@ bool tm_sm_cycle(tm_sm *sm, uint64_t now)
     } else {
         wake = (now / d + 1) * d;
     }
-    for (uint32_t k = 0; k < sm->nsched; k++)
-        if (sm->scheds[k].stuck)
-            wake = now + 1;
+    uint32_t nstuck = 0;
+    for (uint32_t k = 0; k < sm->nsched; k++) {
+        nstuck += sm->scheds[k].stuck;
+        if (sm->scheds[k].stuck && sm->scheds[k].stuck_since == now)
+            quick = false; /* refused at issue this cycle: not retried yet */
+    }
+    if (may_stuck_sleep(sm, quick, nstuck) &&
+        wake > now + 1) {
+        sm->stuck_sleep = true;
+        sm->stuck_n = nstuck;
+        sm->stuck_from = now + 1;
+        memsys_sm_signature(sm->env->mem, sm->id, &sm->stuck_sig);
+    } else if (nstuck) {
+        wake = now + 1;
+    }
     if (sm->fq_len)
         wake = now + 1;
     sm->next_wake = wake;
@@ -1036,6 +1097,7 @@ void tm_sm_abort(tm_sm *sm)
     }
     for (uint32_t k = 0; k < sm->nsched; k++)
         sm->scheds[k].stuck = false;
+    sm->stuck_sleep = false;
     sm->fq_len = 0;
     sm->mem_inflight = 0;
     for (uint32_t s = 0; s < sm->nwarps; s++)
