@@ -31,16 +31,22 @@ static inline uint64_t lane_addr(const ex_warp *w, const ex_instr *in, unsigned 
     return a;
 }
 
-/* The common access: global (or generic/constant landing in global
- * memory), aligned, inside the allocation the warp touched last, with no
- * timing record to fill.  NULL: take ex_addr (which also faults). */
+/* The common accesses, aligned and with no timing record to fill: shared
+ * memory in bounds, or global (generic/constant landing in global memory)
+ * inside the allocation the warp touched last.  NULL: take ex_addr (which
+ * also faults). */
 static inline uint8_t *fast_addr(const ex_warp *w, const ex_instr *in, uint64_t addr,
                                  unsigned bytes)
 {
+    if (w->rec || (addr & (bytes - 1)))
+        return NULL;
+    if (in->space == EX_SPACE_SHARED) {
+        uint32_t n = w->cta->shared_size;
+        return bytes <= n && addr <= n - bytes ? w->cta->shared + addr : NULL;
+    }
     const mem_alloc *a = w->hint;
-    if (!a || w->rec || (addr & (bytes - 1)) ||
-        (in->space != EX_SPACE_GLOBAL && in->space != EX_SPACE_GENERIC &&
-         in->space != EX_SPACE_CONST))
+    if (!a || (in->space != EX_SPACE_GLOBAL && in->space != EX_SPACE_GENERIC &&
+               in->space != EX_SPACE_CONST))
         return NULL;
     uint64_t off = addr - a->base;
     /* allocations lie above the shared and local windows, so a generic

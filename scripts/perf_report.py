@@ -75,6 +75,7 @@ def main():
     ap.add_argument("--command", default="scripts/perf.sh")
     ap.add_argument("--profile-functional", default="")
     ap.add_argument("--profile-timing", default="")
+    ap.add_argument("--launch-overhead", default="")
     a = ap.parse_args()
     runs = parse(a.lines)
     B = best(runs)
@@ -201,8 +202,17 @@ def main():
                  f"functional time: {hi[1]} ({f(hi[0])}×).  `timing / functional` = CPU time "
                  "of the timing run / CPU time of the functional run at the same size.\n")
 
+    if a.launch_overhead.strip():
+        L.append("## Launch overhead\n")
+        L.append("`build/benchmarks/perf/exec_throughput` launches a one-thread kernel that runs "
+                 "its loop zero times 2000 times (the host cost of a launch beyond its "
+                 "instructions; the CTA set-up of larger grids adds per CTA):\n")
+        L.append("```")
+        L.append(a.launch_overhead.strip())
+        L.append("```\n")
+
     # ---------------- profiles
-    for title, path in (("functional (every benchmark, size small)", a.profile_functional),
+    for title, path in (("functional (gemm, matrixmul, hotspot, gaussian, 2dconv, lud, cfd; size small)", a.profile_functional),
                         ("timing (hotspot, atax, bicg; size small, gtx480)", a.profile_timing)):
         try:
             text = open(path).read().strip() if path else ""
