@@ -408,6 +408,11 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
             if (gone < r->fresh && r->fresh - gone > t->nfree && t->nfree < t->n) {
                 m->st.l1_reservation_fails++;
                 m->refused_quick = true;
+                /* what a full check's refusal records (the unchanged-state
+                 * path above then behaves exactly as without this one) */
+                r->ver = s->ver;
+                r->npkt_free = s->npkt_free;
+                r->missq_n = s->missq.n;
                 return false;
             }
         }

@@ -834,14 +834,19 @@ static void stuck_catch_up(tm_sm *sm, uint64_t upto)
     sm->stuck_from = upto;
 }
 
+static bool sig_same(const memsys_sm_sig *a, const memsys_sm_sig *b)
+{
+    return a->ver == b->ver && a->npkt_free == b->npkt_free && a->missq_n == b->missq_n &&
+           a->ninst_free == b->ninst_free;
+}
+
 void tm_sm_check_stuck(tm_sm *sm, uint64_t now)
 {
     if (!sm->stuck_sleep || sm->next_wake <= now + 1)
         return;
     memsys_sm_sig g;
     memsys_sm_signature(sm->env->mem, sm->id, &g);
-    if (g.ver != sm->stuck_sig.ver || g.npkt_free != sm->stuck_sig.npkt_free ||
-        g.missq_n != sm->stuck_sig.missq_n || g.ninst_free != sm->stuck_sig.ninst_free)
+    if (!sig_same(&g, &sm->stuck_sig))
         sm->next_wake = now + 1;
 }
 
@@ -900,6 +905,8 @@ bool tm_sm_cycle(tm_sm *sm, uint64_t now)
     stuck_catch_up(sm, now);
     sm->stuck_sleep = false;
     fetch_stage(sm, now);
+    memsys_sm_sig sig0; /* before the retries: one that goes in changes it */
+    memsys_sm_signature(sm->env->mem, sm->id, &sig0);
     bool quick = retry_stuck(sm, now);
     uint64_t wake = TM_NEVER;
     bool any = false;
@@ -927,13 +934,15 @@ bool tm_sm_cycle(tm_sm *sm, uint64_t now)
         if (sm->scheds[k].stuck && sm->scheds[k].stuck_since == now)
             quick = false; /* refused at issue this cycle: not retried yet */
     }
-    if (may_stuck_sleep(sm, quick, nstuck) &&
-        wake > now + 1) {
-        sm->stuck_sleep = true;
+    if (may_stuck_sleep(sm, quick, nstuck) && wake > now + 1) {
+        /* an access that went in this cycle (a retry or an issue: new
+         * MSHRs, a busy port) changes what the next retry sees */
+        memsys_sm_signature(sm->env->mem, sm->id, &sm->stuck_sig);
+        sm->stuck_sleep = sig_same(&sig0, &sm->stuck_sig);
         sm->stuck_n = nstuck;
         sm->stuck_from = now + 1;
-        memsys_sm_signature(sm->env->mem, sm->id, &sm->stuck_sig);
-    } else if (nstuck) {
+    }
+    if (nstuck && !sm->stuck_sleep) {
         wake = now + 1;
     }
     if (sm->fq_len)
