@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 #define DEFAULT_LIVELOCK_LIMIT 100000000ull
 #define DEFAULT_STACK_LIMIT (64u * 1024u)
@@ -171,8 +172,10 @@ const char *ptxemu_last_error(const ptxemu_ctx *ctx)
 
 void ptxemu_get_counters(const ptxemu_ctx *ctx, ptxemu_counters *out)
 {
-    if (ctx && out)
+    if (ctx && out) {
         *out = ctx->counters;
+        out->device_peak_bytes = ctx->mem.peak;
+    }
 }
 
 /* ---------------------------------------------------------------- modules */
@@ -604,6 +607,9 @@ ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *des
     if (!ctx || (n && !descs))
         return PTXEMU_ERR_INVALID_VALUE;
     WAIT_QUEUE(ctx); /* a synchronous launch waits for queued work */
+    gint64 t0 = g_get_monotonic_time();
+    struct timespec c0;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
     ex_launch *Ls = g_new0(ex_launch, n ? n : 1);
     ptxemu_status st = PTXEMU_OK;
     unsigned prepared = 0;
@@ -645,6 +651,11 @@ ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *des
     for (unsigned i = 0; i < prepared; i++)
         api_launch_release(&Ls[i]);
     g_free(Ls);
+    ctx->counters.launch_seconds += (double)(g_get_monotonic_time() - t0) / 1e6;
+    struct timespec c1;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    ctx->counters.launch_cpu_seconds +=
+        (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
     if (st != PTXEMU_OK)
         return st;
     if (!good) {

@@ -101,6 +101,10 @@ typedef struct ptxemu_counters {
     uint64_t cycles;            /* simulated core cycles (timing model) */
     uint64_t memory_digest;     /* options.memory_digest: chained hash of the
                                    device memory after each launch */
+    uint64_t device_peak_bytes; /* most device memory allocated at once */
+    double launch_seconds;      /* host wall time spent inside launches */
+    double launch_cpu_seconds;  /* CPU time of the launching thread inside them
+                                   (what shared machines do not distort) */
 } ptxemu_counters;
 
 /* What the timing model measured over every launch so far. */

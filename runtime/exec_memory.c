@@ -31,19 +31,74 @@ static inline uint64_t lane_addr(const ex_warp *w, const ex_instr *in, unsigned 
     return a;
 }
 
+/* The common accesses, aligned and with no timing record to fill: shared
+ * memory in bounds, or global (generic/constant landing in global memory)
+ * inside the allocation the warp touched last.  NULL: take ex_addr (which
+ * also faults). */
+static inline uint8_t *fast_addr(const ex_warp *w, const ex_instr *in, uint64_t addr,
+                                 unsigned bytes)
+{
+    if (w->rec || (addr & (bytes - 1)))
+        return NULL;
+    if (in->space == EX_SPACE_SHARED) {
+        uint32_t n = w->cta->shared_size;
+        return bytes <= n && addr <= n - bytes ? w->cta->shared + addr : NULL;
+    }
+    const mem_alloc *a = w->hint;
+    if (!a || (in->space != EX_SPACE_GLOBAL && in->space != EX_SPACE_GENERIC &&
+               in->space != EX_SPACE_CONST))
+        return NULL;
+    uint64_t off = addr - a->base;
+    /* allocations lie above the shared and local windows, so a generic
+     * address inside one is global */
+    if (off >= a->size || a->size - off < bytes)
+        return NULL;
+    return a->data + off;
+}
+
+/* Fixed-size copies (a variable-size memcpy/memcmp is a libc call). */
+static inline uint64_t load_bytes(const uint8_t *p, unsigned size)
+{
+    uint64_t v = 0;
+    switch (size) {
+    case 1: v = *p; break;
+    case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
+    case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
+    case 8: memcpy(&v, p, 8); break;
+    default: memcpy(&v, p, size < 8 ? size : 8); break;
+    }
+    return v;
+}
+
+static inline bool store_bytes(uint8_t *p, uint64_t v, unsigned size)
+{
+    uint64_t old = load_bytes(p, size);
+    uint64_t m = width_mask(size);
+    if ((old & m) == (v & m))
+        return false;
+    switch (size) {
+    case 1: *p = (uint8_t)v; break;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, size < 8 ? size : 8); break;
+    }
+    return true;
+}
+
 static void h_ld(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     unsigned size = in->size, n = in->vec;
     uint64_t dmask = width_mask(ptx_type_size((ptx_type)in->type2));
     bool sx = in->op2 & MEMF_SEXT;
     EX_LANES(mask, l, {
-        uint8_t *p = ex_addr(w, in, (ex_space)in->space, lane_addr(w, in, l), size * n, (int)l,
-                             false);
+        uint64_t addr = lane_addr(w, in, l);
+        uint8_t *p = fast_addr(w, in, addr, size * n);
+        if (!p)
+            p = ex_addr(w, in, (ex_space)in->space, addr, size * n, (int)l, false);
         if (!p)
             return;
         for (unsigned k = 0; k < n; k++) {
-            uint64_t v = 0;
-            memcpy(&v, p + k * size, size);
+            uint64_t v = load_bytes(p + k * size, size);
             if (sx)
                 v = sext(v, size) & dmask;
             uint32_t dst = n == 1 ? in->d : in->vr[k];
@@ -58,17 +113,16 @@ static void h_st(ex_warp *w, const ex_instr *in, uint32_t mask)
     unsigned size = in->size, n = in->vec;
     bool changed = false;
     EX_LANES(mask, l, {
-        uint8_t *p = ex_addr(w, in, (ex_space)in->space, lane_addr(w, in, l), size * n, (int)l,
-                             true);
+        uint64_t addr = lane_addr(w, in, l);
+        uint8_t *p = fast_addr(w, in, addr, size * n);
+        if (!p)
+            p = ex_addr(w, in, (ex_space)in->space, addr, size * n, (int)l, true);
         if (!p)
             return;
         for (unsigned k = 0; k < n; k++) {
             uint32_t src = n == 1 ? in->b : in->vr[k];
             uint64_t v = src != EX_NONE ? w->r[src][l] : 0;
-            if (memcmp(p + k * size, &v, size) != 0) {
-                memcpy(p + k * size, &v, size);
-                changed = true;
-            }
+            changed |= store_bytes(p + k * size, v, size);
         }
     });
     if (changed)

@@ -36,6 +36,8 @@ uint64_t mem_alloc_bytes(dev_memory *m, uint64_t size, bool is_symbol)
     m->next = (m->next + size + 256 + 255) & ~255ull;
     g_array_append_val(m->allocs, a);
     m->total += size;
+    if (m->total > m->peak)
+        m->peak = m->total;
     return a.base;
 }
 

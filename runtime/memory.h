@@ -31,6 +31,7 @@ typedef struct dev_memory {
     uint64_t next;      /* next free address */
     uint64_t total;     /* bytes allocated now */
     uint64_t limit;     /* most bytes allocated at once (device memory size) */
+    uint64_t peak;      /* most bytes allocated at once so far (the footprint) */
 } dev_memory;
 
 /* The device-memory size when nobody sets one (limits.device_memory). */

@@ -14,6 +14,7 @@ void cache_init(cache *c, uint64_t lines, uint32_t assoc, int32_t repl)
         assoc = 1;
     uint64_t sets = lines / assoc;
     c->nsets = sets ? (uint32_t)sets : 1;
+    c->set_mask = (c->nsets & (c->nsets - 1)) == 0 ? c->nsets - 1 : 0;
     c->assoc = assoc;
     c->repl = repl;
     size_t n = (size_t)c->nsets * assoc;
@@ -35,7 +36,9 @@ void cache_free(cache *c)
 
 static inline size_t set_base(const cache *c, uint64_t key)
 {
-    return (size_t)(key % c->nsets) * c->assoc;
+    /* a 64-bit divide per lookup showed in the profile: mask when we can */
+    uint64_t set = c->set_mask || c->nsets == 1 ? key & c->set_mask : key % c->nsets;
+    return (size_t)set * c->assoc;
 }
 
 /* Way index of key within the whole array, or SIZE_MAX. */

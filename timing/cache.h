@@ -18,6 +18,7 @@
 /* ------------------------------------------------------------ tag array */
 typedef struct cache {
     uint32_t nsets, assoc;
+    uint32_t set_mask;  /* nsets - 1 when nsets is a power of two (no divide), else 0 */
     int32_t repl;       /* GPU_REPL_LRU or GPU_REPL_FIFO */
     uint64_t *key;      /* nsets * assoc, CACHE_NO_KEY when invalid */
     uint64_t *stamp;    /* last use (LRU) or insertion (FIFO) */

@@ -864,6 +864,9 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             if (k->arrived && !k->done && k->finished == k->total && !k->pending_appends)
                 kernel_done(g, i, now);
         }
+        /* L1 changes (memory system, kernel ends) wake stuck SMs */
+        for (uint32_t i = 0; i < g->nsms; i++)
+            tm_sm_check_stuck(g->sms[i], now);
         bool left = !tm_kmu_all_done(&g->kmu);
         if (csv_on && (now == next_sample || !left)) {
             for (uint32_t i = 0; i < g->nsms; i++) {

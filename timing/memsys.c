@@ -193,8 +193,10 @@ static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64
     }
     /* an instruction needing more MSHRs than exist goes out once all are
      * free, the excess as MSHR-less requests (it could never issue else) */
-    if (fresh > t->nfree && (t->nfree < t->n || fresh <= t->n))
+    if (fresh > t->nfree && (t->nfree < t->n || fresh <= t->n)) {
+        m->refused_fresh = fresh;
         goto refuse;
+    }
     if (fresh > s->npkt_free || !missq_room(m, s, fresh))
         goto refuse;
 
@@ -230,6 +232,7 @@ static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64
         if (t->nfree) {
             e = mshr_alloc(t, key, flags);
             mshr_add(t, e, i);
+            s->fills++;
         } else {
             m->pool[p].flags |= PKTF_NOMSHR;
         }
@@ -289,6 +292,7 @@ static bool issue_store(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint6
             if (cache_mark_dirty(&s->l1, key))
                 break;
             if (alloc) {
+                s->fills++;
                 if (cache_insert(&s->l1, key, true, &victim, &vd) && vd) {
                     send_write(m, s, victim << m->l1_shift, m->cfg.l1d.line, r);
                     m->x.l1_writebacks++;
@@ -298,7 +302,7 @@ static bool issue_store(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint6
             send_write(m, s, line, bytes, r);
             break;
         case GPU_WRITE_THROUGH:
-            if (!cache_lookup(&s->l1, key, true) && alloc &&
+            if (!cache_lookup(&s->l1, key, true) && alloc && ++s->fills &&
                 cache_insert(&s->l1, key, false, &victim, &vd) && vd) {
                 send_write(m, s, victim << m->l1_shift, m->cfg.l1d.line, r);
                 m->x.l1_writebacks++;
@@ -356,6 +360,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
                         uint64_t token, uint64_t c, unsigned flags)
 {
     ms_sm *s = &m->sm[smi];
+    m->refused_quick = false;
     if (s->ninst_free == 0) {
         m->st.l1_reservation_fails++;
         return false;
@@ -391,7 +396,25 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
             r->missq_n == s->missq.n) {
             /* nothing the checks look at changed: refused again */
             m->st.l1_reservation_fails++;
+            m->refused_quick = true;
             return false;
+        }
+        if (r->known && r->fresh != UINT32_MAX && !acc->atomic && !acc->write) {
+            /* refused for want of MSHRs: fresh lines can have dropped by at
+             * most the fills since, so while that bound still exceeds the
+             * free MSHRs (not all free) the check would refuse again */
+            const mshr_table *t = cst ? &s->ccm : &s->l1m;
+            uint64_t gone = s->fills - r->fills_at;
+            if (gone < r->fresh && r->fresh - gone > t->nfree && t->nfree < t->n) {
+                m->st.l1_reservation_fails++;
+                m->refused_quick = true;
+                /* what a full check's refusal records (the unchanged-state
+                 * path above then behaves exactly as without this one) */
+                r->ver = s->ver;
+                r->npkt_free = s->npkt_free;
+                r->missq_n = s->missq.n;
+                return false;
+            }
         }
         m->cur = &r->co;
     } else {
@@ -399,6 +422,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
         m->cur = &m->co;
     }
     bool ok;
+    m->refused_fresh = UINT32_MAX;
     if (acc->atomic)
         ok = issue_atomic(m, s, smi, token, c);
     else if (acc->write)
@@ -440,6 +464,8 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
         memcpy(r->co.tx, m->co.tx, m->co.ntx * sizeof m->co.tx[0]);
     }
     r->known = true;
+    r->fresh = m->refused_fresh;
+    r->fills_at = s->fills;
     r->ver = s->ver;
     r->npkt_free = s->npkt_free;
     r->missq_n = s->missq.n;
@@ -468,7 +494,8 @@ static void sm_fill(memsys *m, uint32_t smi, uint64_t line, uint8_t flags, uint3
     uint32_t f = e != MSHR_NONE ? t->flags[e] : flags;
     uint64_t victim;
     bool vd = false;
-    if (!(f & PKTF_UNCACHED) && cache_insert(ca, key, false, &victim, &vd) && vd) {
+    if (!(f & PKTF_UNCACHED) && ++s->fills && cache_insert(ca, key, false, &victim, &vd) &&
+        vd) {
         uint32_t w = p;
         if (w == PKT_NIL && s->npkt_free)
             w = pkt_alloc(m, s);
@@ -823,6 +850,22 @@ void memsys_destroy(memsys *m)
     g_free(m->heap);
     g_free(m->st.served_per_sm);
     g_free(m);
+}
+
+void memsys_sm_signature(const memsys *m, uint32_t smi, memsys_sm_sig *out)
+{
+    const ms_sm *s = &m->sm[smi];
+    *out = (memsys_sm_sig){s->ver, s->npkt_free, s->missq.n, s->ninst_free};
+}
+
+bool memsys_last_refusal_quick(const memsys *m)
+{
+    return m->refused_quick;
+}
+
+void memsys_count_refusals(memsys *m, uint64_t n)
+{
+    m->st.l1_reservation_fails += n;
 }
 
 /* ------------------------------------------------------------ statistics */

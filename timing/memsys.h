@@ -43,6 +43,21 @@ void memsys_destroy(memsys *m);
 bool memsys_issue(memsys *m, uint32_t sm, uint32_t warp, const ex_access *acc,
                   uint64_t token, uint64_t core_cycle);
 
+/* What a refused access's retry depends on in one SM's L1 (timing/sm.c
+ * sleeps a stuck SM while it stays the same): the L1/MSHR version, its
+ * packet quota, miss queue and instruction slots. */
+typedef struct memsys_sm_sig {
+    uint64_t ver;
+    uint32_t npkt_free, missq_n, ninst_free;
+} memsys_sm_sig;
+void memsys_sm_signature(const memsys *m, uint32_t sm, memsys_sm_sig *out);
+/* Whether the last refusal of memsys_issue was decided from state that had
+ * not changed since an earlier full check (a retry with the same
+ * signature is refused the same way). */
+bool memsys_last_refusal_quick(const memsys *m);
+/* Counts n refusals of that kind (the retries a sleeping SM skipped). */
+void memsys_count_refusals(memsys *m, uint64_t n);
+
 /* Advances every clock domain up to the end of this core cycle; completions
  * are delivered through the done callback. */
 void memsys_cycle(memsys *m, uint64_t core_cycle);

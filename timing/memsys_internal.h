@@ -47,6 +47,9 @@ typedef struct ms_sm {
      * instruction whose inputs (this, npkt_free, missq.n) are unchanged is
      * refused again without re-checking its transactions */
     uint64_t ver;
+    /* lines that entered the L1 / constant cache or got an MSHR: each can
+     * make at most one of a refused load's fresh lines non-fresh */
+    uint64_t fills;
 } ms_sm;
 
 #define MS_RC_N 4u
@@ -59,6 +62,10 @@ typedef struct ms_refused {
     uint32_t warp, mask;
     uint32_t npkt_free, missq_n;
     uint64_t token, addr0, ver;
+    /* a load refused for want of MSHRs: its fresh lines then and s->fills
+     * then (fresh == UINT32_MAX: refused for another reason) */
+    uint32_t fresh;
+    uint64_t fills_at;
     coal_out co;
 } ms_refused;
 
@@ -105,6 +112,9 @@ struct memsys {
     uint64_t seq;
     coal_out co;
     const coal_out *cur;            /* the issuing instruction's transactions */
+    bool refused_quick;             /* the last refusal came from the rc fast paths */
+    uint32_t refused_fresh;         /* issue_read: fresh lines when it refused for want
+                                       of MSHRs, else UINT32_MAX */
     uint32_t l1_shift, cc_shift, l2_shift, il_shift;
     uint32_t missq_cap, ret_cap, icc_delay;
     bool icc_on;

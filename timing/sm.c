@@ -94,6 +94,7 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
             s->recheck[i] = TM_NEVER;
         }
         s->n[SCHED_WS_EMPTY] = s->nviews;
+        s->min_re = 0;
         s->pstate = tm_pol_warp(env->pol, id, k)->st;
         s->acct_from = now;
     }
@@ -212,8 +213,11 @@ static void flush_mem(tm_sm *sm, uint64_t now)
     }
 }
 
+static void stuck_catch_up(tm_sm *sm, uint64_t upto);
+
 void tm_sm_flush(tm_sm *sm, uint64_t upto)
 {
+    stuck_catch_up(sm, upto);
     memset(&sm->c.sched, 0, sizeof sm->c.sched);
     for (uint32_t k = 0; k < sm->nsched; k++) {
         tm_sched *s = &sm->scheds[k];
@@ -264,6 +268,16 @@ static void sched_touch(tm_sm *sm, tm_sched *s, uint64_t t)
         s->acct_from = t;
     }
     s->idle_cls = classify(s);
+}
+
+/* Every write of a warp's recheck cycle goes here, so the scheduler's
+ * lower bound stays a lower bound. */
+static inline void set_re(tm_sm *sm, tm_warp *tw, uint64_t t)
+{
+    *tw->re = t;
+    tm_sched *s = &sm->scheds[tw->sched];
+    if (t < s->min_re)
+        s->min_re = t;
 }
 
 static void set_state(tm_sm *sm, tm_sched *s, tm_warp *tw, uint8_t st, uint64_t now)
@@ -328,7 +342,7 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
     if (tw->w && tw->w->state != WARP_DONE && tw->ibuf == 0) {
         tw->ibuf = sm->ibuf_entries;
         tw->ibuf_ready = now + 1;
-        *tw->re = now + 1;
+        set_re(sm, tw, now + 1);
     }
 }
 
@@ -365,7 +379,7 @@ static bool reg_hit(const tm_ins *t, uint32_t rel)
     return false;
 }
 
-static uint8_t unit_check(const tm_sched *s, tm_warp *tw, uint8_t u, uint64_t now);
+static uint8_t unit_check(tm_sm *sm, const tm_sched *s, tm_warp *tw, uint8_t u, uint64_t now);
 
 /* The state of a warp at `now`; sets *tw->re to the cycle it can next
  * change without an outside event (memory completion, barrier release,
@@ -373,20 +387,20 @@ static uint8_t unit_check(const tm_sched *s, tm_warp *tw, uint8_t u, uint64_t no
 static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
 {
     ex_warp *w = tw->w;
-    *tw->re = TM_NEVER;
+    set_re(sm, tw, TM_NEVER);
     tw->ready_unit = TM_UNIT_COUNT;
     if (w->state == WARP_DONE || w->state == WARP_FAULT)
         return SCHED_WS_DONE;
     if (w->state == WARP_AT_BARRIER)
         return SCHED_WS_BARRIER;
     if (!ignore_backoff && tw->backoff_until > now) {
-        *tw->re = tw->backoff_until;
+        set_re(sm, tw, tw->backoff_until);
         return SCHED_WS_BACKOFF;
     }
     if (tw->ibuf == 0)
         return SCHED_WS_IBUF_EMPTY;
     if (tw->ibuf_ready > now) {
-        *tw->re = tw->ibuf_ready;
+        set_re(sm, tw, tw->ibuf_ready);
         return SCHED_WS_IBUF_EMPTY;
     }
     const ex_instr *in = ex_warp_next(w);
@@ -433,26 +447,29 @@ static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
         waits_event = until == TM_NEVER;
     }
     if (blocked) {
-        *tw->re = waits_event ? TM_NEVER : until;
+        set_re(sm, tw, waits_event ? TM_NEVER : until);
         return on_mem ? SCHED_WS_SB_MEM : SCHED_WS_SB_ALU;
     }
     if (!ignore_backoff)
         tw->ready_unit = t->unit;
-    return unit_check(s, tw, t->unit, now);
+    return unit_check(sm, s, tw, t->unit, now);
 }
 
 /* A warp whose operands are ready waits only for its unit. */
-static uint8_t unit_check(const tm_sched *s, tm_warp *tw, uint8_t u, uint64_t now)
+static uint8_t unit_check(tm_sm *sm, const tm_sched *s, tm_warp *tw, uint8_t u, uint64_t now)
 {
     if (u == TM_UNIT_LDST && s->stuck) {
-        *tw->re = now + 1;
+        /* a warp known to wait only for the unit sleeps until retry_stuck
+         * gets the refused access in (unstick wakes it); looking again
+         * every cycle would find the same state */
+        set_re(sm, tw, tw->ready_unit == TM_UNIT_LDST ? TM_NEVER : now + 1);
         return SCHED_WS_STALL_MEM;
     }
     if (s->unit_free[u] > now) {
-        *tw->re = s->unit_free[u];
+        set_re(sm, tw, s->unit_free[u]);
         return u == TM_UNIT_LDST ? SCHED_WS_STALL_MEM : SCHED_WS_STALL_ALU;
     }
-    *tw->re = now; /* issuable: look again at every slot */
+    set_re(sm, tw, now); /* issuable: look again at every slot */
     return u == TM_UNIT_LDST ? SCHED_WS_ISSUE_MEM : SCHED_WS_ISSUE_ALU;
 }
 
@@ -460,18 +477,21 @@ static uint8_t unit_check(const tm_sched *s, tm_warp *tw, uint8_t u, uint64_t no
  * cycle one of them needs looking at again. */
 static uint64_t refresh(tm_sm *sm, tm_sched *s, uint64_t now)
 {
+    if (s->min_re > now)
+        return s->min_re; /* nothing due: the scan would find the same */
     uint64_t next = TM_NEVER;
     for (uint32_t i = 0; i < s->nviews; i++) {
         if (s->recheck[i] <= now) {
             tm_warp *tw = &sm->warps[i * sm->nsched + s->id]; /* empty slots hold TM_NEVER */
             uint8_t st = tw->ready_unit != TM_UNIT_COUNT
-                             ? unit_check(s, tw, tw->ready_unit, now)
+                             ? unit_check(sm, s, tw, tw->ready_unit, now)
                              : eval(sm, tw, now, false);
             set_state(sm, s, tw, st, now);
         }
         if (s->recheck[i] < next)
             next = s->recheck[i];
     }
+    s->min_re = next;
     return next;
 }
 
@@ -520,7 +540,7 @@ static void invalidate_cta(tm_sm *sm, tm_cta *c, uint64_t now)
 {
     for (uint32_t k = 0; k < c->nwarps; k++) {
         tm_warp *tw = &sm->warps[c->slots[k]];
-        *tw->re = 0;
+        set_re(sm, tw, 0);
         tw->ready_unit = TM_UNIT_COUNT;
     }
     if (sm->wake_hint > now + 1)
@@ -713,7 +733,7 @@ static bool relax_backoff(tm_sm *sm, tm_sched *s, uint64_t now, const sched_warp
         return false;
     tm_warp *tw = &sm->warps[(uint32_t)i * sm->nsched + s->id];
     uint8_t st = eval(sm, tw, now, true);
-    *tw->re = now; /* back to BACKOFF at the next look unless released again */
+    set_re(sm, tw, now); /* back to BACKOFF at the next look unless released again */
     if (sched_ws_can_issue(st)) {
         set_state(sm, s, tw, st, now);
         tw->relaxed_at = now;
@@ -789,9 +809,68 @@ static uint64_t schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
     return next;
 }
 
-/* Refused memory accesses try again, in the order the L1 policy gives. */
-static void retry_stuck(tm_sm *sm, uint64_t now)
+/* The refused access went in: the warps that slept on the stuck unit
+ * (unit_check) look again now. */
+static void unstick(tm_sm *sm, tm_sched *s, uint64_t now)
 {
+    s->stuck = false;
+    for (uint32_t i = 0; i < s->nviews; i++) {
+        tm_warp *tw = &sm->warps[i * sm->nsched + s->id];
+        if (tw->w && s->recheck[i] == TM_NEVER && tw->ready_unit == TM_UNIT_LDST &&
+            s->views[i].state == SCHED_WS_STALL_MEM)
+            set_re(sm, tw, now);
+    }
+}
+
+/* The retries a stuck-sleeping SM skipped in [stuck_from, upto): each
+ * would have been refused (the SM's and the memory system's counters). */
+static void stuck_catch_up(tm_sm *sm, uint64_t upto)
+{
+    if (!sm->stuck_sleep || upto <= sm->stuck_from)
+        return;
+    uint64_t n = (upto - sm->stuck_from) * sm->stuck_n;
+    sm->c.mem_refusals += n;
+    memsys_count_refusals(sm->env->mem, n);
+    sm->stuck_from = upto;
+}
+
+static bool sig_same(const memsys_sm_sig *a, const memsys_sm_sig *b)
+{
+    return a->ver == b->ver && a->npkt_free == b->npkt_free && a->missq_n == b->missq_n &&
+           a->ninst_free == b->ninst_free;
+}
+
+void tm_sm_check_stuck(tm_sm *sm, uint64_t now)
+{
+    if (!sm->stuck_sleep || sm->next_wake <= now + 1)
+        return;
+    memsys_sm_sig g;
+    memsys_sm_signature(sm->env->mem, sm->id, &g);
+    if (!sig_same(&g, &sm->stuck_sig))
+        sm->next_wake = now + 1;
+}
+
+/* After a visit at `now` that left schedulers stuck: whether the SM may
+ * sleep until its warps need it (or its L1 state changes) instead of
+ * retrying every cycle.  Only when nothing else happens per cycle: no
+ * fetch, no backed-off warps (the backoff policy is asked every slot), a
+ * stateless L1 policy, and every retry this cycle refused from unchanged
+ * state (`quick`). */
+static bool may_stuck_sleep(const tm_sm *sm, bool quick, uint32_t nstuck)
+{
+    if (sm->step || sm->fq_len || !quick || !nstuck)
+        return false;
+    for (uint32_t k = 0; k < sm->nsched; k++)
+        if (sm->scheds[k].n[SCHED_WS_BACKOFF])
+            return false;
+    return tm_pol_l1(sm->env->pol, sm->id)->h->state_size == 0;
+}
+
+/* Refused memory accesses try again, in the order the L1 policy gives.
+ * Returns whether every refusal was a quick one (memsys_last_refusal_quick). */
+static bool retry_stuck(tm_sm *sm, uint64_t now)
+{
+    bool quick = true;
     sched_l1_req q[8];
     uint32_t who[8], n = 0;
     for (uint32_t k = 0; k < sm->nsched; k++)
@@ -806,22 +885,29 @@ static void retry_stuck(tm_sm *sm, uint64_t now)
         if (i >= n)
             i = 0;
         tm_sched *s = &sm->scheds[who[i]];
-        if (memsys_issue(sm->env->mem, sm->id, s->stuck_slot, &s->acc, s->stuck_token, now))
-            s->stuck = false;
-        else
+        if (memsys_issue(sm->env->mem, sm->id, s->stuck_slot, &s->acc, s->stuck_token, now)) {
+            unstick(sm, s, now);
+        } else {
             sm->c.mem_refusals++;
+            quick &= memsys_last_refusal_quick(sm->env->mem);
+        }
         q[i] = q[n - 1];
         who[i] = who[n - 1];
         n--;
     }
+    return quick;
 }
 
 bool tm_sm_cycle(tm_sm *sm, uint64_t now)
 {
     if ((now < sm->next_wake && !sm->step) || !sm->resident)
         return false;
+    stuck_catch_up(sm, now);
+    sm->stuck_sleep = false;
     fetch_stage(sm, now);
-    retry_stuck(sm, now);
+    memsys_sm_sig sig0; /* before the retries: one that goes in changes it */
+    memsys_sm_signature(sm->env->mem, sm->id, &sig0);
+    bool quick = retry_stuck(sm, now);
     uint64_t wake = TM_NEVER;
     bool any = false;
     uint32_t d = sm->dispatch;
@@ -842,9 +928,23 @@ bool tm_sm_cycle(tm_sm *sm, uint64_t now)
     } else {
         wake = (now / d + 1) * d;
     }
-    for (uint32_t k = 0; k < sm->nsched; k++)
-        if (sm->scheds[k].stuck)
-            wake = now + 1;
+    uint32_t nstuck = 0;
+    for (uint32_t k = 0; k < sm->nsched; k++) {
+        nstuck += sm->scheds[k].stuck;
+        if (sm->scheds[k].stuck && sm->scheds[k].stuck_since == now)
+            quick = false; /* refused at issue this cycle: not retried yet */
+    }
+    if (may_stuck_sleep(sm, quick, nstuck) && wake > now + 1) {
+        /* an access that went in this cycle (a retry or an issue: new
+         * MSHRs, a busy port) changes what the next retry sees */
+        memsys_sm_signature(sm->env->mem, sm->id, &sm->stuck_sig);
+        sm->stuck_sleep = sig_same(&sig0, &sm->stuck_sig);
+        sm->stuck_n = nstuck;
+        sm->stuck_from = now + 1;
+    }
+    if (nstuck && !sm->stuck_sleep) {
+        wake = now + 1;
+    }
     if (sm->fq_len)
         wake = now + 1;
     sm->next_wake = wake;
@@ -890,7 +990,7 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         tw->w = w;
         tw->cta = c;
         tw->tf = NULL;
-        *tw->re = 0;
+        set_re(sm, tw, 0);
         tw->ready_unit = TM_UNIT_COUNT;
         tw->ibuf = 0;
         tw->ibuf_ready = 0;
@@ -932,7 +1032,7 @@ static void release(tm_sm *sm, tm_cta *c, uint64_t cycle)
             tm_pol_event_send(sm->env->pol, cycle, TM_EV_WARP_LEAVE, sm->id, tw->sched, &we);
         }
         set_state(sm, &sm->scheds[tw->sched], tw, SCHED_WS_EMPTY, cycle);
-        *tw->re = TM_NEVER;
+        set_re(sm, tw, TM_NEVER);
         tw->w = NULL;
         tw->cta = NULL;
         tw->tf = NULL;
@@ -987,7 +1087,7 @@ void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
         sched_mem_reply r = {sm->id, slot, v->kernel, v->cta, v->warp, cycle};
         tm_pol_event_send(sm->env->pol, cycle, TM_EV_MEM_REPLY, sm->id, tw->sched, &r);
     }
-    *tw->re = 0;
+    set_re(sm, tw, 0);
     tw->ready_unit = TM_UNIT_COUNT;
     if (sm->next_wake > cycle + 1)
         sm->next_wake = cycle + 1;
@@ -1006,6 +1106,7 @@ void tm_sm_abort(tm_sm *sm)
     }
     for (uint32_t k = 0; k < sm->nsched; k++)
         sm->scheds[k].stuck = false;
+    sm->stuck_sleep = false;
     sm->fq_len = 0;
     sm->mem_inflight = 0;
     for (uint32_t s = 0; s < sm->nwarps; s++)

@@ -148,6 +148,8 @@ typedef struct tm_sched {
     uint64_t *recheck;       /* per view: next cycle to look at that warp
                                 (TM_NEVER when the slot is empty); one dense
                                 array so the per-slot scan stays in cache */
+    uint64_t min_re;         /* no recheck entry is below this (a lower bound:
+                                refresh skips its scan while now < min_re) */
     void *pstate;            /* warp policy state (its tm_pol_inst's) */
     uint64_t stuck_since;    /* cycle its memory access was first refused */
     uint64_t unit_free[TM_UNIT_COUNT];
@@ -195,6 +197,14 @@ struct tm_sm {
     uint64_t gated_since, paused_since;
     bool report_issues;      /* some policy wants issue or warp events */
     bool step;               /* visit every cycle (no event skipping) */
+    /* stuck sleep: every refused access was last refused from unchanged
+     * L1 state, so until that state (sig) changes each cycle's retries would
+     * be refused again; the SM is not visited and the refusals of the
+     * cycles from stuck_from on are counted when it wakes */
+    bool stuck_sleep;
+    uint32_t stuck_n;        /* refused accesses (stuck schedulers) */
+    uint64_t stuck_from;
+    memsys_sm_sig stuck_sig;
     tm_ins implicit_ret;     /* a warp falling off the end of a function */
     tm_core_counters c;
 };
@@ -232,6 +242,10 @@ static inline uint64_t tm_sm_next_wake(const tm_sm *sm)
 
 /* memsys completion of the instruction (slot, tag) at `cycle`. */
 void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle);
+
+/* A stuck-sleeping SM whose L1 state changed is woken for the next cycle
+ * (the gpu loop calls this after each cycle's memory-system work). */
+void tm_sm_check_stuck(tm_sm *sm, uint64_t now);
 
 /* Brings every counter up to date for the cycles before `upto`. */
 void tm_sm_flush(tm_sm *sm, uint64_t upto);

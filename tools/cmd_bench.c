@@ -72,7 +72,7 @@ int cmd_bench(int argc, char **argv)
 {
     gchar *size_s = NULL;
     gint64 seed = 1;
-    gboolean break_ref = FALSE;
+    gboolean break_ref = FALSE, perf = FALSE;
     gchar *shard_s = NULL;
     timing_cli tc = {0};
     out_file trace = {0};
@@ -81,6 +81,8 @@ int cmd_bench(int argc, char **argv)
         {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "input generator seed (default 1)", "N"},
         {"shard", 0, 0, G_OPTION_ARG_STRING, &shard_s,
          "with run all: only benchmarks whose registry index is I modulo N (split a run)", "I/N"},
+        {"perf", 0, 0, G_OPTION_ARG_NONE, &perf,
+         "print one machine-readable PERF line per benchmark (scripts/perf.sh)", NULL},
         {"break-reference", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &break_ref,
          "perturb the CPU reference (shows the check can fail)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -140,7 +142,8 @@ int cmd_bench(int argc, char **argv)
                     rc = 2;
                     continue;
                 }
-                rc |= bench_run_one_opts(b, size, (uint64_t)seed, break_ref, false, &opts);
+                rc |= perf ? bench_perf_one(b, size, (uint64_t)seed, &opts)
+                           : bench_run_one_opts(b, size, (uint64_t)seed, break_ref, false, &opts);
             }
         }
     } else if (argc == 4 && !strcmp(argv[1], "pair")) {

@@ -56,4 +56,9 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
 bool timing_cli_close_trace(out_file *trace, bool keep, const char *who);
 void timing_cli_free(timing_cli *t);
 
+/* One benchmark run printed as a `PERF key=value...` line (tools/bench_perf.c). */
+struct bench_def;
+int bench_perf_one(const struct bench_def *b, int size, uint64_t seed,
+                   const ptxemu_options *opts);
+
 #endif

@@ -67,6 +67,26 @@ int main(int argc, char **argv)
         rc |= measure(ctx, mod, "memory-bound (strided_copy)", "strided_copy",
                       (ptxemu_dim3){256, 1, 1}, (ptxemu_dim3){256, 1, 1}, args);
     }
+    {
+        /* host cost of a launch beyond its instructions: one CTA of one
+         * thread running the loop zero times, CPU time of this thread */
+        ptxemu_dptr out;
+        ptxemu_malloc(ctx, &out, 64);
+        int iters = 0, n = 2000;
+        void *args[] = {&out, &iters};
+        ptxemu_counters before, after;
+        ptxemu_get_counters(ctx, &before);
+        for (int i = 0; i < n && rc == 0; i++)
+            if (ptxemu_launch(mod, "fma_loop", (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){1, 1, 1}, 0,
+                              args) != PTXEMU_OK)
+                rc = 1;
+        ptxemu_get_counters(ctx, &after);
+        printf("%-34s %14llu thread-instrs   %8.2f us per launch (CPU), %.2f us wall\n",
+               "launch overhead (1 thread, 0 iters)",
+               (unsigned long long)(after.thread_instructions - before.thread_instructions) / n,
+               (after.launch_cpu_seconds - before.launch_cpu_seconds) / n * 1e6,
+               (after.launch_seconds - before.launch_seconds) / n * 1e6);
+    }
     ptxemu_ctx_destroy(ctx);
     return rc;
 }

@@ -87,6 +87,31 @@ static void test_memory_bounds(void **state)
     ptxemu_ctx_destroy(ctx);
 }
 
+/* The footprint counter is the most bytes allocated at once (the
+ * performance report compares peak RSS with it): 100 + 100, then after a
+ * free 100 + 50 stays below the peak of 200, then 100 + 50 + 300 = 450. */
+static void test_device_peak(void **state)
+{
+    (void)state;
+    ptxemu_ctx *ctx;
+    ptxemu_ctx_create(&ctx, NULL);
+    ptxemu_counters c;
+    ptxemu_get_counters(ctx, &c);
+    assert_int_equal(c.device_peak_bytes, 0);
+    ptxemu_dptr a, b, d, e;
+    assert_int_equal(ptxemu_malloc(ctx, &a, 100), PTXEMU_OK);
+    assert_int_equal(ptxemu_malloc(ctx, &b, 100), PTXEMU_OK);
+    assert_int_equal(ptxemu_free(ctx, a), PTXEMU_OK);
+    assert_int_equal(ptxemu_malloc(ctx, &d, 50), PTXEMU_OK);
+    ptxemu_get_counters(ctx, &c);
+    assert_int_equal(c.device_peak_bytes, 200);
+    assert_int_equal(ptxemu_malloc(ctx, &e, 300), PTXEMU_OK);
+    ptxemu_get_counters(ctx, &c);
+    assert_int_equal(c.device_peak_bytes, 450);
+    assert_true(c.launch_seconds == 0 && c.launch_cpu_seconds == 0); /* no launch yet */
+    ptxemu_ctx_destroy(ctx);
+}
+
 static void test_symbols_and_launch(void **state)
 {
     (void)state;
@@ -121,6 +146,7 @@ static void test_symbols_and_launch(void **state)
     assert_int_equal(c.launches, 1);
     assert_int_equal(c.warp_instructions, 2 * 16); /* 16 instructions, 2 warps */
     assert_int_equal(c.thread_instructions, 64 * 16);
+    assert_true(c.launch_seconds >= 0 && c.launch_cpu_seconds > 0);
 
     /* launch validation */
     assert_int_equal(ptxemu_launch(m, "nope", (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){1, 1, 1}, 0,
@@ -144,6 +170,7 @@ int main(void)
         cmocka_unit_test(test_status_strings),
         cmocka_unit_test(test_parse_error_has_location),
         cmocka_unit_test(test_memory_bounds),
+        cmocka_unit_test(test_device_peak),
         cmocka_unit_test(test_symbols_and_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# scripts/perf.sh — the performance report (issue 19): runs every benchmark
+# functionally at paper size and at small size, and under the timing model
+# (gtx480) at small size, each in its own process (peak RSS is per process)
+# and several times (best CPU time kept), then regenerates docs/performance.md
+# with per-benchmark rates, per-launch cost, memory, ratios and geomeans, and a
+# `perf` profile summary.  With --base BIN every run is repeated back to back
+# with that binary (an older build) and the report gains before/after ratios.
+#
+#   scripts/perf.sh [--reps N] [--bench "a b ..."] [--base BIN] [--out FILE]
+#                   [--no-profile] [--no-paper] [--modes "SIZE:KIND ..."] [--append]
+# --modes replaces the default "paper:functional small:functional small:timing";
+# --append keeps the runs collected before (results/perf/perf-lines.txt), so
+# a long report can be gathered in parts (benchmark subsets, modes).
+# Environment: PTXEMU_BIN (default build/tools/ptxemu; built when missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+args="$*"
+reps=3
+benches=""
+base=""
+out=docs/performance.md
+profile=1
+paper=1
+modes_opt=""
+append=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --reps) reps=$2; shift 2 ;;
+        --bench) benches=$2; shift 2 ;;
+        --base) base=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        --no-profile) profile=0; shift ;;
+        --no-paper) paper=0; shift ;;
+        --modes) modes_opt=$2; shift 2 ;;
+        --append) append=1; shift ;;
+        *) echo "scripts/perf.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+BIN=${PTXEMU_BIN:-build/tools/ptxemu}
+if [ ! -x "$BIN" ]; then
+    scripts/install-deps.sh
+    [ -d build ] || meson setup build --buildtype=debugoptimized
+    meson compile -C build
+fi
+[ -n "$benches" ] || benches=$("$BIN" bench list | awk '{print $1}')
+work=results/perf
+mkdir -p "$work"
+lines=$work/perf-lines.txt
+[ "$append" = 1 ] || : > "$lines"
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# one run: label, binary, then bench options; appends "PERF ... bin=label rep=i"
+run_one() {
+    local label=$1 bin=$2; shift 2
+    local l
+    if l=$("$bin" bench run "$@" --perf 2>"$work/last-stderr.txt" | grep '^PERF'); then
+        echo "$l bin=$label" >> "$lines"
+    else
+        echo "PERF name=$2 mode=? outcome=ERROR bin=$label" >> "$lines"
+        cat "$work/last-stderr.txt" >&2
+    fi
+}
+
+modes=("small:functional" "small:timing")
+[ "$paper" = 1 ] && modes=("paper:functional" "${modes[@]}")
+[ -n "$modes_opt" ] && read -r -a modes <<< "$modes_opt"
+for b in $benches; do
+    for m in "${modes[@]}"; do
+        size=${m%%:*}; kind=${m#*:}
+        opts=(--size "$size")
+        [ "$kind" = timing ] && opts+=(--timing --config gtx480)
+        for ((i = 0; i < reps; i++)); do
+            run_one new "$BIN" "$b" "${opts[@]}"
+            [ -n "$base" ] && run_one base "$base" "$b" "${opts[@]}"
+        done
+    done
+    echo "perf.sh: $b done" >&2
+done
+
+prof_f=$work/profile-functional.txt
+prof_t=$work/profile-timing.txt
+rm -f "$prof_f" "$prof_t"
+if [ "$profile" = 1 ] && command -v perf >/dev/null; then
+    # where time goes: a mix of benchmarks at small size functionally, and
+    # the timing model on a compute-bound and two memory-bound benchmarks
+    perf record -q -F 499 -o "$work/perf-functional.data" -- \
+        "$BIN" bench run gemm matrixmul hotspot gaussian 2dconv lud cfd --size small \
+        > /dev/null 2>&1 || true
+    perf report -i "$work/perf-functional.data" --no-children --sort sym --stdio 2>/dev/null \
+        | grep -E '^ +[0-9.]+%' | head -25 > "$prof_f" || true
+    perf record -q -F 499 -o "$work/perf-timing.data" -- \
+        "$BIN" bench run hotspot atax bicg --size small --timing --config gtx480 \
+        > /dev/null 2>&1 || true
+    perf report -i "$work/perf-timing.data" --no-children --sort sym --stdio 2>/dev/null \
+        | grep -E '^ +[0-9.]+%' | head -25 > "$prof_t" || true
+fi
+
+machine="$(uname -srm); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $(nproc) cores; load average at start $load_start, at end $(cut -d' ' -f1-3 /proc/loadavg)"
+commit=$(git describe --always --dirty)
+launch=""
+lb=build/benchmarks/perf/exec_throughput
+[ -x "$lb" ] && launch=$("$lb" | grep 'launch overhead' || true)
+python3 scripts/perf_report.py --launch-overhead "$launch" --lines "$lines" --out "$out" --machine "$machine" \
+    --commit "$commit" --reps "$reps" --profile-functional "$prof_f" \
+    --profile-timing "$prof_t" --command "scripts/perf.sh $args"
+echo "perf.sh: wrote $out" >&2
