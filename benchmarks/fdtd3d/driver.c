@@ -10,9 +10,9 @@
  * the same order (explicit fmaf, no contraction).
  *
  * Sizes: interior extents are multiples of the 32 x 8 tile.  paper is
- * 1032 x 520 x 32 (2,048 CTAs per step): at 6 CTAs of 256 threads per SM
- * that is 5.7 waves on icc60's 60 SMs; the SDK's default 376^3 volume
- * would give 1.6. */
+ * 1032 x 520 x 32 (2,048 CTAs per step): at 3 CTAs per SM (the kernel's 40
+ * registers per thread) that is 11 waves on icc60's 60 SMs; the SDK's
+ * default 376^3 volume would be about 550 CTAs, 3 waves. */
 #include "benchmarks/bench.h"
 
 #include <math.h>
