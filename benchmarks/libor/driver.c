@@ -20,7 +20,7 @@
  * legitimately take the other side (the count is in the FAIL message; at
  * size small no path's delta differs even with none left out).
  *
- * Sizes: 32 / 4,096 / 32,768 paths; paper is 512 CTAs per kernel, 4.6 waves
+ * Sizes: 32 / 4,096 / 32,768 paths (tiny with a half-size model); paper is 512 CTAs per kernel, 4.6 waves
  * on c2050 (14 SMs x 8 CTAs), where CLASO ran 256 CTAs over 2 kernels. */
 #include "benchmarks/bench.h"
 
@@ -40,24 +40,33 @@ static const int lb_mat[LB_NOPT] = {4, 4, 4, 8, 8, 8, 20, 20, 20, 28, 28, 28, 40
 static const float lb_rate[LB_NOPT] = {.045f, .05f, .055f, .045f, .05f, .055f, .045f, .05f,
                                        .055f, .045f, .05f, .055f, .045f, .05f, .055f};
 
-static int lb_paths(bench_size s)
+typedef struct lb_size {
+    int npath, nn, nmat; /* paths, forward rates, time steps */
+} lb_size;
+
+/* tiny halves the model (40 rates, 20 steps, option maturities halved) so
+ * that its one warp's serial chain stays short; small and paper use the
+ * 80 / 40 of Giles's LIBOR code. */
+static lb_size lb_pick(bench_size s)
 {
-    return s == BENCH_TINY ? 32 : s == BENCH_SMALL ? 4096 : 32768;
+    return s == BENCH_TINY ? (lb_size){32, 40, 20}
+         : s == BENCH_SMALL ? (lb_size){4096, LB_NN, LB_NMAT} : (lb_size){32768, LB_NN, LB_NMAT};
 }
 
 /* One path in double: value, tangent, and the smallest |swap value| seen. */
-static void lb_path_cpu(const float *lam, const float *z, int npath, double *val, double *dval,
-                        double *closest)
+static void lb_path_cpu(const lb_size *sz, const int *mat, const float *lam, const float *z,
+                        double *val, double *dval, double *closest)
 {
     double L[LB_NN], Ld[LB_NN], B[LB_NN - LB_NMAT], Bd[LB_NN - LB_NMAT];
     double S[LB_NN - LB_NMAT], Sd[LB_NN - LB_NMAT];
-    for (int i = 0; i < LB_NN; i++) {
+    int nn = sz->nn, nmat = sz->nmat;
+    for (int i = 0; i < nn; i++) {
         L[i] = LB_L0;
         Ld[i] = 1.0;
     }
-    for (int n = 0; n < LB_NMAT; n++) {
-        double sqez = sqrt(LB_DELTA) * z[(size_t)n * npath], v = 0, vd = 0;
-        for (int i = n + 1; i < LB_NN; i++) {
+    for (int n = 0; n < nmat; n++) {
+        double sqez = sqrt(LB_DELTA) * z[(size_t)n * sz->npath], v = 0, vd = 0;
+        for (int i = n + 1; i < nn; i++) {
             double l = lam[i - n - 1], con1 = LB_DELTA * l, den = 1.0 + LB_DELTA * L[i];
             v += con1 * L[i] / den;
             vd += con1 * Ld[i] / (den * den);
@@ -67,21 +76,21 @@ static void lb_path_cpu(const float *lam, const float *z, int npath, double *val
         }
     }
     double b = 1, bd = 0, s = 0, sd = 0;
-    for (int n = LB_NMAT; n < LB_NN; n++) {
+    for (int n = nmat; n < nn; n++) {
         double den = 1.0 + LB_DELTA * L[n];
         b /= den;
         bd = (bd - b * LB_DELTA * Ld[n]) / den;
         s += LB_DELTA * b;
         sd += LB_DELTA * bd;
-        B[n - LB_NMAT] = b;
-        Bd[n - LB_NMAT] = bd;
-        S[n - LB_NMAT] = s;
-        Sd[n - LB_NMAT] = sd;
+        B[n - nmat] = b;
+        Bd[n - nmat] = bd;
+        S[n - nmat] = s;
+        Sd[n - nmat] = sd;
     }
     double v = 0, vd = 0;
     *closest = INFINITY;
     for (int k = 0; k < LB_NOPT; k++) {
-        int m = lb_mat[k] - 1;
+        int m = mat[k] - 1;
         double sv = B[m] + lb_rate[k] * S[m] - 1.0;
         *closest = fmin(*closest, fabs(sv));
         if (sv < 0) {
@@ -89,7 +98,7 @@ static void lb_path_cpu(const float *lam, const float *z, int npath, double *val
             vd += -100.0 * (Bd[m] + lb_rate[k] * Sd[m]);
         }
     }
-    for (int n = 0; n < LB_NMAT; n++) {
+    for (int n = 0; n < nmat; n++) {
         double den = 1.0 + LB_DELTA * L[n];
         v /= den;
         vd = (vd - v * LB_DELTA * Ld[n]) / den;
@@ -98,13 +107,15 @@ static void lb_path_cpu(const float *lam, const float *z, int npath, double *val
     *dval = vd;
 }
 
-static bench_outcome lb_device(bench_env *env, int npath, const float *lam, const float *z,
-                               float *val, float *val2, float *dval)
+static bench_outcome lb_device(bench_env *env, const lb_size *sz, const int *mat,
+                               const float *lam, const float *z, float *val, float *val2,
+                               float *dval)
 {
-    size_t zb = (size_t)npath * LB_NMAT * sizeof(float), vb = (size_t)npath * sizeof(float);
+    int npath = sz->npath, nn = sz->nn, nmat = sz->nmat;
+    size_t zb = (size_t)npath * nmat * sizeof(float), vb = (size_t)npath * sizeof(float);
     ptxemu_dptr d_z, d_val, d_val2, d_dval;
     BENCH_TRY(env, ptxemu_memcpy_to_symbol(env->mod, "lambda", lam, LB_NN * sizeof(float), 0));
-    BENCH_TRY(env, ptxemu_memcpy_to_symbol(env->mod, "maturities", lb_mat, sizeof lb_mat, 0));
+    BENCH_TRY(env, ptxemu_memcpy_to_symbol(env->mod, "maturities", mat, LB_NOPT * sizeof(int), 0));
     BENCH_TRY(env, ptxemu_memcpy_to_symbol(env->mod, "swaprates", lb_rate, sizeof lb_rate, 0));
     BENCH_TRY(env, ptxemu_malloc(env->ctx, &d_z, zb));
     BENCH_TRY(env, ptxemu_malloc(env->ctx, &d_val, vb));
@@ -113,9 +124,9 @@ static bench_outcome lb_device(bench_env *env, int npath, const float *lam, cons
     BENCH_TRY(env, ptxemu_memcpy_htod(env->ctx, d_z, z, zb));
     ptxemu_dim3 grid = {(unsigned)(npath + LB_THREADS - 1) / LB_THREADS, 1, 1};
     ptxemu_dim3 block = {LB_THREADS, 1, 1};
-    void *a1[] = {&d_z, &d_val, &npath};
+    void *a1[] = {&d_z, &d_val, &npath, &nn, &nmat};
     BENCH_TRY(env, ptxemu_launch(env->mod, "libor_value", grid, block, 0, a1));
-    void *a2[] = {&d_z, &d_val2, &d_dval, &npath};
+    void *a2[] = {&d_z, &d_val2, &d_dval, &npath, &nn, &nmat};
     BENCH_TRY(env, ptxemu_launch(env->mod, "libor_delta", grid, block, 0, a2));
     BENCH_TRY(env, ptxemu_synchronize(env->ctx));
     BENCH_TRY(env, ptxemu_memcpy_dtoh(env->ctx, val, d_val, vb));
@@ -135,11 +146,14 @@ static bool lb_close(double got, double ref)
 
 static bench_outcome lb_run(bench_env *env)
 {
-    int npath = lb_paths(env->size);
+    lb_size sz = lb_pick(env->size);
+    int npath = sz.npath, mat[LB_NOPT];
+    for (int k = 0; k < LB_NOPT; k++)
+        mat[k] = lb_mat[k] * (sz.nn - sz.nmat) / (LB_NN - LB_NMAT);
     float lam[LB_NN];
     for (int i = 0; i < LB_NN; i++)
         lam[i] = 0.2f - 0.001f * (float)(i % 40);
-    float *z = malloc((size_t)npath * LB_NMAT * sizeof(float));
+    float *z = malloc((size_t)npath * sz.nmat * sizeof(float));
     float *val = malloc((size_t)npath * 3 * sizeof(float));
     double *ref = malloc((size_t)npath * 2 * sizeof(double));
     bool *edge = calloc((size_t)npath, sizeof(bool));
@@ -149,14 +163,14 @@ static bench_outcome lb_run(bench_env *env)
         goto done;
     }
     uint64_t rng = env->seed;
-    for (size_t i = 0; i < (size_t)npath * LB_NMAT; i += 2) {
+    for (size_t i = 0; i < (size_t)npath * sz.nmat; i += 2) {
         double u1 = 1.0 - bench_rng_float(&rng), u2 = bench_rng_float(&rng);
         double r = sqrt(-2.0 * log(u1));
         z[i] = (float)(r * cos(2.0 * 3.14159265358979 * u2));
         z[i + 1] = (float)(r * sin(2.0 * 3.14159265358979 * u2));
     }
     float *val2 = val + npath, *dval = val + 2 * (size_t)npath;
-    rc = lb_device(env, npath, lam, z, val, val2, dval);
+    rc = lb_device(env, &sz, mat, lam, z, val, val2, dval);
     if (rc != BENCH_PASS)
         goto done;
     double t0 = bench_now();
@@ -164,7 +178,7 @@ static bench_outcome lb_run(bench_env *env)
     double mv = 0, md = 0, rmv = 0, rmd = 0;
     for (int p = 0; p < npath; p++) {
         double closest;
-        lb_path_cpu(lam, z + p, npath, &ref[2 * p], &ref[2 * p + 1], &closest);
+        lb_path_cpu(&sz, mat, lam, z + p, &ref[2 * p], &ref[2 * p + 1], &closest);
         edge[p] = closest < 1e-5;
     }
     env->ref_seconds = bench_now() - t0;
