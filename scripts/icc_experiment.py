@@ -10,7 +10,7 @@ import argparse, json, os, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 BENCH = ["hotspot", "b+tree", "backprop", "bfs", "srad", "lud", "2dconv", "matrixmul",
-         "dct8x8", "nn", "fdtd-2d"]
+         "dct8x8", "nn", "fdtd3d"]
 # name: (cta.policy, icc.mode)
 CONFIGS = {
     "2lrr": ("2lrr", "off"), "grr": ("grr", "off"), "greedy": ("greedy-cluster", "off"),

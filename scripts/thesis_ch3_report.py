@@ -42,6 +42,8 @@ THESIS_NAME = {
     ("fastwalsh", "fwt_shared"): "FWT",
     ("histogram", "histogram256_partial"): "HIST",
     ("montecarlo", "mc_paths"): "MCO",
+    ("heartwall", "heart_track"): "Heart",
+    ("dxtc", "dxt1_compress"): "DXTC",
 }
 
 # Thesis Fig. 3.7 / §3.5.2 (per cent speedup, per type and level).
