@@ -334,6 +334,12 @@ static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
     jw_u64(j, "redundant_requests", m->redundant_requests);
     jw_u64(j, "icc_merges", m->icc_merges);
     jw_u64(j, "icc_cache_hits", m->icc_cache_hits);
+    /* the ICC seed's ratios (§6.2 coverage; Fig. 3/8 locality: the share of
+     * a cluster's outgoing reads whose line it requested in the window) */
+    jw_dbl(j, "icc_coverage", tm_ratio(m->icc_merges, m->l1_misses));
+    jw_dbl(j, "cluster_locality",
+           tm_ratio(m->redundant_requests,
+                    m->noc_read_requests + m->icc_merges + m->icc_cache_hits));
     jw_dbl(j, "amat", tm_ratio(m->latency_sum, m->latency_count));
     jw_u64(j, "loads_timed", m->latency_count);
     jw_u64(j, "load_overlapped_cycles", m->latency_overlapped_sum);
@@ -487,19 +493,26 @@ void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
     write_core(&j, &t.core, t.cycles, cfg->gpu.num_sms);
     write_mem(&j, &t.mem, t.core.mem_refusals);
     /* the run's energy: the sum over its kernels (time: their cycles) */
-    double ej = 0, es = 0, secs = 0;
+    double ej = 0, es = 0, secs = 0, enoc = 0, el2 = 0, edram = 0;
     for (guint i = 0; s->kernels && i < s->kernels->len; i++) {
         tm_energy e;
         tm_kernel_energy(cfg, g_ptr_array_index(s->kernels, i), &e);
         ej += e.total_j;
         es += e.static_j;
         secs += e.seconds;
+        enoc += e.noc_j;
+        el2 += e.l2_j;
+        edram += e.dram_j;
     }
     jw_open(&j, "energy", '{');
     jw_sci(&j, "seconds", secs);
     jw_sci(&j, "energy_j", ej);
     jw_sci(&j, "static_j", es);
     jw_sci(&j, "dynamic_j", ej - es);
+    jw_sci(&j, "noc_j", enoc);
+    jw_sci(&j, "l2_j", el2);
+    jw_sci(&j, "dram_j", edram);
+    jw_dbl(&j, "noc_share", ej > 0 ? enoc / ej : 0); /* ICC seed §8: NoC share of energy */
     jw_sci(&j, "avg_power_w", secs > 0 ? ej / secs : 0);
     jw_sci(&j, "edp_js", ej * secs);
     jw_close(&j, '}');
