@@ -621,6 +621,15 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         active = g_array_index(w->simt, ex_simt, w->simt->len - 1).mask;
         guard = ex_warp_guard_mask(w, in, active);
     }
+    /* a lock attempt: the compare values, before the step can overwrite them */
+    uint32_t cas_lanes = 0;
+    uint64_t cas_cmp[WARP_SIZE];
+    if (in && (t->flags & TM_INS_CAS) && w->simt->len) {
+        cas_lanes = ex_warp_guard_mask(w, in, g_array_index(w->simt, ex_simt,
+                                                            w->simt->len - 1).mask);
+        for (uint32_t m = cas_lanes; m; m &= m - 1)
+            cas_cmp[__builtin_ctz(m)] = w->r[in->b][__builtin_ctz(m)];
+    }
     L->smid = sm->id;
     ex_warp_step(w, mem ? &s->acc : NULL);
     tw->ready_unit = TM_UNIT_COUNT;
@@ -628,7 +637,17 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         env->failed = true;
         return NULL;
     }
+    if (cas_lanes) {
+        uint64_t bits = in->size >= 8 ? UINT64_MAX : (UINT64_C(1) << (in->size * 8)) - 1;
+        uint32_t won = 0;
+        for (uint32_t m = cas_lanes; m; m &= m - 1)
+            won += ((w->r[in->d][__builtin_ctz(m)] ^ cas_cmp[__builtin_ctz(m)]) & bits) == 0;
+        sm->c.lock_acquisitions += won;
+        sm->c.lock_failed_attempts += (uint32_t)__builtin_popcount(cas_lanes) - won;
+    }
     uint64_t wi = w->instrs - wi0, ti = w->thread_instrs - ti0;
+    if (t->flags & TM_INS_SPIN_LOOP)
+        sm->c.spin_loop_instrs += wi;
     sm->c.warp_instrs += wi;
     sm->c.thread_instrs += ti;
     s->c.instructions += wi;

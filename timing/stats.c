@@ -17,7 +17,7 @@
     X(cycles) X(idle_cycles) X(gated_cycles) X(paused_cycles) X(ctas_issued) X(ctas_finished) X(warp_instrs)  \
     X(thread_instrs) X(alu_instrs) X(mem_instrs) X(alu_load) X(mem_load)     \
     X(shared_accesses) X(shared_conflicts) X(mem_refusals) X(sfu_instrs) X(dp_instrs) \
-    X(cta_cycles)
+    X(cta_cycles) X(lock_acquisitions) X(lock_failed_attempts) X(spin_loop_instrs)
 #define MEM_FIELDS(X)                                                        \
     X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
     X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
@@ -307,6 +307,15 @@ static void write_core(jw *j, const tm_core_counters *c, uint64_t cycles, uint32
     jw_u64(j, "ctas_issued", c->ctas_issued);
     jw_u64(j, "ctas_finished", c->ctas_finished);
     jw_u64(j, "cta_cycles", c->cta_cycles);
+    /* spin seed: lock attempts are atom.cas lanes (swapped = acquired);
+     * spin loops are the loops of the front end's setp-spin candidates */
+    jw_open(j, "spin", '{');
+    jw_u64(j, "lock_acquisitions", c->lock_acquisitions);
+    jw_u64(j, "lock_failed_attempts", c->lock_failed_attempts);
+    jw_u64(j, "spin_loop_instructions", c->spin_loop_instrs);
+    jw_dbl(j, "spin_loop_issue_fraction", tm_ratio(c->spin_loop_instrs, c->warp_instrs));
+    jw_dbl(j, "spin_loop_slot_fraction", tm_ratio(c->spin_loop_instrs, c->sched.slots));
+    jw_close(j, '}');
 }
 
 static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
