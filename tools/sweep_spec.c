@@ -475,6 +475,24 @@ static GPtrArray *with_variants(parse_ctx *p, sweep_spec *s, GPtrArray *combos)
     return out;
 }
 
+/* The name of the first variant with the setting `kv` (interned), or NULL. */
+static const char *variant_setting(parse_ctx *p, const char *kv)
+{
+    gsize nk;
+    char **names = g_key_file_get_keys(p->kf, "variants", &nk, NULL);
+    const char *found = NULL;
+    for (gsize k = 0; k < nk && !found; k++) {
+        char *raw = get_str(p, "variants", names[k]);
+        char **toks = g_strsplit_set(raw ? raw : "", " \t", -1);
+        if (g_strv_contains((const char *const *)toks, kv))
+            found = g_intern_string(names[k]);
+        g_strfreev(toks);
+        g_free(raw);
+    }
+    g_strfreev(names);
+    return found;
+}
+
 /* The config a combination pins (config=NAME), or NULL. */
 static const char *combo_config(char **sets)
 {
@@ -600,9 +618,11 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
     if (ok && (!sizes[0] || !configs[0]))
         ok = perr(p, "experiment", !sizes[0] ? "sizes" : "configs", "empty list: no jobs");
     for (guint k = 0; k < combos->len && ok; k++) {
-        const char *pin = combo_config(g_ptr_array_index(combos, k));
-        if (pin && !g_strv_contains((const char *const *)configs, pin))
-            ok = perr(p, "variants", NULL, "config=%s is not one of [experiment] configs", pin);
+        g_autofree char *pin = g_strconcat("config=", combo_config(g_ptr_array_index(combos, k)),
+                                           NULL);
+        if (pin[7] && !g_strv_contains((const char *const *)configs, pin + 7))
+            ok = perr(p, "variants", variant_setting(p, pin),
+                      "%s is not one of [experiment] configs", pin);
     }
     /* config bytes and validity of every variant, before any job exists */
     GPtrArray *cfg_bytes = g_ptr_array_new_with_free_func(g_free);
@@ -634,14 +654,19 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
             g_auto(GStrv) sets = combo_sets(g_ptr_array_index(combos, k));
             if (!check_variant(file, sets, &msg)) {
                 /* name the line of the key the message mentions, if any */
-                const char *key = NULL;
+                const char *key = NULL, *group = "overrides";
                 for (unsigned i = 0; sets[i] && !key; i++) {
                     char *k2 = g_strndup(sets[i], strcspn(sets[i], "="));
-                    if (strstr(msg, k2))
+                    if (strstr(msg, k2)) {
                         key = g_intern_string(k2);
+                        if (!g_key_file_has_key(p->kf, "overrides", key, NULL)) {
+                            group = "variants"; /* the variant that sets it */
+                            key = variant_setting(p, sets[i]);
+                        }
+                    }
                     g_free(k2);
                 }
-                ok = perr(p, key ? "overrides" : "experiment", key ? key : "configs",
+                ok = perr(p, key ? group : "experiment", key ? key : "configs",
                           "config %s: %s", configs[c], msg);
             }
             g_free(msg);
