@@ -573,7 +573,7 @@ static void report_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, const ex_instr *in
         sched_issue ev = {sm->id, s->id, v->slot, v->kernel, v->cta, v->warp, pc,
                           branch ? in->target : SCHED_NONE, in->op, flags,
                           tw->tf ? &tw->tf->annot[pc] : NULL, active, guard,
-                          branch ? guard : 0, NULL, NULL};
+                          branch ? guard : 0, NULL, NULL, tw->writes};
         if (flags & SCHED_ISSUE_SETP) {
             ev.a = in->a != EX_NONE ? w->r[in->a] : NULL;
             ev.b = in->b != EX_NONE ? w->r[in->b] : NULL;
@@ -631,7 +631,9 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
             cas_cmp[__builtin_ctz(m)] = w->r[in->b][__builtin_ctz(m)];
     }
     L->smid = sm->id;
+    uint64_t progress0 = L->last_progress;
     ex_warp_step(w, mem ? &s->acc : NULL);
+    tw->writes += L->last_progress != progress0; /* it changed memory */
     tw->ready_unit = TM_UNIT_COUNT;
     if (L->failed) {
         env->failed = true;
@@ -1014,6 +1016,7 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         tw->ibuf = 0;
         tw->ibuf_ready = 0;
         tw->backoff_until = 0;
+        tw->writes = 0;
         tw->relaxed_at = TM_NEVER;
         tw->outstanding = 0;
         tw->npend = 0;

@@ -133,6 +133,7 @@ typedef struct tm_warp {
     uint32_t ibuf;           /* instructions in the buffer */
     uint32_t outstanding;    /* memory instructions in flight */
     uint32_t next_tag;
+    uint32_t writes;         /* instructions that changed memory (sched_issue) */
     uint32_t npend;
     tm_pending *pend;        /* its TM_MAX_PENDING scoreboard entries (kept
                                 out of line so scans over warps stay small) */
