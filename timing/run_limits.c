@@ -1,8 +1,9 @@
 /* timing/run_limits.c — the cycle limit of a timing run (see run_limits.h). */
 #include "timing/run_limits.h"
 
-/* The warp that could issue and has waited longest since its last issue,
- * if that is more than half the budget: "; SM s warp slot ... starved". */
+/* The warp that is ready (its operands are; at most its unit is busy) and
+ * has waited longest since its last issue, if that is more than half the
+ * budget: "; SM s warp slot ... starved". */
 static char *starved_hint(tm_sm *const *sms, uint32_t nsms, uint64_t cycles, uint64_t now)
 {
     const sched_warp_view *best = NULL;
@@ -12,7 +13,9 @@ static char *starved_hint(tm_sm *const *sms, uint32_t nsms, uint64_t cycles, uin
             const tm_sched *sc = &sms[i]->scheds[s];
             for (uint32_t v = 0; v < sc->nviews; v++) {
                 const sched_warp_view *w = &sc->views[v];
-                if (sched_ws_can_issue(w->state) && w->last_issue != SCHED_NEVER &&
+                bool ready = sched_ws_can_issue(w->state) || w->state == SCHED_WS_STALL_ALU ||
+                             w->state == SCHED_WS_STALL_MEM;
+                if (ready && w->last_issue != SCHED_NEVER &&
                     (!best || w->last_issue < best->last_issue)) {
                     best = w;
                     best_sm = i;
@@ -21,7 +24,7 @@ static char *starved_hint(tm_sm *const *sms, uint32_t nsms, uint64_t cycles, uin
         }
     if (!best || now - best->last_issue <= cycles / 2)
         return g_strdup("");
-    return g_strdup_printf("; SM %u warp slot %u (kernel %u, CTA %u, warp %u) could issue but "
+    return g_strdup_printf("; SM %u warp slot %u (kernel %u, CTA %u, warp %u) is ready but "
                            "last issued at cycle %llu: its warp policy starves it (are older "
                            "warps spinning on a lock a starved warp holds?)",
                            best_sm, best->slot, best->kernel, best->cta, best->warp,
