@@ -101,7 +101,9 @@ def pct(x, invert=False):
 
 def main():
     results, page = sys.argv[1], sys.argv[2]
-    res, benches = load(results)
+    res, listed = load(results)
+    benches = [b for b in listed if all((b, v) in res for v in variants())]
+    missing = [b for b in listed if b not in benches]
     o = ["## The seed's figures\n",
          "Written by `experiments/icc-figures.py` from the same results.  Speed-up is cycles of "
          "the reference / cycles (one kernel sequence per run, so the IPC ratio); energy, EDP and "
@@ -151,7 +153,11 @@ def main():
     def noc_all(name):
         return mean([get(res, b, name, "noc_share") for b in benches])
 
-    o.append("### Seed versus measured (geomean over the benchmarks above)\n")
+    if missing:
+        o.append(f"Not run (or not with every variant) in this regeneration, see the job "
+                 f"count at the top: "
+                 f"{', '.join(missing)}; the tables below cover {', '.join(benches)}.\n")
+    o.append("### Seed versus measured (geomean over the benchmarks below)\n")
     o.append("| figure | seed | measured |\n|---|---|---|")
     o.append(f"| Fig. 7: distributed vs 2lrr | +6% (FDTD +35%, SRAD −11%, BP −4%) | "
              f"{pct(g7['D'])} (grr {pct(g7['grr'])}, greedy {pct(g7['greedy'])}, "
