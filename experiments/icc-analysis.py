@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
-"""experiments/icc-figures.py RESULTS PAGE — appends to the page that
-`scripts/experiments.sh icc` wrote the ICC seed's figures, each normalised
+"""experiments/icc-analysis.py RESULTS — writes on stdout (scripts/experiments.sh icc
+appends it to the page, then docs/experiments/icc/notes.md) the ICC seed's figures, each normalised
 the way the seed normalises it (Fig. 7 to 2-level RR, Figs. 10-13 to
 distributed, Figs. 14-15 to distributed on the same cluster grouping), the
-seed's numbers beside ours, and experiments/icc-notes.md (the measured
-reasons).  Reads RESULTS/results.jsonl and the [variants] of
+seed's numbers beside ours.  Reads RESULTS/results.jsonl and the [variants] of
 experiments/icc.ini, so the tables follow the experiment file."""
 import configparser, json, math, os, sys
 
@@ -100,12 +99,12 @@ def pct(x, invert=False):
 
 
 def main():
-    results, page = sys.argv[1], sys.argv[2]
+    results = sys.argv[1]
     res, listed = load(results)
     benches = [b for b in listed if all((b, v) in res for v in variants())]
     missing = [b for b in listed if b not in benches]
     o = ["## The seed's figures\n",
-         "Written by `experiments/icc-figures.py` from the same results.  Speed-up is cycles of "
+         "Written by `experiments/icc-analysis.py` from the same results.  Speed-up is cycles of "
          "the reference / cycles (one kernel sequence per run, so the IPC ratio); energy, EDP and "
          "NoC reads are ratios to the reference (below 1 is better).  Locality is "
          "`total.memory.cluster_locality`: the share of a cluster's outgoing reads whose line the "
@@ -205,11 +204,7 @@ def main():
                        f"{r['l1_hit_rate']:.3f} | {r['dram_row_hit_rate']:.3f} | "
                        f"{r['amat']:.0f} | {r['energy'] * 1e3:.3f} | {r['noc_share']:.4f} |")
     o.append("\n".join(raw) + "\n")
-    notes = os.path.join(HERE, "icc-notes.md")
-    if os.path.exists(notes):
-        o.append(open(notes).read())
-    with open(page, "a") as f:
-        f.write("\n" + "\n".join(o))
+    sys.stdout.write("\n" + "\n".join(o))
 
 
 if __name__ == "__main__":
