@@ -40,11 +40,16 @@ for jid, j in jobs.items():
     ws = st["warp_states"]
     live = sum(v for k, v in ws.items() if k not in ("completed",))
     j["backed"] = ws.get("backed_off", 0) / live if live else 0.0
-    det = fal = 0
+    det = fal = falm = 0
     for m in re.finditer(r"summary: detections (\d+) .*?false (\d+),", log):
         det += int(m.group(1))
         fal += int(m.group(2))
-    j["det"], j["false"] = det, fal
+    for m in re.finditer(r"false \(memory changed\) (\d+)", log):
+        falm += int(m.group(1))
+    j["det"], j["false"], j["false_mem"] = det, fal, falm
+    sp = st["spin"]
+    j["acq"], j["fail"] = sp["lock_acquisitions"], sp["lock_failed_attempts"]
+    j["spin_issue"], j["spin_slots"] = sp["spin_loop_issue_fraction"], sp["spin_loop_slot_fraction"]
 
 
 def norm(jid):
@@ -160,6 +165,30 @@ for warp in ("lrr", "gto"):
         g = jobs[f"B-{tag}-{warp}-greedy"]
         w(f"| {SETTINGS[tag]} | {warp} | {base.get('cycles', '—')} | " + " | ".join(cells) +
           f" | {g.get('backed', 0) * 100:.1f}% |")
+w("")
+
+w("## Lock statistics at the default B")
+w("")
+w("From the statistics JSON (`total.spin`, also in a sweep's results.csv as `total.spin.*`):")
+w("lock acquisitions and failed attempts are the lanes of `atom.cas` that swapped and did not")
+w("(every lock in these benchmarks is taken with a CAS); *spin issue* is the share of issued")
+w("warp instructions that lie in a loop of the front end's setp-spin candidates, *spin slots*")
+w("their share of all issue slots.  *False (memory)* are the backoff decisions after which")
+w("the warp changed memory before it issued the decision's PC again (its next iteration made")
+w("progress; taking the lock it waited for counts), out of all decisions.  gto base.")
+w("")
+w("| benchmark | policy | cycles | acquisitions | failed attempts | failed per acquisition | spin issue | spin slots | decisions / false (memory) |")
+w("|---|---|---:|---:|---:|---:|---:|---:|---|")
+for tag in SETTINGS:
+    for v, name in (("none", "none"), ("greedy", "greedy"), ("pt2", "ddos PT2")):
+        j = jobs.get(f"B-{tag}-gto-{v}")
+        if not j or not j.get("ok"):
+            w(f"| {SETTINGS[tag]} | {name} | failed | | | | | | |")
+            continue
+        per = j["fail"] / j["acq"] if j["acq"] else float("nan")
+        dec = "—" if v == "none" else f"{j['det']} / {j['false_mem']}"
+        w(f"| {SETTINGS[tag]} | {name} | {j['cycles']} | {j['acq']} | {j['fail']} | {per:.1f} | "
+          f"{j['spin_issue'] * 100:.1f}% | {j['spin_slots'] * 100:.1f}% | {dec} |")
 w("")
 
 w("## Beside the seed")

@@ -18,6 +18,8 @@ typedef struct ptx_annot {
     uint32_t next_phase_length; /* cycles of the phase that follows, 0 if none */
     uint8_t long_latency;       /* thesis §3.3.1 footnote 1 */
     uint8_t spin_candidate;     /* a setp-spin candidate (spin seed §2) */
+    uint8_t spin_loop;          /* in a loop the spin pass reported a candidate
+                                   for (issue slots spent spinning) */
 } ptx_annot;
 
 #endif

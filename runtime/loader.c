@@ -358,6 +358,16 @@ static void annotate(ex_module *m, ex_func *ef)
     ptx_spin_info *sp = ptx_spin_analyze(m->ir, ef->cfg);
     for (uint32_t i = 0; sp && i < n; i++)
         ef->annot[i].spin_candidate = sp->is_candidate[i];
+    /* every instruction of a candidate's loop (nested loops included) */
+    for (guint c = 0; sp && c < sp->cands->len; c++) {
+        const ptx_spin_cand *sc = &g_array_index(sp->cands, ptx_spin_cand, c);
+        const ptx_loop *lp = &g_array_index(ef->cfg->loops, ptx_loop, sc->loop);
+        for (guint b = 0; b < lp->blocks->len; b++) {
+            const ptx_block *bl = &ef->cfg->blocks[g_array_index(lp->blocks, uint32_t, b)];
+            for (uint32_t i = bl->first; i < bl->end && i < n; i++)
+                ef->annot[i].spin_loop = 1;
+        }
+    }
     ptx_spin_info_free(sp);
 }
 

@@ -250,6 +250,10 @@ typedef struct sched_issue {
                                     (= active when unguarded): lanes that ran */
     uint32_t taken;              /* branches: lanes that took it (= guard) */
     const uint64_t *a, *b;       /* setp: source values per lane, or NULL */
+    uint32_t writes;             /* instructions of this warp, this one included,
+                                    that changed memory (a store or atomic that
+                                    changed bits: the livelock detector's
+                                    progress); compare two events' counts */
 } sched_issue;
 
 typedef struct sched_mem_reply {

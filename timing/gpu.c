@@ -852,7 +852,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
         if (g->env.failed)
             break;
         if (G_UNLIKELY(now - start + 1 > max_cycles)) { /* limits.max_cycles */
-            tm_limits_stop_cycles(g->sms, g->nsms, L0, max_cycles);
+            tm_limits_stop_cycles(g->sms, g->nsms, L0, max_cycles, now);
             g->env.failed = true;
             break;
         }

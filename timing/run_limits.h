@@ -7,7 +7,11 @@
 
 /* Faults the first running warp found on the SMs (kernel, CTA, warp, PC,
  * PTX line and the loop it is in), or when none is running (all wait for
- * memory or a barrier) records the message on launch `L` alone. */
-void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint64_t cycles);
+ * memory or a barrier) records the message on launch `L` alone.  `now` is
+ * the cycle it stops at: a ready warp (at most its unit busy) that has not issued for
+ * more than half the budget is named as starved by its warp policy (a
+ * lock holder that older spinning warps keep from issuing under GTO). */
+void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint64_t cycles,
+                           uint64_t now);
 
 #endif

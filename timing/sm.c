@@ -573,7 +573,7 @@ static void report_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, const ex_instr *in
         sched_issue ev = {sm->id, s->id, v->slot, v->kernel, v->cta, v->warp, pc,
                           branch ? in->target : SCHED_NONE, in->op, flags,
                           tw->tf ? &tw->tf->annot[pc] : NULL, active, guard,
-                          branch ? guard : 0, NULL, NULL};
+                          branch ? guard : 0, NULL, NULL, tw->writes};
         if (flags & SCHED_ISSUE_SETP) {
             ev.a = in->a != EX_NONE ? w->r[in->a] : NULL;
             ev.b = in->b != EX_NONE ? w->r[in->b] : NULL;
@@ -621,14 +621,35 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         active = g_array_index(w->simt, ex_simt, w->simt->len - 1).mask;
         guard = ex_warp_guard_mask(w, in, active);
     }
+    /* a lock attempt: the compare values, before the step can overwrite them */
+    uint32_t cas_lanes = 0;
+    uint64_t cas_cmp[WARP_SIZE];
+    if (in && (t->flags & TM_INS_CAS) && w->simt->len) {
+        cas_lanes = ex_warp_guard_mask(w, in, g_array_index(w->simt, ex_simt,
+                                                            w->simt->len - 1).mask);
+        for (uint32_t m = cas_lanes; m; m &= m - 1)
+            cas_cmp[__builtin_ctz(m)] = w->r[in->b][__builtin_ctz(m)];
+    }
     L->smid = sm->id;
+    uint64_t progress0 = L->last_progress;
     ex_warp_step(w, mem ? &s->acc : NULL);
+    tw->writes += L->last_progress != progress0; /* it changed memory */
     tw->ready_unit = TM_UNIT_COUNT;
     if (L->failed) {
         env->failed = true;
         return NULL;
     }
+    if (cas_lanes) {
+        uint64_t bits = in->size >= 8 ? UINT64_MAX : (UINT64_C(1) << (in->size * 8)) - 1;
+        uint32_t won = 0;
+        for (uint32_t m = cas_lanes; m; m &= m - 1)
+            won += ((w->r[in->d][__builtin_ctz(m)] ^ cas_cmp[__builtin_ctz(m)]) & bits) == 0;
+        sm->c.lock_acquisitions += won;
+        sm->c.lock_failed_attempts += (uint32_t)__builtin_popcount(cas_lanes) - won;
+    }
     uint64_t wi = w->instrs - wi0, ti = w->thread_instrs - ti0;
+    if (t->flags & TM_INS_SPIN_LOOP)
+        sm->c.spin_loop_instrs += wi;
     sm->c.warp_instrs += wi;
     sm->c.thread_instrs += ti;
     s->c.instructions += wi;
@@ -995,6 +1016,7 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         tw->ibuf = 0;
         tw->ibuf_ready = 0;
         tw->backoff_until = 0;
+        tw->writes = 0;
         tw->relaxed_at = TM_NEVER;
         tw->outstanding = 0;
         tw->npend = 0;

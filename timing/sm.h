@@ -46,6 +46,8 @@ enum {
     TM_INS_WAKE_CTA = 1u << 2,/* bar/exit/ret: may release the CTA's barriers */
     TM_INS_SETP = 1u << 3,
     TM_INS_BRANCH = 1u << 4,
+    TM_INS_CAS = 1u << 5,     /* atom.cas with a destination: a lock attempt */
+    TM_INS_SPIN_LOOP = 1u << 6,/* in a loop of a static spin candidate */
 };
 
 /* Timing facts of one decoded instruction, derived once per function.  The
@@ -131,6 +133,7 @@ typedef struct tm_warp {
     uint32_t ibuf;           /* instructions in the buffer */
     uint32_t outstanding;    /* memory instructions in flight */
     uint32_t next_tag;
+    uint32_t writes;         /* instructions that changed memory (sched_issue) */
     uint32_t npend;
     tm_pending *pend;        /* its TM_MAX_PENDING scoreboard entries (kept
                                 out of line so scans over warps stay small) */

@@ -166,6 +166,10 @@ tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn)
             t->flags |= TM_INS_SETP;
         if (op == PTX_OP_BRA)
             t->flags |= TM_INS_BRANCH;
+        if (op == PTX_OP_ATOM && in->c != EX_NONE && in->d != EX_NONE)
+            t->flags |= TM_INS_CAS;
+        if (f->annot[i].spin_loop)
+            t->flags |= TM_INS_SPIN_LOOP;
         /* registers: the loader's lists, from the row's operand roles */
         const ex_reguse *ru = &fn->reguse[i];
         t->src = fn->reg_slots + ru->first;

@@ -17,7 +17,7 @@
     X(cycles) X(idle_cycles) X(gated_cycles) X(paused_cycles) X(ctas_issued) X(ctas_finished) X(warp_instrs)  \
     X(thread_instrs) X(alu_instrs) X(mem_instrs) X(alu_load) X(mem_load)     \
     X(shared_accesses) X(shared_conflicts) X(mem_refusals) X(sfu_instrs) X(dp_instrs) \
-    X(cta_cycles)
+    X(cta_cycles) X(lock_acquisitions) X(lock_failed_attempts) X(spin_loop_instrs)
 #define MEM_FIELDS(X)                                                        \
     X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
     X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
@@ -307,6 +307,15 @@ static void write_core(jw *j, const tm_core_counters *c, uint64_t cycles, uint32
     jw_u64(j, "ctas_issued", c->ctas_issued);
     jw_u64(j, "ctas_finished", c->ctas_finished);
     jw_u64(j, "cta_cycles", c->cta_cycles);
+    /* spin seed: lock attempts are atom.cas lanes (swapped = acquired);
+     * spin loops are the loops of the front end's setp-spin candidates */
+    jw_open(j, "spin", '{');
+    jw_u64(j, "lock_acquisitions", c->lock_acquisitions);
+    jw_u64(j, "lock_failed_attempts", c->lock_failed_attempts);
+    jw_u64(j, "spin_loop_instructions", c->spin_loop_instrs);
+    jw_dbl(j, "spin_loop_issue_fraction", tm_ratio(c->spin_loop_instrs, c->warp_instrs));
+    jw_dbl(j, "spin_loop_slot_fraction", tm_ratio(c->spin_loop_instrs, c->sched.slots));
+    jw_close(j, '}');
 }
 
 static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
@@ -334,6 +343,12 @@ static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
     jw_u64(j, "redundant_requests", m->redundant_requests);
     jw_u64(j, "icc_merges", m->icc_merges);
     jw_u64(j, "icc_cache_hits", m->icc_cache_hits);
+    /* the ICC seed's ratios (§6.2 coverage; Fig. 3/8 locality: the share of
+     * a cluster's outgoing reads whose line it requested in the window) */
+    jw_dbl(j, "icc_coverage", tm_ratio(m->icc_merges, m->l1_misses));
+    jw_dbl(j, "cluster_locality",
+           tm_ratio(m->redundant_requests,
+                    m->noc_read_requests + m->icc_merges + m->icc_cache_hits));
     jw_dbl(j, "amat", tm_ratio(m->latency_sum, m->latency_count));
     jw_u64(j, "loads_timed", m->latency_count);
     jw_u64(j, "load_overlapped_cycles", m->latency_overlapped_sum);
@@ -487,19 +502,26 @@ void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
     write_core(&j, &t.core, t.cycles, cfg->gpu.num_sms);
     write_mem(&j, &t.mem, t.core.mem_refusals);
     /* the run's energy: the sum over its kernels (time: their cycles) */
-    double ej = 0, es = 0, secs = 0;
+    double ej = 0, es = 0, secs = 0, enoc = 0, el2 = 0, edram = 0;
     for (guint i = 0; s->kernels && i < s->kernels->len; i++) {
         tm_energy e;
         tm_kernel_energy(cfg, g_ptr_array_index(s->kernels, i), &e);
         ej += e.total_j;
         es += e.static_j;
         secs += e.seconds;
+        enoc += e.noc_j;
+        el2 += e.l2_j;
+        edram += e.dram_j;
     }
     jw_open(&j, "energy", '{');
     jw_sci(&j, "seconds", secs);
     jw_sci(&j, "energy_j", ej);
     jw_sci(&j, "static_j", es);
     jw_sci(&j, "dynamic_j", ej - es);
+    jw_sci(&j, "noc_j", enoc);
+    jw_sci(&j, "l2_j", el2);
+    jw_sci(&j, "dram_j", edram);
+    jw_dbl(&j, "noc_share", ej > 0 ? enoc / ej : 0); /* ICC seed §8: NoC share of energy */
     jw_sci(&j, "avg_power_w", secs > 0 ? ej / secs : 0);
     jw_sci(&j, "edp_js", ej * secs);
     jw_close(&j, '}');

@@ -58,6 +58,9 @@ typedef struct tm_core_counters {
     uint64_t mem_refusals;       /* memsys_issue refused (retried) */
     uint64_t cta_cycles;         /* resident CTAs x cycles (of any kernel):
                                     / cycles = mean CTAs held */
+    /* locks (spin seed): lanes of atom.cas that swapped / did not */
+    uint64_t lock_acquisitions, lock_failed_attempts;
+    uint64_t spin_loop_instrs;   /* warp instructions in static spin loops */
 } tm_core_counters;
 
 void tm_core_counters_add(tm_core_counters *dst, const tm_core_counters *src);

@@ -416,6 +416,103 @@ static GPtrArray *override_combos(parse_ctx *p, sweep_spec *s)
     return combos;
 }
 
+/* [variants]: named override sets ("DB+ICC = cta.policy=distributed-block
+ * icc.mode=icc"), for experiments whose variants are not a cross product.
+ * Each is appended to every [overrides] combination; a set may pin its
+ * config with config=NAME (one of [experiment] configs), and then runs on
+ * that config only.  Takes `combos` and returns the combined list. */
+static GPtrArray *with_variants(parse_ctx *p, sweep_spec *s, GPtrArray *combos)
+{
+    if (!g_key_file_has_group(p->kf, "variants"))
+        return combos;
+    gsize nk;
+    char **names = g_key_file_get_keys(p->kf, "variants", &nk, NULL);
+    GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    bool ok = nk > 0;
+    if (!ok)
+        perr(p, "variants", NULL, "no variants: the cross product is empty");
+    for (gsize k = 0; k < nk && ok; k++) {
+        char *raw = get_str(p, "variants", names[k]);
+        char **toks = g_strsplit_set(raw, " \t", -1);
+        GPtrArray *set = g_ptr_array_new();
+        for (unsigned t = 0; toks[t] && ok; t++) {
+            if (!*toks[t])
+                continue;
+            const char *eq = strchr(toks[t], '=');
+            char *key = eq ? g_strndup(toks[t], (gsize)(eq - toks[t])) : NULL;
+            if (!eq || !eq[1] || (strcmp(key, "config") && (!strchr(key, '.') || key[0] == '.')))
+                ok = perr(p, "variants", names[k],
+                          "'%s': want group.key=value or config=NAME", toks[t]);
+            else if (strcmp(key, "config") &&
+                     !g_ptr_array_find_with_equal_func(s->swept_keys, key, g_str_equal, NULL))
+                g_ptr_array_add(s->swept_keys, g_strdup(key));
+            g_free(key);
+            g_ptr_array_add(set, toks[t]);
+        }
+        if (ok && set->len == 0)
+            ok = perr(p, "variants", names[k], "no settings");
+        for (guint c = 0; c < combos->len && ok; c++) {
+            char **base = g_ptr_array_index(combos, c);
+            GPtrArray *all = g_ptr_array_new();
+            for (unsigned i = 0; base[i]; i++)
+                g_ptr_array_add(all, g_strdup(base[i]));
+            for (guint i = 0; i < set->len; i++)
+                if (*(char *)g_ptr_array_index(set, i))
+                    g_ptr_array_add(all, g_strdup(g_ptr_array_index(set, i)));
+            g_ptr_array_add(all, NULL);
+            g_ptr_array_add(out, g_ptr_array_free(all, FALSE));
+        }
+        g_ptr_array_free(set, TRUE);
+        g_strfreev(toks);
+        g_free(raw);
+    }
+    g_strfreev(names);
+    g_ptr_array_free(combos, TRUE);
+    if (!ok) {
+        g_ptr_array_free(out, TRUE);
+        return NULL;
+    }
+    return out;
+}
+
+/* The name of the first variant with the setting `kv` (interned), or NULL. */
+static const char *variant_setting(parse_ctx *p, const char *kv)
+{
+    gsize nk;
+    char **names = g_key_file_get_keys(p->kf, "variants", &nk, NULL);
+    const char *found = NULL;
+    for (gsize k = 0; k < nk && !found; k++) {
+        char *raw = get_str(p, "variants", names[k]);
+        char **toks = g_strsplit_set(raw ? raw : "", " \t", -1);
+        if (g_strv_contains((const char *const *)toks, kv))
+            found = g_intern_string(names[k]);
+        g_strfreev(toks);
+        g_free(raw);
+    }
+    g_strfreev(names);
+    return found;
+}
+
+/* The config a combination pins (config=NAME), or NULL. */
+static const char *combo_config(char **sets)
+{
+    for (unsigned i = 0; sets[i]; i++)
+        if (g_str_has_prefix(sets[i], "config="))
+            return sets[i] + 7;
+    return NULL;
+}
+
+/* The combination's settings without its config=NAME (g_strfreev). */
+static char **combo_sets(char **sets)
+{
+    GPtrArray *o = g_ptr_array_new();
+    for (unsigned i = 0; sets[i]; i++)
+        if (!g_str_has_prefix(sets[i], "config="))
+            g_ptr_array_add(o, g_strdup(sets[i]));
+    g_ptr_array_add(o, NULL);
+    return (char **)g_ptr_array_free(o, FALSE);
+}
+
 static bool read_text(parse_ctx *p, const char *group, const char *key, const char *file,
                       char **out)
 {
@@ -520,6 +617,13 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
         ok = perr(p, "experiment", "repetitions", "want 1..1000");
     if (ok && (!sizes[0] || !configs[0]))
         ok = perr(p, "experiment", !sizes[0] ? "sizes" : "configs", "empty list: no jobs");
+    for (guint k = 0; k < combos->len && ok; k++) {
+        g_autofree char *pin = g_strconcat("config=", combo_config(g_ptr_array_index(combos, k)),
+                                           NULL);
+        if (pin[7] && !g_strv_contains((const char *const *)configs, pin + 7))
+            ok = perr(p, "variants", variant_setting(p, pin),
+                      "%s is not one of [experiment] configs", pin);
+    }
     /* config bytes and validity of every variant, before any job exists */
     GPtrArray *cfg_bytes = g_ptr_array_new_with_free_func(g_free);
     /* what a job passes to --config: a preset's name, or a file's absolute
@@ -544,17 +648,25 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
             ok = false;
         for (guint k = 0; k < combos->len && ok; k++) {
             char *msg = NULL;
-            char **sets = g_ptr_array_index(combos, k);
+            const char *pin = combo_config(g_ptr_array_index(combos, k));
+            if (pin && strcmp(pin, configs[c]))
+                continue;
+            g_auto(GStrv) sets = combo_sets(g_ptr_array_index(combos, k));
             if (!check_variant(file, sets, &msg)) {
                 /* name the line of the key the message mentions, if any */
-                const char *key = NULL;
+                const char *key = NULL, *group = "overrides";
                 for (unsigned i = 0; sets[i] && !key; i++) {
                     char *k2 = g_strndup(sets[i], strcspn(sets[i], "="));
-                    if (strstr(msg, k2))
+                    if (strstr(msg, k2)) {
                         key = g_intern_string(k2);
+                        if (!g_key_file_has_key(p->kf, "overrides", key, NULL)) {
+                            group = "variants"; /* the variant that sets it */
+                            key = variant_setting(p, sets[i]);
+                        }
+                    }
                     g_free(k2);
                 }
-                ok = perr(p, key ? "overrides" : "experiment", key ? key : "configs",
+                ok = perr(p, key ? group : "experiment", key ? key : "configs",
                           "config %s: %s", configs[c], msg);
             }
             g_free(msg);
@@ -573,7 +685,10 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
                             NULL, ptx);
                 for (unsigned c = 0; configs[c]; c++)
                     for (guint k = 0; k < combos->len; k++) {
-                        char **sets = g_ptr_array_index(combos, k);
+                        const char *pin = combo_config(g_ptr_array_index(combos, k));
+                        if (pin && strcmp(pin, configs[c]))
+                            continue;
+                        g_auto(GStrv) sets = combo_sets(g_ptr_array_index(combos, k));
                         char *joined = g_strjoinv(" ", sets);
                         char *label = g_strdup_printf("%s%s%s", configs[c], *joined ? " " : "",
                                                       joined);
@@ -650,7 +765,7 @@ sweep_spec *sweep_spec_load(const char *path, GError **error)
         ok = false;
     }
     GPtrArray *benches = ok ? select_benchmarks(&p) : NULL;
-    GPtrArray *combos = benches ? override_combos(&p, s) : NULL;
+    GPtrArray *combos = benches ? with_variants(&p, s, override_combos(&p, s)) : NULL;
     ok = combos && read_settings(&p, s) && expand(&p, s, benches, combos) && resolve_baseline(&p, s);
     if (ok && s->jobs->len == 0) {
         perr(&p, "experiment", NULL, "the cross product is empty: no jobs");

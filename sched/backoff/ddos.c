@@ -41,6 +41,7 @@ typedef struct ddos_warp {
     bool flagged;                /* the traversal ran a static spin candidate */
     uint64_t until;              /* end of its current backoff */
     bool was_backed;             /* backed off since it arrived */
+    spin_watch watch;            /* its last decision */
 } ddos_warp;
 
 typedef struct ddos_state {
@@ -134,6 +135,7 @@ static uint64_t traversal(ddos_state *s, const sched_ctl *c, const sched_issue *
         return 0;
     spin_stats_detect(&s->st, e->pc, flagged, s->backoff, !w->was_backed);
     w->was_backed = true;
+    spin_watch_arm(&w->watch, e);
     w->until = c->cycle + s->backoff;
     s->until[e->slot] = w->until;
     if (c->trace)
@@ -158,6 +160,7 @@ static uint64_t ddos_observe(void *st, const sched_ctl *c, const sched_issue *e,
     }
     if (!(e->flags & SCHED_ISSUE_BACKWARD))
         return 0;
+    spin_watch_check(&s->st, &w->watch, e);
     if (e->taken)
         return traversal(s, c, e, w, why);
     w->prev_pc = SCHED_NONE; /* the loop exits: its next entry starts afresh */

@@ -43,6 +43,7 @@ typedef struct greedy_state {
     tuple *tup;                  /* [slot][lane][rows][window] */
     uint64_t *until;             /* [slot]: end of its current backoff */
     bool *was_backed;            /* [slot]: backed off since it arrived */
+    spin_watch *watch;           /* [slot]: its last decision */
     uint64_t stamp;
     spin_stats st;
 } greedy_state;
@@ -65,6 +66,7 @@ static void greedy_init(void *st, const sched_env *env)
     s->tup = g_new(tuple, nrows * s->window);
     s->until = g_new0(uint64_t, s->nslots);
     s->was_backed = g_new0(bool, s->nslots);
+    s->watch = g_new0(spin_watch, s->nslots);
     for (size_t i = 0; i < nrows; i++)
         s->row[i] = (row){.pc = SCHED_NONE};
 }
@@ -76,6 +78,7 @@ static void greedy_destroy(void *st)
     g_free(s->tup);
     g_free(s->until);
     g_free(s->was_backed);
+    g_free(s->watch);
 }
 
 static row *rows_of(greedy_state *s, uint32_t slot, uint32_t lane)
@@ -132,7 +135,10 @@ static void clear_pc(greedy_state *s, uint32_t slot, uint32_t pc)
 static uint64_t greedy_observe(void *st, const sched_ctl *c, const sched_issue *e, char *why)
 {
     greedy_state *s = st;
-    if (!(e->flags & SCHED_ISSUE_SETP) || e->guard == 0 || e->slot >= s->nslots)
+    if (!(e->flags & SCHED_ISSUE_SETP) || e->slot >= s->nslots)
+        return 0;
+    spin_watch_check(&s->st, &s->watch[e->slot], e);
+    if (e->guard == 0)
         return 0;
     if (s->filter && (!e->annot || !e->annot->spin_candidate))
         return 0;
@@ -153,6 +159,7 @@ static uint64_t greedy_observe(void *st, const sched_ctl *c, const sched_issue *
     bool flagged = e->annot && e->annot->spin_candidate;
     spin_stats_detect(&s->st, e->pc, flagged, s->backoff, !s->was_backed[e->slot]);
     s->was_backed[e->slot] = true;
+    spin_watch_arm(&s->watch[e->slot], e);
     s->until[e->slot] = c->cycle + s->backoff;
     if (c->trace)
         snprintf(why, SCHED_WHY_LEN, "pc %u: %u lanes repeat, last (%llu, %llu)%s", e->pc,

@@ -11,11 +11,12 @@
  * The spin-seed lock microbenchmarks (global-increment*, hashtable*,
  * transactions*) are left out: how long their try-lock loops retry depends
  * on the interleaving, and some deterministic interleavings never end
- * (transactions-2k under bcs + GTO: two threads each take one of their two
- * locks, fail the other, release and retry in lockstep, until
- * limits.max_cycles stops it; with warp.policy=lrr it finishes).  That is
- * the livelock the spin-detection seed's backoff exists for, not a
- * placement error; test_timing's memory test runs them on m2090.
+ * (transactions-2k under bcs + GTO: GTO never again issues the young warp
+ * that holds a lock, because older warps spinning on it take every slot,
+ * until limits.max_cycles stops it; with warp.policy=lrr it finishes;
+ * measured in docs/experiments/spin-backoff.md).  That is the starvation
+ * the spin-detection seed's backoff exists for, not a placement error;
+ * test_timing's memory test runs them on m2090.
  *
  *   test_cluster_bench POLICY MODE */
 #include "benchmarks/harness.h"

@@ -26,8 +26,8 @@
 #define BEGIN_MARK "<!-- BEGIN KEY REFERENCE"
 #define END_MARK "<!-- END KEY REFERENCE -->"
 
-static const char *const preset_names[] = {"c2050", "gtx480", "icc60", "k20c",
-                                           "k20x", "m2090", "onac32"};
+static const char *const preset_names[] = {"c2050", "gtx480", "icc10x6", "icc15x4", "icc60",
+                                           "icc6x10", "k20c", "k20x", "m2090", "onac32"};
 
 /* ------------------------------------------------------------ helpers */
 

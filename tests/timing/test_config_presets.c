@@ -19,8 +19,8 @@
 
 #define KB(x) ((uint64_t)(x) * 1024)
 
-static const char *const preset_names[] = {"c2050", "gtx480", "icc60", "k20c",
-                                           "k20x", "m2090", "onac32"};
+static const char *const preset_names[] = {"c2050", "gtx480", "icc10x6", "icc15x4", "icc60",
+                                           "icc6x10", "k20c", "k20x", "m2090", "onac32"};
 
 static gpu_config load_preset(const char *name)
 {
@@ -232,6 +232,30 @@ static void test_preset_icc60(void **state)
     assert_string_equal(sched_names_cta[c.cta.policy], "distributed");
 }
 
+/* The cluster-size presets (ICC §7, Figs. 14-15): icc60 but for the
+ * grouping, the merge table the seed pairs with it, and 6 clusters' NoC at
+ * 1.9 GHz. */
+static void test_preset_icc_clusters(void **state)
+{
+    (void)state;
+    static const struct { const char *name; uint32_t per, table, icnt; } want[] = {
+        {"icc6x10", 10, 96, 1900}, {"icc10x6", 6, 60, 1400}, {"icc15x4", 4, 40, 1400}};
+    gpu_config base = load_preset("icc60");
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+        gpu_config c = load_preset(want[i].name);
+        assert_int_equal(c.gpu.num_sms, 60);
+        assert_int_equal(c.gpu.sms_per_cluster, want[i].per);
+        assert_int_equal(c.icc.merge_table, want[i].table);
+        assert_int_equal(c.clock.icnt, want[i].icnt);
+        /* everything else is icc60's */
+        c.gpu.sms_per_cluster = base.gpu.sms_per_cluster;
+        c.icc.merge_table = base.icc.merge_table;
+        c.clock.icnt = base.clock.icnt;
+        memcpy(c.gpu.name, base.gpu.name, sizeof c.gpu.name);
+        assert_memory_equal(&c, &base, sizeof c);
+    }
+}
+
 /* ------------------------------------------------------------ derived */
 
 typedef struct derived {
@@ -256,6 +280,8 @@ typedef struct derived {
  * icc60   60 / 5 = 12 (Table 2); 48; 16; 8 x 512 KB = 4 MB;
  *         8 x 16 x 4 x 1400 = 716.8 GB/s (Table 2's ~720);
  *         60 x 32 x 2 x 1.4 = 5376; 2.
+ * icc6x10, icc10x6, icc15x4: icc60 regrouped, 60 / 10 = 6, 60 / 6 = 10,
+ *         60 / 4 = 15 clusters; the rest as icc60.
  * k20c    13; 2048 / 32 = 64; 192 / 4 = 48; 6 x 256 KB = 1536 KB (Table I);
  *         6 x 8 x 2 x 2600 = 249.6 GB/s; 13 x 192 x 2 x 0.706 = 3524.352
  *         (the K20c's 3.52 TFLOPS); 4 x 2 / 1 = 8.
@@ -271,7 +297,10 @@ typedef struct derived {
 static const derived derived_table[] = {
     {"c2050", 14, 32, 16, KB(768), 144.0, 1030.4, 2},
     {"gtx480", 15, 48, 16, KB(768), 177.408, 1344.96, 2},
+    {"icc10x6", 10, 48, 16, KB(4096), 716.8, 5376.0, 2},
+    {"icc15x4", 15, 48, 16, KB(4096), 716.8, 5376.0, 2},
     {"icc60", 12, 48, 16, KB(4096), 716.8, 5376.0, 2},
+    {"icc6x10", 6, 48, 16, KB(4096), 716.8, 5376.0, 2},
     {"k20c", 13, 64, 48, KB(1536), 249.6, 3524.352, 8},
     {"k20x", 14, 64, 48, KB(1536), 249.6, 3935.232, 8},
     {"m2090", 16, 48, 16, KB(768), 177.6, 1331.2, 1},
@@ -318,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_preset_gtx480),
         cmocka_unit_test(test_preset_k20c),
         cmocka_unit_test(test_preset_icc60),
+        cmocka_unit_test(test_preset_icc_clusters),
         cmocka_unit_test(test_derived),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

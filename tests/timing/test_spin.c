@@ -67,6 +67,7 @@ typedef struct inst {
     void *st;
     sched_ctl ctl;
     char why[SCHED_WHY_LEN];
+    uint32_t writes;             /* sched_issue.writes of the events it makes */
 } inst;
 
 static void inst_open(inst *in, const sched_backoff_ops *ops, const char *const *sets)
@@ -99,7 +100,8 @@ static uint64_t setp(inst *in, uint32_t slot, uint32_t pc, uint32_t guard, const
                      const uint64_t *b, const ptx_annot *an)
 {
     sched_issue e = {.slot = slot, .pc = pc, .target = SCHED_NONE, .flags = SCHED_ISSUE_SETP,
-                     .annot = an, .active = 0xffffffffu, .guard = guard, .a = a, .b = b};
+                     .annot = an, .active = 0xffffffffu, .guard = guard, .a = a, .b = b,
+                     .writes = in->writes};
     in->ctl.cycle++;
     return in->ops->observe(in->st, &in->ctl, &e, in->why);
 }
@@ -109,7 +111,8 @@ static uint64_t branch(inst *in, uint32_t slot, uint32_t pc, uint32_t taken)
 {
     sched_issue e = {.slot = slot, .pc = pc, .target = pc - 5,
                      .flags = SCHED_ISSUE_BRANCH | SCHED_ISSUE_BACKWARD, .annot = &plain,
-                     .active = 0xffffffffu, .guard = 0xffffffffu, .taken = taken};
+                     .active = 0xffffffffu, .guard = 0xffffffffu, .taken = taken,
+                     .writes = in->writes};
     in->ctl.cycle++;
     return in->ops->observe(in->st, &in->ctl, &e, in->why);
 }
@@ -266,6 +269,71 @@ static void test_ddos_table(void **state)
         assert_int_equal(branch(&in, 1, 80, 0xffffffffu), 0);
     }
     assert_int_equal(traverse(&in, 0, 1), 0); /* 50 re-enters at 1, not 2 */
+    inst_close(&in);
+}
+
+static void log_to(const sched_ctl *c, const char *policy, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(c->trace, "%s: ", policy);
+    vfprintf(c->trace, fmt, ap);
+    fputc('\n', c->trace);
+    va_end(ap);
+}
+
+/* Every warp leaves; the summary line's "false (memory changed) N". */
+static unsigned false_memory(inst *in)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    in->ctl.trace = open_memstream(&buf, &len);
+    in->ctl.log = log_to;
+    for (uint32_t slot = 0; slot < 8; slot++) {
+        sched_warp_event e = {.slot = slot};
+        in->ops->h.warp_leave(in->st, &in->ctl, &e);
+    }
+    fclose(in->ctl.trace);
+    in->ctl.trace = NULL;
+    const char *p = strstr(buf, "false (memory changed) ");
+    assert_non_null(p);
+    unsigned n = (unsigned)g_ascii_strtoull(p + strlen("false (memory changed) "), NULL, 10);
+    free(buf);
+    return n;
+}
+
+/* A decision is false when the warp changed memory (sched_issue.writes
+ * moved) before it issued the decision's PC again: its next iteration. */
+static void test_false_memory(void **state)
+{
+    (void)state;
+    inst in;
+    inst_open(&in, &sched_backoff_greedy, NULL);
+    in.writes = 3;
+    assert_int_equal(first_backoff(&in, 0, 27, 8, -1, 0, &candidate), 5); /* armed at 3 */
+    /* next setp at 27 with no write in between: a true detection */
+    assert_int_equal(first_backoff(&in, 0, 27, 8, -1, 0, &candidate), 5); /* armed at 3 */
+    in.writes = 4; /* the warp took a lock: the next setp at 27 counts */
+    assert_int_equal(first_backoff(&in, 0, 27, 8, -1, 0, &candidate), 5); /* armed at 4 */
+    uint64_t a[32], b[32];
+    fill(a, 5);
+    fill(b, 0);
+    setp(&in, 0, 30, 0xffffffffu, a, b, &candidate); /* another PC: not the watched one */
+    setp(&in, 0, 27, 0xffffffffu, a, b, &candidate); /* still 4: true */
+    assert_int_equal(false_memory(&in), 1);
+    inst_close(&in);
+
+    const char *const pt2[] = {"ddos.threshold=2", NULL};
+    inst_open(&in, &sched_backoff_ddos, pt2);
+    assert_int_equal(traverse(&in, 0, 1), 0);
+    assert_int_equal(traverse(&in, 0, 1), 0);
+    assert_int_not_equal(traverse(&in, 0, 1), 0); /* decision at branch 50, armed at 0 */
+    in.writes = 2;
+    assert_int_not_equal(traverse(&in, 0, 1), 0); /* false (0 -> 2); armed at 2 */
+    assert_int_not_equal(traverse(&in, 0, 1), 0); /* true; armed at 2 */
+    in.writes = 3;
+    assert_int_equal(branch(&in, 0, 50, 0), 0);   /* the loop exits: false (2 -> 3) */
+    assert_int_equal(false_memory(&in), 2);
     inst_close(&in);
 }
 
@@ -568,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_greedy_keys),
         cmocka_unit_test(test_ddos_table),
         cmocka_unit_test(test_release_rule),
+        cmocka_unit_test(test_false_memory),
         cmocka_unit_test(test_spinloop_end_to_end),
         cmocka_unit_test(test_lock_kernel_end_to_end),
         cmocka_unit_test(test_lock_benchmarks_memory),

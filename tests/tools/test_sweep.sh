@@ -109,6 +109,50 @@ else
     fail "override groups: rc $rc: $out"
 fi
 
+bad bad-variant 5 "want group.key=value or config=NAME" '[experiment]
+benchmarks = vector-add
+sizes = tiny
+[variants]
+A = warp.policy'
+bad variant-config 5 "config=c2050 is not one of" '[experiment]
+benchmarks = vector-add
+configs = gtx480
+[variants]
+A = config=c2050 warp.policy=gto'
+bad variant-value 6 "warp.policy" '[experiment]
+benchmarks = vector-add
+sizes = tiny
+[variants]
+A = warp.policy=lrr
+B = warp.policy=fastest'
+
+# --- [variants]: named sets crossed with [overrides], a pinned config runs
+# only there: 2 overrides x (A on both configs + B on c2050 only) = 6 jobs
+cat > "$T/var.ini" <<'INI'
+[experiment]
+benchmarks = vector-add
+sizes = tiny
+configs = gtx480, c2050
+[overrides]
+core.max_ctas = 2, 4
+[variants]
+A = warp.policy=lrr
+B = config=c2050 warp.policy=gto cta.policy=rr
+INI
+out=$("$BIN" sweep "$T/var.ini" --out "$T/var" -n 2>&1)
+want="gtx480 --set core.max_ctas=2 --set warp.policy=lrr
+c2050 --set core.max_ctas=2 --set warp.policy=lrr
+c2050 --set core.max_ctas=2 --set warp.policy=gto --set cta.policy=rr
+gtx480 --set core.max_ctas=4 --set warp.policy=lrr
+c2050 --set core.max_ctas=4 --set warp.policy=lrr
+c2050 --set core.max_ctas=4 --set warp.policy=gto --set cta.policy=rr"
+got=$(grep -o -- '--config .*' <<<"$out" | sed 's/^--config //')
+if [ "$(sort <<<"$got")" = "$(sort <<<"$want")" ] && grep -q "6 jobs, 6 timing variants" <<<"$out"; then
+    pass "[variants] expansion"
+else
+    fail "[variants] expansion: $out"
+fi
+
 # --- a sweep of tiny jobs: 3 benchmarks x (functional + lrr + gto) = 9 jobs
 cat > "$T/exp.ini" <<'INI'
 [experiment]
