@@ -97,7 +97,9 @@ CUDART_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, 
                                                 void **args, size_t sharedMem,
                                                 cudaStream_t stream)
 {
-    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+    /* the per-thread default stream form: NULL is cudaStreamPerThread */
+    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem,
+                            stream ? stream : (cudaStream_t)0x2);
 }
 
 /* A cooperative launch runs all CTAs to completion like any other; every
@@ -135,7 +137,8 @@ CUDART_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid
                                                   dim3 blockDim, void **args, size_t sharedMem,
                                                   cudaStream_t stream)
 {
-    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem,
+                              stream ? stream : (cudaStream_t)0x2);
 }
 
 /* The decoded function behind a host stub, or an error. */

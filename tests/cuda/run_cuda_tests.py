@@ -172,6 +172,7 @@ def run(t):
         ("symbols", PTX75), ("copy2d", PTX75), ("errors", PTX75), ("managed", PTX75),
         ("sass_only", ["-gencode", "arch=compute_75,code=sm_75"]), ("bench_2dconv", PTX75),
         ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
+        ("streams", PTX75 + ["--default-stream", "per-thread"]),
         ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
@@ -210,6 +211,9 @@ def run(t):
 
     streams = t.build("streams", PTX75)
     t.check("streams and events: functional", t.exec("--", streams), want_out=["PASS streams"])
+    t.check("streams: --default-stream per-thread (_ptsz/_ptds entry points)",
+            t.exec("--timing", "--", t.build("streams", PTX75 + ["--default-stream", "per-thread"]),
+                   "overlap"), want_out=["PASS streams"], want_err=["(0 failed)"])
     t.check("rdc: -rdc=true program (__cudaRegisterLinkedBinary)",
             t.exec("--", t.build("rdc", RDC)), want_out=["PASS rdc"])
     r = t.check("cdp: a device-side launch runs, or fails visibly",

@@ -7,6 +7,9 @@
 // kernels run in one stream and then in two streams, prints both simulated
 // times, and (under PTXEMU_MODE=timing) requires the two-stream run to be
 // faster.  Usage: streams [overlap]
+// The same source built with --default-stream per-thread (the _ptsz/_ptds
+// entry points) must pass too: it names the legacy stream explicitly where
+// it relies on the legacy stream's synchronisation.
 #include "check.h"
 
 #include <cstring>
@@ -93,8 +96,8 @@ static void cross_stream_order()
     CHECK(cudaEventRecord(done_a, a));
     CHECK(cudaStreamWaitEvent(b, done_a, 0));
     churn<<<n / 128, 128, 0, b>>>(y, x, n, 2);
-    churn<<<n / 128, 128>>>(z, y, n, 1); // legacy default stream: after b
-    CHECK(cudaEventRecord(done_def, 0));
+    churn<<<n / 128, 128, 0, cudaStreamLegacy>>>(z, y, n, 1); // after b (legacy sync)
+    CHECK(cudaEventRecord(done_def, cudaStreamLegacy));
     CHECK(cudaStreamWaitEvent(nb, done_def, 0));
     churn<<<n / 128, 128, 0, nb>>>(w, z, n, 4);
     std::vector<unsigned> got(n);
@@ -109,6 +112,13 @@ static void cross_stream_order()
     CHECK(cudaStreamSynchronize(cudaStreamPerThread));
     for (unsigned i = 0; i < n; i++)
         REQUIRE(got[i] == churn_ref(i, 5));
+    // stream 0: the legacy stream, or with --default-stream per-thread this
+    // thread's stream; in order either way
+    churn<<<n / 128, 128>>>(y, x, n, 6);
+    CHECK(cudaMemcpyAsync(got.data(), y, n * sizeof(unsigned), cudaMemcpyDeviceToHost, 0));
+    CHECK(cudaStreamSynchronize(0));
+    for (unsigned i = 0; i < n; i++)
+        REQUIRE(got[i] == churn_ref(churn_ref(i, 5), 6));
     // error codes (CUDA runtime API reference, cudaEventElapsedTime)
     float ms = -1.0f;
     EXPECT_ERR(cudaEventElapsedTime(&ms, done_a, done_def), cudaErrorInvalidResourceHandle);
@@ -152,10 +162,10 @@ static void overlap()
     churn<<<n / 128, 128, 0, s1>>>(b, nullptr, n, iters);
     CHECK(cudaEventRecord(e[1], s1));
     CHECK(cudaDeviceSynchronize());
-    CHECK(cudaEventRecord(e[2], 0));
+    CHECK(cudaEventRecord(e[2], cudaStreamLegacy));
     churn<<<n / 128, 128, 0, s1>>>(a, nullptr, n, iters);
     churn<<<n / 128, 128, 0, s2>>>(b, nullptr, n, iters);
-    CHECK(cudaEventRecord(e[3], 0)); // the legacy stream waits for both
+    CHECK(cudaEventRecord(e[3], cudaStreamLegacy)); // waits for both
     CHECK(cudaEventSynchronize(e[3]));
     float one = 0, two = 0;
     CHECK(cudaEventElapsedTime(&one, e[0], e[1]));
