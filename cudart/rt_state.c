@@ -285,8 +285,8 @@ __attribute__((destructor)) static void runtime_fini(void)
     if (!rt)
         return;
     g_rec_mutex_lock(&rt->lock);
-    if (rt->ctx) /* work the program never waited for still runs, as on a GPU */
-        (void)rt_wait(rt, ptxemu_synchronize(rt->ctx), "at exit");
+    /* work the program never waited for is not run: its copies could write
+     * into host memory that no longer exists (a returned main's stack) */
     if (rt->stats_path && !rt->timing)
         rt_write_functional_stats(rt);
     if (rt->summary_path)
