@@ -306,6 +306,9 @@ def run_benchmarks(t):
             t.check(f"benchmark {name}: functional (tiny)", t.exec("-q", "--", prog, name, "tiny"),
                     want_out=[f"PASS {name} tiny"])
     print(f"functional runs: {time.monotonic() - t0:.1f} s")
+    t.check("benchmark vector-add: a broken CPU reference fails the check",
+            t.exec("-q", "--", t.build_bench("vector-add"), "vector-add", "tiny", "1", "break"),
+            want_rc=1, want_out=["FAIL vector-add tiny: c["])
     with tempfile.TemporaryDirectory() as tmp:
         for b in TIMING_SAMPLE:
             a, c = os.path.join(tmp, b + "-exec.json"), os.path.join(tmp, b + "-bench.json")

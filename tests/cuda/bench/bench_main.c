@@ -4,7 +4,9 @@
  * ptxemu_on_cuda.c.  BENCH_DEFS lists the driver's bench_def symbols as
  * X(sym) X(sym2); the build script (run_cuda_tests.py) finds them.
  *
- * Usage: PROGRAM [NAME|--list] [tiny|small|paper] [SEED]
+ * Usage: PROGRAM [NAME|--list] [tiny|small|paper] [SEED] [break]
+ * `break` perturbs the driver's CPU reference (bench_env.break_reference),
+ * so the check must fail: the test proves the comparison is live.
  * Prints "PASS NAME SIZE" and exits 0, or "FAIL NAME: why" and exits 1
  * (2 for an API error), as `ptxemu bench run` does. */
 #include "benchmarks/bench.h"
@@ -14,6 +16,7 @@
 #include <string.h>
 
 void bench_host_init(ptxemu_ctx **ctx, ptxemu_module **mod);
+void bench_host_fini(ptxemu_ctx *ctx, ptxemu_module *mod);
 
 #define X(sym) extern const bench_def sym;
 BENCH_DEFS
@@ -44,7 +47,8 @@ int main(int argc, char **argv)
         }
     }
     const char *size = argc > 2 ? argv[2] : "tiny";
-    bench_env env = {.seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 1};
+    bench_env env = {.seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 1,
+                     .break_reference = argc > 4 && !strcmp(argv[4], "break")};
     if (!strcmp(size, "tiny"))
         env.size = BENCH_TINY;
     else if (!strcmp(size, "small"))
@@ -57,6 +61,7 @@ int main(int argc, char **argv)
     }
     bench_host_init(&env.ctx, &env.mod);
     bench_outcome o = b->run(&env);
+    bench_host_fini(env.ctx, env.mod);
     if (o == BENCH_PASS) {
         printf("PASS %s %s\n", b->name, size);
         return 0;

@@ -21,6 +21,7 @@
 #include <cuda_runtime_api.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* PTX name -> host stub or shadow variable, NULL-terminated (generated). */
@@ -67,13 +68,23 @@ static ptxemu_status cuda(ptxemu_ctx *ctx, cudaError_t e, const char *call)
     return fail(ctx, s, "%s: %s (%s)", call, cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
-/* Binds the handles a driver gets (bench_main.c). */
+/* The handles a driver gets (bench_main.c): one module per program, as
+ * the program's fatbinary is one; freed by bench_host_fini. */
 void bench_host_init(ptxemu_ctx **ctx, ptxemu_module **mod)
 {
-    static ptxemu_ctx the_ctx; /* one per program, as the CUDA context is */
-    static ptxemu_module the_mod = {&the_ctx};
-    *ctx = &the_ctx;
-    *mod = &the_mod;
+    *ctx = calloc(1, sizeof **ctx);
+    *mod = calloc(1, sizeof **mod);
+    if (!*ctx || !*mod) {
+        fprintf(stderr, "out of host memory\n");
+        exit(2);
+    }
+    (*mod)->ctx = *ctx;
+}
+
+void bench_host_fini(ptxemu_ctx *ctx, ptxemu_module *mod)
+{
+    free(mod);
+    free(ctx);
 }
 
 const char *ptxemu_status_string(ptxemu_status s)
