@@ -51,6 +51,7 @@ class Runner:
         self.ptxemu, self.cudart_dir, self.src, self.cache, self.nvcc = (
             ptxemu, cudart_dir, src, cache, nvcc)
         self.failures = []
+        self.used = set()  # cache entries this run built or reused
 
     def _spec(self, name, flags):
         """What building tests/cuda/NAME.cu (plus extra sources) takes."""
@@ -102,6 +103,7 @@ class Runner:
     def _compile(self, spec):
         label, srcs, deps, flags, generated = spec
         out = self._out(spec)
+        self.used.add(os.path.basename(out))
         if os.path.exists(out):
             return out
         extra = []
@@ -129,6 +131,15 @@ class Runner:
                 f.result()
         print(f"compiled {len(todo)} programs with nvcc in {time.monotonic() - t0:.1f} s "
               f"({jobs} at a time)")
+
+    def prune(self, benchmarks):
+        """Removes this test's stale cache entries (sources changed), so
+        the cache does not grow; the other test's entries are left alone."""
+        for name in os.listdir(self.cache):
+            if name.startswith("bench-") != benchmarks or name.endswith(".tmp"):
+                continue
+            if name.split(".")[0] not in self.used:
+                os.remove(os.path.join(self.cache, name))
 
     def build(self, name, flags):
         return self._compile(self._spec(name, flags))
@@ -349,6 +360,7 @@ def main():
     os.makedirs(cache, exist_ok=True)
     t = Runner(ptxemu, cudart_dir, src, cache, nvcc)
     (run_benchmarks if what == "benchmarks" else run)(t)
+    t.prune(what == "benchmarks")
     if t.failures:
         print(f"{len(t.failures)} failed: {', '.join(t.failures)}")
         return 1
