@@ -33,6 +33,9 @@ cudaError_t cudaStreamGetPriority(cudaStream_t, int *);
 cudaError_t cudaStreamIsCapturing(cudaStream_t, int *);
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t);
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t, cudaStream_t, unsigned);
+cudaError_t cudaLaunchHostFunc(cudaStream_t, void (*)(void *), void *);
+cudaError_t cudaStreamAddCallback(cudaStream_t, void (*)(cudaStream_t, cudaError_t, void *),
+                                  void *, unsigned);
 
 static cudaStream_t ptsz(cudaStream_t s)
 {
@@ -149,4 +152,17 @@ PTXEMU_PT(cudaError_t, cudaEventRecordWithFlags_ptsz,
           (cudaEvent_t e, cudaStream_t st, unsigned f))
 {
     return cudaEventRecordWithFlags(e, ptsz(st), f);
+}
+
+PTXEMU_PT(cudaError_t, cudaLaunchHostFunc_ptsz,
+          (cudaStream_t st, void (*fn)(void *), void *user))
+{
+    return cudaLaunchHostFunc(ptsz(st), fn, user);
+}
+
+PTXEMU_PT(cudaError_t, cudaStreamAddCallback_ptsz,
+          (cudaStream_t st, void (*cb)(cudaStream_t, cudaError_t, void *), void *user,
+           unsigned flags))
+{
+    return cudaStreamAddCallback(ptsz(st), cb, user, flags);
 }

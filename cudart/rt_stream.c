@@ -268,6 +268,47 @@ CUDART_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cud
     return rt_leave(rt, rt_wait(rt, ps, "cudaEventElapsedTime"));
 }
 
+/* Host functions in a stream run after the stream's earlier work and
+ * before its later work.  Here the call runs all queued work, then the
+ * function: one valid schedule (under timing it ends the overlap of the
+ * work queued so far with the work queued after).  A host function must
+ * not call the CUDA API (CUDA's rule), so the lock is not held. */
+typedef void (*rt_host_fn)(void *user);
+typedef void (*rt_stream_callback)(cudaStream_t stream, cudaError_t status, void *user);
+
+static cudaError_t host_work(cudaStream_t s)
+{
+    cudart *rt = rt_enter();
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (!rt->ctx)
+        return rt_leave(rt, rt->init_error);
+    return rt_leave(rt, rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaLaunchHostFunc"));
+}
+
+CUDART_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, rt_host_fn fn, void *user)
+{
+    if (!fn)
+        return rt_leave(rt_enter(), cudaErrorInvalidValue);
+    cudaError_t e = host_work(s);
+    if (e == cudaSuccess)
+        fn(user);
+    return e;
+}
+
+/* The callback runs even after a failure, with the error (CUDA's rule). */
+CUDART_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, rt_stream_callback cb, void *user,
+                                                unsigned flags)
+{
+    if (!cb || flags)
+        return rt_leave(rt_enter(), cudaErrorInvalidValue);
+    cudaError_t e = host_work(s);
+    if (e == cudaErrorInvalidResourceHandle)
+        return e;
+    cb(s, e, user);
+    return cudaSuccess;
+}
+
 /* Priorities: this device has none, which CUDA reports as 0 and 0. */
 CUDART_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 {

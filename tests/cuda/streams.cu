@@ -1,8 +1,9 @@
 // tests/cuda/streams.cu — streams and events: async copies and launches on
 // two streams, cudaStreamWaitEvent across streams, the legacy default
 // stream's implicit synchronisation, cudaStreamNonBlocking, the per-thread
-// default stream, event queries and elapsed times, and the documented error
-// codes; every result checked against a CPU computation.
+// default stream, event queries and elapsed times, host functions in
+// streams, and the documented error codes; every result checked against a
+// CPU computation.
 // With the argument "overlap" it also times the same two independent
 // kernels run in one stream and then in two streams, prints both simulated
 // times, and (under PTXEMU_MODE=timing) requires the two-stream run to be
@@ -32,6 +33,41 @@ static unsigned churn_ref(unsigned x, unsigned iters)
     for (unsigned k = 0; k < iters; k++)
         x = x * 1664525u + 1013904223u;
     return x;
+}
+
+// Host functions in streams: each sees its stream's earlier work done.
+static void host_fn(void *p)
+{
+    unsigned *h = static_cast<unsigned *>(p);
+    h[1] = h[0] == churn_ref(3, 2) ? 1u : 2u; // the copy before it is done
+}
+
+static void callback(cudaStream_t, cudaError_t status, void *p)
+{
+    static_cast<unsigned *>(p)[2] = status == cudaSuccess ? 1u : 3u;
+}
+
+static void host_functions()
+{
+    cudaStream_t s;
+    unsigned *d, *h;
+    CHECK(cudaStreamCreate(&s));
+    CHECK(cudaMalloc(&d, 4 * sizeof(unsigned)));
+    CHECK(cudaMallocHost(&h, 4 * sizeof(unsigned)));
+    h[0] = 3;
+    h[1] = h[2] = 0;
+    CHECK(cudaMemcpyAsync(d, h, sizeof(unsigned), cudaMemcpyHostToDevice, s));
+    churn<<<1, 1, 0, s>>>(d, d, 1, 2);
+    CHECK(cudaMemcpyAsync(h, d, sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+    CHECK(cudaLaunchHostFunc(s, host_fn, h));
+    CHECK(cudaStreamAddCallback(s, callback, h, 0));
+    CHECK(cudaStreamSynchronize(s));
+    REQUIRE(h[0] == churn_ref(3, 2) && h[1] == 1 && h[2] == 1);
+    EXPECT_ERR(cudaStreamAddCallback(s, callback, h, 1), cudaErrorInvalidValue);
+    EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+    CHECK(cudaFreeHost(h));
+    CHECK(cudaFree(d));
+    CHECK(cudaStreamDestroy(s));
 }
 
 // Two streams, each: copy in, churn, copy out (pinned host memory).
@@ -190,6 +226,7 @@ int main(int argc, char **argv)
 {
     two_streams();
     cross_stream_order();
+    host_functions();
     if (argc > 1 && !std::strcmp(argv[1], "overlap"))
         overlap();
     std::printf("PASS streams\n");
