@@ -141,8 +141,12 @@ static int32_t enqueue(ptxemu_ctx *ctx, ptxemu_stream *stream, api_op *op)
             op_after(op, ctx->barrier);
         stream->last = idx;
     } else {
-        /* the default stream follows everything queued before it */
+        /* the default stream follows everything queued before it (but a
+         * non-blocking stream), and keeps what the op already waits for
+         * (an event, possibly of a non-blocking stream) */
         op->after_many = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        g_array_append_vals(op->after_many, op->after, op->nafter);
+        op->nafter = 0;
         op_after(op, ctx->barrier);
         for (guint i = 0; i < ctx->streams->len; i++) {
             const ptxemu_stream *s = g_ptr_array_index(ctx->streams, i);

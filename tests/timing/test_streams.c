@@ -413,6 +413,37 @@ static void test_nonblocking_stream(void **state)
     }
 }
 
+/* The default stream waits for an event of a non-blocking stream: its
+ * kernel reads the non-blocking stream's kernel's output. */
+static void test_default_waits_nonblocking_event(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        world w;
+        world_open(&w, mode == 1, NULL);
+        ptxemu_dptr a = buffer(&w), b = buffer(&w), c = buffer(&w);
+        uint32_t *h = g_new(uint32_t, N);
+        input(h, 21);
+        OK(&w, ptxemu_memcpy_htod(w.ctx, a, h, N * 4));
+        ptxemu_stream *nb;
+        ptxemu_event *e;
+        OK(&w, ptxemu_stream_create_nonblocking(w.ctx, &nb));
+        OK(&w, ptxemu_event_create(w.ctx, &e));
+        launch(&w, a, b, nb);
+        OK(&w, ptxemu_event_record(e, nb));
+        OK(&w, ptxemu_stream_wait_event(w.ctx, NULL, e));
+        launch(&w, b, c, NULL);
+        OK(&w, ptxemu_synchronize(w.ctx));
+        expect(&w, c, 21, 2);
+        if (mode == 1)
+            assert_true(kstats(&w, 2)->start > kstats(&w, 1)->end);
+        ptxemu_event_destroy(e);
+        OK(&w, ptxemu_stream_destroy(w.ctx, nb));
+        g_free(h);
+        world_close(&w);
+    }
+}
+
 /* s2's wait follows its own last op, the pending default-stream op and the
  * event (three dependencies); its next kernel reads the event's kernel's
  * output, so it must start after that kernel ends. */
@@ -518,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_event_errors),
         cmocka_unit_test(test_nonblocking_stream),
         cmocka_unit_test(test_wait_three_deps),
+        cmocka_unit_test(test_default_waits_nonblocking_event),
         cmocka_unit_test(test_launch_done_callback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
