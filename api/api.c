@@ -672,6 +672,9 @@ void api_launches_done(ptxemu_ctx *ctx, ex_launch *Ls, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         ctx->counters.warp_instructions += Ls[i].warp_instrs;
         ctx->counters.thread_instructions += Ls[i].thread_instrs;
+        if (ctx->opts.on_launch_done)
+            ctx->opts.on_launch_done(ctx->opts.on_launch_done_user, Ls[i].warp_instrs,
+                                     Ls[i].thread_instrs);
     }
     if (ctx->opts.memory_digest)
         ctx->counters.memory_digest = memory_digest(&ctx->mem, ctx->counters.memory_digest);

@@ -91,6 +91,12 @@ typedef struct ptxemu_options {
      * host program that frees them before it returns. */
     ptxemu_buffer_fn on_free;
     void *on_free_user;
+    /* Optional: called after each launch has run (failed or not), in
+     * submission order, with its instruction counts: per-launch records for
+     * a caller whose launches run later than its calls (streams). */
+    void (*on_launch_done)(void *user, uint64_t warp_instructions,
+                           uint64_t thread_instructions);
+    void *on_launch_done_user;
 } ptxemu_options;
 
 /* Counters accumulated over every launch of a context. */
@@ -234,6 +240,10 @@ typedef struct ptxemu_stream ptxemu_stream;
 typedef struct ptxemu_event ptxemu_event;
 
 ptxemu_status ptxemu_stream_create(ptxemu_ctx *ctx, ptxemu_stream **out);
+/* A stream that does not synchronise with the default stream (CUDA's
+ * cudaStreamNonBlocking): its work neither waits for default-stream work
+ * nor makes later default-stream work wait for it. */
+ptxemu_status ptxemu_stream_create_nonblocking(ptxemu_ctx *ctx, ptxemu_stream **out);
 /* Runs the queued work (as ptxemu_synchronize), then frees the stream. */
 ptxemu_status ptxemu_stream_destroy(ptxemu_ctx *ctx, ptxemu_stream *stream);
 /* A small number naming the stream in traces (the default stream is 0). */

@@ -31,7 +31,8 @@ typedef struct api_op {
     int value;                   /* OP_MEMSET */
     ptxemu_event *event;         /* OP_MARK: the event it records, or NULL */
     uint32_t generation;         /* of that record */
-    uint32_t after[2];           /* dependencies, or ... */
+    uint32_t after[3];           /* dependencies (stream, default stream,
+                                    event waited for), or ... */
     uint32_t nafter;
     GArray *after_many;          /* ... for a default-stream operation */
     uint64_t done;               /* cycle it finished (timing) */
@@ -43,6 +44,7 @@ struct ptxemu_stream {
     ptxemu_ctx *ctx;
     unsigned id;
     int32_t last;                /* its last queued operation, or -1 */
+    bool nonblocking;            /* no ordering with the default stream */
 };
 
 struct ptxemu_event {
@@ -135,14 +137,22 @@ static int32_t enqueue(ptxemu_ctx *ctx, ptxemu_stream *stream, api_op *op)
     op->ctx = ctx;
     if (stream) {
         op_after(op, stream->last);
-        op_after(op, ctx->barrier);
+        if (!stream->nonblocking)
+            op_after(op, ctx->barrier);
         stream->last = idx;
     } else {
-        /* the default stream follows everything queued before it */
+        /* the default stream follows everything queued before it (but a
+         * non-blocking stream), and keeps what the op already waits for
+         * (an event, possibly of a non-blocking stream) */
         op->after_many = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        g_array_append_vals(op->after_many, op->after, op->nafter);
+        op->nafter = 0;
         op_after(op, ctx->barrier);
-        for (guint i = 0; i < ctx->streams->len; i++)
-            op_after(op, ((ptxemu_stream *)g_ptr_array_index(ctx->streams, i))->last);
+        for (guint i = 0; i < ctx->streams->len; i++) {
+            const ptxemu_stream *s = g_ptr_array_index(ctx->streams, i);
+            if (!s->nonblocking)
+                op_after(op, s->last);
+        }
         ctx->barrier = idx;
     }
     g_array_append_val(ctx->ops, *op);
@@ -345,6 +355,14 @@ ptxemu_status ptxemu_stream_create(ptxemu_ctx *ctx, ptxemu_stream **out)
     g_ptr_array_add(ctx->streams, s);
     *out = s;
     return api_ok(ctx);
+}
+
+ptxemu_status ptxemu_stream_create_nonblocking(ptxemu_ctx *ctx, ptxemu_stream **out)
+{
+    ptxemu_status s = ptxemu_stream_create(ctx, out);
+    if (s == PTXEMU_OK)
+        (*out)->nonblocking = true;
+    return s;
 }
 
 ptxemu_status ptxemu_stream_destroy(ptxemu_ctx *ctx, ptxemu_stream *stream)

@@ -36,6 +36,16 @@ const void *fatbin_image(const void *registered, GError **error)
     return w->data;
 }
 
+const void *const *fatbin_prelinked(const void *registered)
+{
+    if (!registered || rd32(registered) == FATBIN_MAGIC)
+        return NULL;
+    const fatbin_wrapper *w = registered;
+    if ((uint32_t)w->magic != FATBINC_MAGIC || w->version != 2)
+        return NULL;
+    return (const void *const *)w->filename_or_fatbins;
+}
+
 bool fatbin_parse(const void *image, size_t limit, GArray *entries, GError **error)
 {
     const uint8_t *p = image;

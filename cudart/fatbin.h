@@ -52,6 +52,12 @@ bool fatbin_parse(const void *image, size_t limit, GArray *entries, GError **err
  * struct of fatbinary_section.h, or a fatbin header directly. */
 const void *fatbin_image(const void *registered, GError **error);
 
+/* A program built with -rdc=true registers the device-linked binary, a
+ * version-2 wrapper whose second pointer lists (NULL-terminated) the
+ * relocatable fatbinary of every translation unit; nvlink links machine
+ * code only, so the PTX is in those.  NULL for any other wrapper. */
+const void *const *fatbin_prelinked(const void *registered);
+
 /* The PTX of the newest PTX entry whose arch is not above `target`, as
  * NUL-terminated text (g_free it); its arch in *arch. */
 char *fatbin_pick_ptx(const GArray *entries, uint32_t target, uint32_t *arch, GError **error);

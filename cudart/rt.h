@@ -9,11 +9,11 @@
  * runtime from several threads) and record the call's error for
  * cudaGetLastError.
  *
- * Execution is synchronous: a launch or copy has finished when its call
- * returns.  Streams and events are therefore in-order by construction
- * (rt_stream.c documents why that is valid CUDA semantics).  As in CUDA, an
- * error inside a kernel (fault, trap, livelock) is reported by the launch's
- * later synchronising calls, and is sticky until cudaDeviceReset. */
+ * Launches, async copies and memsets are queued on ptxemu's streams and run
+ * when the host waits (rt_stream.c); synchronous calls wait for all queued
+ * work first.  As in CUDA, an error inside a kernel (fault, trap, livelock)
+ * is reported by the launch's later synchronising calls, and is sticky
+ * until cudaDeviceReset. */
 #ifndef PTXEMU_CUDART_RT_H
 #define PTXEMU_CUDART_RT_H
 
@@ -65,12 +65,14 @@ typedef struct rt_call_config {
     cudaStream_t stream;
 } rt_call_config;
 
-/* One launch, for PTXEMU_STATS in functional mode and the exit summary. */
+/* One launch, for PTXEMU_STATS in functional mode and the exit summary;
+ * the counts are filled in when the launch has run. */
 typedef struct rt_launch_record {
     const char *kernel;          /* owned by the rt_kernel */
     dim3 grid, block;
-    uint64_t warp_instructions, thread_instructions, cycles;
+    uint64_t warp_instructions, thread_instructions;
     int status;                  /* cudaError_t of the launch */
+    bool refused;                /* never queued (ptxemu refused it) */
 } rt_launch_record;
 
 typedef struct cudart {
@@ -101,11 +103,13 @@ typedef struct cudart {
     cudaError_t sticky;          /* a kernel's failure, until cudaDeviceReset */
     GHashTable *warned;          /* names of unsupported calls already reported */
     /* streams and events (rt_stream.c) */
-    GHashTable *streams;         /* cudaStream_t handles created */
-    GHashTable *events;          /* cudaEvent_t -> rt_event* */
+    GHashTable *streams;         /* cudaStream_t handles created (owned) */
+    GHashTable *events;          /* cudaEvent_t handles created (owned) */
+    GHashTable *per_thread;      /* GThread* -> its cudaStreamPerThread stream */
     /* what ran */
-    GArray *launches;            /* rt_launch_record */
-    uint64_t device_cycles;      /* simulated cycles of every launch (event times) */
+    GArray *launches;            /* rt_launch_record, in launch order */
+    guint launches_done;         /* records whose launch has run */
+    uint64_t reset_cycles;       /* simulated cycles of contexts cudaDeviceReset dropped */
     int device;                  /* cudaSetDevice (only 0 exists) */
 } cudart;
 
@@ -120,8 +124,13 @@ void rt_unlock(cudart *rt);
 void rt_log(const cudart *rt, rt_log_level level, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* cudaErrorNotSupported, naming `what` on stderr the first time. */
 cudaError_t rt_unsupported(cudart *rt, const char *what);
-/* The error a ptxemu status becomes; prints the context's message. */
+/* The error a ptxemu status becomes; prints the context's message.  A
+ * kernel's execution failure (from a launch or from any call that waited
+ * for queued work) becomes the sticky error. */
 cudaError_t rt_status(cudart *rt, ptxemu_status s, const char *call);
+
+/* Simulated cycles of every launch so far. */
+uint64_t rt_cycles(const cudart *rt);
 
 /* Creates the ptxemu context and device again (cudaDeviceReset). */
 void rt_reset(cudart *rt);

@@ -1,6 +1,7 @@
 /* cudart/rt_device.c — device management, properties (from the active
  * GPU config), versions, errors, synchronisation and reset. */
 #include "cudart/rt.h"
+#include "cudart/rt_stream.h"
 
 #include <string.h>
 
@@ -189,7 +190,7 @@ CUDART_EXPORT cudaError_t cudaDeviceSynchronize(void)
     cudart *rt = rt_enter();
     if (!rt->ctx)
         return rt_leave(rt, rt->init_error);
-    return rt_leave(rt, rt->sticky);
+    return rt_leave(rt, rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaDeviceSynchronize"));
 }
 
 CUDART_EXPORT cudaError_t cudaDeviceReset(void)

@@ -1,6 +1,7 @@
 /* cudart/rt_launch.c — kernel launches (<<<>>>, cudaLaunchKernel and the
  * CUDA 13 __cudaGetKernel/__cudaLaunchKernel pair), function attributes
- * and occupancy queries.  Launches run to completion before returning. */
+ * and occupancy queries.  Launches are queued on their stream (rt_stream.c)
+ * once their configuration is checked. */
 #include "api/api_internal.h"
 #include "cudart/rt.h"
 #include "cudart/rt_managed.h"
@@ -53,33 +54,29 @@ static cudaError_t launch(cudart *rt, const rt_kernel *k, dim3 g, dim3 b, void *
                "(%u,%u,%u) shared %zu", k->name, g.x, g.y, g.z, b.x, b.y, b.z, shared);
         return e;
     }
-    ptxemu_counters before, after;
-    ptxemu_get_counters(rt->ctx, &before);
-    rt_managed_to_device(rt);
-    ptxemu_status s = ptxemu_launch(k->fb->mod, k->name, (ptxemu_dim3){g.x, g.y, g.z},
-                                    (ptxemu_dim3){b.x, b.y, b.z}, shared, args);
-    rt_managed_to_host(rt);
-    ptxemu_get_counters(rt->ctx, &after);
-    e = rt_status(rt, s, "kernel launch");
-    rt_launch_record r = {
-        .kernel = k->name, .grid = g, .block = b, .status = e,
-        .warp_instructions = after.warp_instructions - before.warp_instructions,
-        .thread_instructions = after.thread_instructions - before.thread_instructions,
-        .cycles = after.cycles - before.cycles,
-    };
+    rt_launch_record r = {.kernel = k->name, .grid = g, .block = b};
     g_array_append_val(rt->launches, r);
-    rt_log(rt, RT_LOG_INFO, "launch %u: %s grid (%u,%u,%u) block (%u,%u,%u): %llu warp "
-           "instructions, %llu cycles", rt->launches->len, k->name, g.x, g.y, g.z, b.x, b.y, b.z,
-           (unsigned long long)r.warp_instructions, (unsigned long long)r.cycles);
-    if (s == PTXEMU_ERR_LAUNCH_FAILED) {
-        /* an execution error: asynchronous and sticky in CUDA, so the
-         * launch itself succeeds and later synchronising calls fail */
-        rt->sticky = e;
-        rt->last_error = e;
-        return cudaSuccess;
+    ptxemu_dim3 pg = {g.x, g.y, g.z}, pb = {b.x, b.y, b.z};
+    ptxemu_status s;
+    if (rt->managed->len) {
+        /* managed blocks are synchronised around each launch (rt_managed.c),
+         * so with any alive the launch runs now, after all queued work */
+        rt_managed_to_device(rt);
+        s = ptxemu_launch(k->fb->mod, k->name, pg, pb, shared, args);
+        rt_managed_to_host(rt);
+    } else {
+        s = ptxemu_launch_async(k->fb->mod, k->name, pg, pb, shared, args,
+                                rt_stream_of(rt, stream));
     }
-    if (e == cudaSuccess)
-        rt_stream_advance(rt, stream, r.cycles);
+    if (s == PTXEMU_ERR_LAUNCH_FAILED) /* an execution error: sticky, later calls fail */
+        return rt_status(rt, s, "kernel launch"), cudaSuccess;
+    e = rt_status(rt, s, "kernel launch");
+    if (e) { /* refused before it was queued: it never runs */
+        rt_launch_record *last = &g_array_index(rt->launches, rt_launch_record,
+                                                rt->launches->len - 1);
+        last->status = e;
+        last->refused = true;
+    }
     return e;
 }
 
@@ -100,7 +97,9 @@ CUDART_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, 
                                                 void **args, size_t sharedMem,
                                                 cudaStream_t stream)
 {
-    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+    /* the per-thread default stream form: NULL is cudaStreamPerThread */
+    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem,
+                            stream ? stream : (cudaStream_t)0x2);
 }
 
 /* A cooperative launch runs all CTAs to completion like any other; every
@@ -138,7 +137,8 @@ CUDART_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid
                                                   dim3 blockDim, void **args, size_t sharedMem,
                                                   cudaStream_t stream)
 {
-    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem,
+                              stream ? stream : (cudaStream_t)0x2);
 }
 
 /* The decoded function behind a host stub, or an error. */

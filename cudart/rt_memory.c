@@ -1,6 +1,8 @@
 /* cudart/rt_memory.c — device and pinned host memory: allocation, copies
- * (1D, 2D, to and from symbols, async forms run synchronously), memsets,
- * pointer attributes.  Which side a pointer is on comes from the live
+ * (1D, 2D, to and from symbols), memsets, pointer attributes.  The 1D and
+ * 2D async forms are queued on their stream; a host-to-host part of one
+ * (host or managed memory on both sides) waits for the queued work and is
+ * done at once, as are the async symbol copies (an order CUDA allows).  Which side a pointer is on comes from the live
  * device ranges (rt->allocs), so cudaMemcpyDefault works and a copy whose
  * direction contradicts its pointers fails with cudaErrorInvalidValue.  A
  * managed pointer may stand on either side; between launches its data is
@@ -144,19 +146,33 @@ CUDART_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
     return rt_leave(rt, cudaSuccess);
 }
 
+/* Where a copy or memset goes: now (sync), or queued on `stream`. */
+typedef struct rt_when {
+    bool async;
+    cudaStream_t stream;
+} rt_when;
+static const rt_when NOW = {false, NULL};
+
 /* One copy whose sides are known: dd / sd say dst / src are device. */
-static cudaError_t raw_copy(cudart *rt, void *dst, bool dd, const void *src, bool sd, size_t n)
+static cudaError_t raw_copy(cudart *rt, void *dst, bool dd, const void *src, bool sd, size_t n,
+                            rt_when w)
 {
     ptxemu_status s = PTXEMU_OK;
+    ptxemu_stream *ps = w.async ? rt_stream_of(rt, w.stream) : NULL;
     if (dd && sd)
-        s = ptxemu_memcpy_dtod(rt->ctx, dp(dst), dp(src), n);
+        s = w.async ? ptxemu_memcpy_dtod_async(rt->ctx, dp(dst), dp(src), n, ps)
+                    : ptxemu_memcpy_dtod(rt->ctx, dp(dst), dp(src), n);
     else if (dd)
-        s = ptxemu_memcpy_htod(rt->ctx, dp(dst), src, n);
+        s = w.async ? ptxemu_memcpy_htod_async(rt->ctx, dp(dst), src, n, ps)
+                    : ptxemu_memcpy_htod(rt->ctx, dp(dst), src, n);
     else if (sd)
-        s = ptxemu_memcpy_dtoh(rt->ctx, dst, dp(src), n);
+        s = w.async ? ptxemu_memcpy_dtoh_async(rt->ctx, dst, dp(src), n, ps)
+                    : ptxemu_memcpy_dtoh(rt->ctx, dst, dp(src), n);
+    else if (w.async && (s = ptxemu_synchronize(rt->ctx)) != PTXEMU_OK)
+        return rt_wait(rt, s, "cudaMemcpyAsync");
     else
         memmove(dst, src, n);
-    return rt_status(rt, s, "cudaMemcpy");
+    return rt_status(rt, s, w.async ? "cudaMemcpyAsync" : "cudaMemcpy");
 }
 
 /* Which sides are device for `kind`; an error when a pointer is not on
@@ -181,20 +197,20 @@ static cudaError_t sides(const cudart *rt, const void *dst, size_t dn, const voi
     return cudaSuccess;
 }
 
-static cudaError_t copy(cudart *rt, void *dst, const void *src, size_t n, int kind)
+static cudaError_t copy(cudart *rt, void *dst, const void *src, size_t n, int kind, rt_when w)
 {
     cudaError_t e = ready(rt);
     if (e || n == 0)
         return e;
     bool dd, sd;
     e = sides(rt, dst, n, src, n, kind, &dd, &sd);
-    return e ? e : raw_copy(rt, dst, dd, src, sd, n);
+    return e ? e : raw_copy(rt, dst, dd, src, sd, n, w);
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
     cudart *rt = rt_enter();
-    return rt_leave(rt, copy(rt, dst, src, count, kind));
+    return rt_leave(rt, copy(rt, dst, src, count, kind, NOW));
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind,
@@ -203,11 +219,11 @@ CUDART_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t cou
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, stream))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, copy(rt, dst, src, count, kind));
+    return rt_leave(rt, copy(rt, dst, src, count, kind, (rt_when){true, stream}));
 }
 
-cudaError_t rt_copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src, size_t spitch,
-                           size_t width, size_t height, int kind)
+static cudaError_t copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src, size_t spitch,
+                           size_t width, size_t height, int kind, rt_when w)
 {
     cudaError_t e = ready(rt);
     if (e || !width || !height)
@@ -219,8 +235,15 @@ cudaError_t rt_copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src, si
     e = sides(rt, dst, dpitch * (height - 1) + width, src, spitch * (height - 1) + width, kind,
               &dd, &sd);
     for (size_t r = 0; !e && r < height; r++)
-        e = raw_copy(rt, (char *)dst + r * dpitch, dd, (const char *)src + r * spitch, sd, width);
+        e = raw_copy(rt, (char *)dst + r * dpitch, dd, (const char *)src + r * spitch, sd, width,
+                     w);
     return e;
+}
+
+cudaError_t rt_copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src, size_t spitch,
+                       size_t width, size_t height, int kind)
+{
+    return copy_2d(rt, dst, dpitch, src, spitch, width, height, kind, NOW);
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -237,25 +260,38 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, stream))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, rt_copy_2d(rt, dst, dpitch, src, spitch, width, height, kind));
+    return rt_leave(rt, copy_2d(rt, dst, dpitch, src, spitch, width, height, kind,
+                                (rt_when){true, stream}));
 }
 
-cudaError_t rt_set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t width,
-                          size_t height)
+static cudaError_t set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t width,
+                          size_t height, rt_when w)
 {
     cudaError_t e = ready(rt);
     if (e || !width || !height)
         return e;
     if (width <= pitch && rt_managed_range(rt, ptr, pitch * (height - 1) + width)) {
+        if (w.async && (e = rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaMemsetAsync")))
+            return e;
         for (size_t r = 0; r < height; r++)
             memset((char *)ptr + r * pitch, value, width);
         return cudaSuccess;
     }
     if (width > pitch || !rt_device_range(rt, dp(ptr), pitch * (height - 1) + width))
         return width > pitch ? cudaErrorInvalidPitchValue : cudaErrorInvalidValue;
-    for (size_t r = 0; !e && r < height; r++)
-        e = rt_status(rt, ptxemu_memset(rt->ctx, dp(ptr) + r * pitch, value, width), "cudaMemset");
+    ptxemu_stream *ps = w.async ? rt_stream_of(rt, w.stream) : NULL;
+    for (size_t r = 0; !e && r < height; r++) {
+        uint64_t row = dp(ptr) + r * pitch;
+        e = rt_status(rt, w.async ? ptxemu_memset_async(rt->ctx, row, value, width, ps)
+                                  : ptxemu_memset(rt->ctx, row, value, width), "cudaMemset");
+    }
     return e;
+}
+
+cudaError_t rt_set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t width,
+                      size_t height)
+{
+    return set_2d(rt, ptr, pitch, value, width, height, NOW);
 }
 
 CUDART_EXPORT cudaError_t cudaMemset(void *ptr, int value, size_t count)
@@ -269,7 +305,7 @@ CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cu
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, rt_set_2d(rt, ptr, count, value, count, 1));
+    return rt_leave(rt, set_2d(rt, ptr, count, value, count, 1, (rt_when){true, s}));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width,
@@ -278,7 +314,7 @@ CUDART_EXPORT cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, 
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, rt_set_2d(rt, ptr, pitch, value, width, height));
+    return rt_leave(rt, set_2d(rt, ptr, pitch, value, width, height, (rt_when){true, s}));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width,
@@ -328,8 +364,8 @@ static cudaError_t symbol_copy(cudart *rt, const void *sym, void *host, size_t c
     if (!count)
         return cudaSuccess;
     void *dev = (void *)(uintptr_t)(addr + offset);
-    return to_symbol ? raw_copy(rt, dev, true, host, host_dev, count)
-                     : raw_copy(rt, host, host_dev, dev, true, count);
+    return to_symbol ? raw_copy(rt, dev, true, host, host_dev, count, NOW)
+                     : raw_copy(rt, host, host_dev, dev, true, count, NOW);
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count,

@@ -40,13 +40,12 @@ void rt_write_functional_stats(cudart *rt)
 void rt_write_summary(cudart *rt)
 {
     GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
-    uint64_t warp = 0, thread = 0, cycles = 0, failed = 0;
+    uint64_t warp = 0, thread = 0, cycles = rt_cycles(rt), failed = 0;
     for (guint i = 0; i < rt->launches->len; i++) {
         const rt_launch_record *r = &g_array_index(rt->launches, rt_launch_record, i);
         g_hash_table_add(names, (gpointer)r->kernel);
         warp += r->warp_instructions;
         thread += r->thread_instructions;
-        cycles += r->cycles;
         failed += r->status != 0;
     }
     GString *s = g_string_new(NULL);

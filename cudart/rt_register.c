@@ -16,6 +16,64 @@ static unsigned fatbin_index(const cudart *rt, const rt_fatbin *fb)
     return g_ptr_array_find(rt->fatbins, fb, &i) ? i : 0;
 }
 
+/* The PTX of one fatbinary image for the configured target, or NULL. */
+static char *image_ptx(const cudart *rt, const void *image, uint32_t *arch, GError **err)
+{
+    GArray *entries = g_array_new(FALSE, FALSE, sizeof(fatbin_entry));
+    char *ptx = NULL;
+    if (fatbin_parse(image, 0, entries, err))
+        ptx = fatbin_pick_ptx(entries, rt->cfg.gpu.compute_capability, arch, err);
+    g_array_free(entries, TRUE);
+    return ptx;
+}
+
+/* -rdc=true: the PTX of the translation units (fatbin_prelinked).  Units
+ * without PTX (libcudadevrt's, machine code only) are skipped; the PTX of
+ * one unit loads on its own, several would need PTX linking. */
+static char *linked_ptx(const cudart *rt, const void *const *units, uint32_t *arch, GError **err)
+{
+    char *ptx = NULL;
+    unsigned with_ptx = 0, n = 0;
+    GError *first = NULL;
+    for (; units[n]; n++) {
+        GError *e = NULL;
+        uint32_t a = 0;
+        char *p = image_ptx(rt, units[n], &a, &e);
+        if (!p) {
+            if (!first)
+                first = e;
+            else
+                g_error_free(e);
+            continue;
+        }
+        with_ptx++;
+        if (!ptx) {
+            ptx = p;
+            *arch = a;
+        } else {
+            g_free(p);
+        }
+    }
+    if (with_ptx > 1) {
+        g_free(ptx);
+        ptx = NULL;
+        g_clear_error(&first);
+        g_set_error(err, FATBIN_ERROR, FATBIN_ERROR_FORMAT, "not supported yet: a program "
+                    "built with -rdc=true whose device code is in %u translation units "
+                    "(ptxemu does not link PTX modules; one unit with device code works)",
+                    with_ptx);
+    } else if (!ptx) {
+        if (first)
+            g_propagate_error(err, first);
+        else
+            g_set_error(err, FATBIN_ERROR, FATBIN_ERROR_SASS_ONLY,
+                        "the -rdc binary lists no translation unit with PTX");
+    } else {
+        g_clear_error(&first);
+    }
+    return ptx;
+}
+
 /* Picks the PTX of `fb` for the configured target and loads it. */
 static void load_fatbin(cudart *rt, rt_fatbin *fb)
 {
@@ -25,16 +83,22 @@ static void load_fatbin(cudart *rt, rt_fatbin *fb)
         return;
     }
     GError *err = NULL;
-    GArray *entries = g_array_new(FALSE, FALSE, sizeof(fatbin_entry));
-    const void *image = fatbin_image(fb->registered, &err);
     char *ptx = NULL;
-    if (image && fatbin_parse(image, 0, entries, &err))
-        ptx = fatbin_pick_ptx(entries, rt->cfg.gpu.compute_capability, &fb->arch, &err);
-    g_array_free(entries, TRUE);
+    const void *const *units = fatbin_prelinked(fb->registered);
+    if (units) {
+        ptx = linked_ptx(rt, units, &fb->arch, &err);
+    } else {
+        const void *image = fatbin_image(fb->registered, &err);
+        if (image)
+            ptx = image_ptx(rt, image, &fb->arch, &err);
+    }
     if (!ptx) {
         bool no_image = err->domain == FATBIN_ERROR && (err->code == FATBIN_ERROR_SASS_ONLY ||
                                                         err->code == FATBIN_ERROR_NO_TARGET);
-        fb->load_error = no_image ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidKernelImage;
+        fb->load_error = no_image ? cudaErrorNoKernelImageForDevice
+                         : g_str_has_prefix(err->message, "not supported yet")
+                             ? cudaErrorNotSupported
+                             : cudaErrorInvalidKernelImage;
         rt_log(rt, RT_LOG_ERROR, "error: %s", err->message);
         g_error_free(err);
         return;

@@ -7,6 +7,7 @@
 #include "cudart/rt.h"
 #include "cudart/rt_managed.h"
 #include "cudart/rt_output.h"
+#include "cudart/rt_stream.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,6 +70,23 @@ static void read_environment(cudart *rt)
     rt->summary_path = summary && *summary ? g_strdup(summary) : NULL;
 }
 
+/* A launch has run (ptxemu calls this in launch order): its record's counts. */
+static void launch_done(void *user, uint64_t warp, uint64_t thread)
+{
+    cudart *rt = user;
+    while (rt->launches_done < rt->launches->len &&
+           g_array_index(rt->launches, rt_launch_record, rt->launches_done).refused)
+        rt->launches_done++;
+    if (rt->launches_done >= rt->launches->len)
+        return;
+    rt_launch_record *r = &g_array_index(rt->launches, rt_launch_record, rt->launches_done++);
+    r->warp_instructions = warp;
+    r->thread_instructions = thread;
+    rt_log(rt, RT_LOG_INFO, "launch %u: %s grid (%u,%u,%u) block (%u,%u,%u): %llu warp "
+           "instructions", rt->launches_done, r->kernel, r->grid.x, r->grid.y, r->grid.z,
+           r->block.x, r->block.y, r->block.z, (unsigned long long)warp);
+}
+
 /* The device: config (props), then the context (execution). */
 static void make_device(cudart *rt)
 {
@@ -93,6 +111,8 @@ static void make_device(cudart *rt)
     o.device_memory = rt->cfg.limits.device_memory;
     o.max_warp_instructions = rt->cfg.limits.max_warp_instructions;
     o.max_cycles = rt->cfg.limits.max_cycles;
+    o.on_launch_done = launch_done;
+    o.on_launch_done_user = rt;
     ptxemu_status s = ptxemu_ctx_create(&rt->ctx, &o);
     if (s != PTXEMU_OK) {
         rt_log(rt, RT_LOG_ERROR, "cannot create the emulated device: %s", ptxemu_last_error(rt->ctx));
@@ -119,8 +139,7 @@ static gpointer create_runtime(gpointer unused)
     rt->allocs = g_tree_new_full(cmp_addr, NULL, g_free, g_free);
     rt->host_allocs = g_hash_table_new(g_direct_hash, g_direct_equal);
     rt->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    rt->streams = g_hash_table_new(g_direct_hash, g_direct_equal);
-    rt->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    rt_streams_init(rt);
     rt->launches = g_array_new(FALSE, FALSE, sizeof(rt_launch_record));
     rt_managed_init(rt);
     make_device(rt);
@@ -189,6 +208,15 @@ cudaError_t rt_status(cudart *rt, ptxemu_status s, const char *call)
         return cudaSuccess;
     const char *msg = ptxemu_last_error(rt->ctx);
     rt_log(rt, RT_LOG_WARN, "%s: %s", call, msg);
+    if (s == PTXEMU_ERR_LAUNCH_FAILED) {
+        /* asynchronous and sticky in CUDA; the launches not run fail with it */
+        cudaError_t e = launch_failure(msg);
+        rt->sticky = rt->last_error = e;
+        for (guint i = rt->launches_done ? rt->launches_done - 1 : 0; i < rt->launches->len; i++)
+            g_array_index(rt->launches, rt_launch_record, i).status = e;
+        rt->launches_done = rt->launches->len;
+        return e;
+    }
     switch (s) {
     case PTXEMU_OK: return cudaSuccess;
     case PTXEMU_ERR_INVALID_VALUE:
@@ -223,9 +251,21 @@ rt_alloc *rt_alloc_at(const cudart *rt, uint64_t p)
     return g_tree_lookup(rt->allocs, &p);
 }
 
+uint64_t rt_cycles(const cudart *rt)
+{
+    ptxemu_counters c = {0};
+    if (rt->ctx)
+        ptxemu_get_counters(rt->ctx, &c);
+    return rt->reset_cycles + c.cycles;
+}
+
 void rt_reset(cudart *rt)
 {
-    /* modules go with the context: registrations reload their PTX */
+    /* modules, streams and events go with the context: registrations
+     * reload their PTX; work still queued is dropped, as in CUDA */
+    rt->reset_cycles = rt_cycles(rt);
+    rt_streams_reset(rt);
+    rt->launches_done = rt->launches->len;
     ptxemu_ctx_destroy(rt->ctx);
     rt->ctx = NULL;
     g_tree_remove_all(rt->allocs);
@@ -245,6 +285,8 @@ __attribute__((destructor)) static void runtime_fini(void)
     if (!rt)
         return;
     g_rec_mutex_lock(&rt->lock);
+    /* work the program never waited for is not run: its copies could write
+     * into host memory that no longer exists (a returned main's stack) */
     if (rt->stats_path && !rt->timing)
         rt_write_functional_stats(rt);
     if (rt->summary_path)

@@ -1,21 +1,21 @@
-/* cudart/rt_stream.c — streams and events, synchronously.
+/* cudart/rt_stream.c — streams and events on ptxemu's asynchronous stream
+ * API (api/ptxemu.h "streams"), which queues work and runs it when the
+ * host waits: functionally one operation after another in issue order,
+ * under PTXEMU_MODE=timing all queued work together on the timing model,
+ * where kernels of different streams overlap in simulated time.
  *
- * Why this is correct CUDA semantics: CUDA promises that the work of one
- * stream runs in issue order and that work of different streams MAY run
- * concurrently, never that it must.  Every call of this runtime finishes
- * its work before it returns, which is one valid schedule of any program
- * (all streams serialised in host issue order).  So a stream is a handle,
- * cudaStreamSynchronize/Query and cudaEventSynchronize/Query have nothing
- * to wait for (they report a kernel's sticky error), and cudaStreamWaitEvent
- * is already satisfied.  What is NOT modelled: concurrent kernels in the
- * timing model (the concurrent-kernels work of the C API), and programs
- * that rely on two streams making progress at once (a kernel spinning on a
- * flag that a later stream's work sets would livelock and be stopped).
+ * Mapping: the NULL stream and cudaStreamLegacy are ptxemu's default
+ * stream, which synchronises with every blocking stream as CUDA's legacy
+ * default stream does; cudaStreamNonBlocking streams are ptxemu's
+ * non-blocking streams; cudaStreamPerThread is one blocking stream per host
+ * thread, created on first use.  cudaDeviceReset destroys every stream and
+ * event with the context, as in CUDA.
  *
- * Event times: under PTXEMU_MODE=timing an event records the simulated
- * time (cycles of every launch so far / clock.core), so cudaEventElapsedTime
- * gives simulated milliseconds, deterministically; in functional mode there
- * is no device clock and it gives host wall-clock milliseconds. */
+ * Queries never return cudaErrorNotReady: the host has no concurrency
+ * with the emulator, so a query runs the queued work and then reports it
+ * complete (a polling loop ends).  Event times are simulated (cycle the
+ * event's work completed / clock.core) under timing and host wall-clock
+ * time when the work ran in functional mode. */
 #include "cudart/rt_stream.h"
 
 #define CUDART_EXPORT __attribute__((visibility("default")))
@@ -23,10 +23,22 @@
 /* cudaStreamLegacy and cudaStreamPerThread (driver_types.h). */
 #define STREAM_LEGACY ((cudaStream_t)0x1)
 #define STREAM_PER_THREAD ((cudaStream_t)0x2)
+/* cudaStreamNonBlocking, cudaEventDisableTiming (driver_types.h). */
+#define STREAM_NON_BLOCKING 0x1u
+#define EVENT_DISABLE_TIMING 0x2u
 
+/* What a cudaStream_t points to. */
+typedef struct rt_stream {
+    ptxemu_stream *ps;
+    unsigned flags;
+    int priority;
+} rt_stream;
+
+/* What a cudaEvent_t points to. */
 typedef struct rt_event {
+    ptxemu_event *pe;
+    unsigned flags;
     bool recorded;
-    double ms;
 } rt_event;
 
 bool rt_stream_valid(const cudart *rt, cudaStream_t s)
@@ -35,27 +47,53 @@ bool rt_stream_valid(const cudart *rt, cudaStream_t s)
            g_hash_table_contains(rt->streams, s);
 }
 
-void rt_stream_advance(cudart *rt, cudaStream_t s, uint64_t cycles)
+ptxemu_stream *rt_stream_of(cudart *rt, cudaStream_t s)
 {
-    (void)s; /* one in-order device: every stream shares the clock */
-    rt->device_cycles += cycles;
+    if (!s || s == STREAM_LEGACY || !rt->ctx)
+        return NULL;
+    if (s == STREAM_PER_THREAD) {
+        ptxemu_stream *ps = g_hash_table_lookup(rt->per_thread, g_thread_self());
+        if (!ps && ptxemu_stream_create(rt->ctx, &ps) == PTXEMU_OK)
+            g_hash_table_insert(rt->per_thread, g_thread_self(), ps);
+        return ps;
+    }
+    return ((rt_stream *)s)->ps;
 }
 
-static double now_ms(const cudart *rt)
+void rt_streams_reset(cudart *rt)
 {
-    if (rt->timing)
-        return (double)rt->device_cycles / (rt->cfg.clock.core * 1000.0);
-    return (double)g_get_monotonic_time() / 1000.0;
+    /* the ptxemu streams and events go with the context */
+    g_hash_table_remove_all(rt->streams);
+    g_hash_table_remove_all(rt->events);
+    g_hash_table_remove_all(rt->per_thread);
+}
+
+cudaError_t rt_wait(cudart *rt, ptxemu_status s, const char *call)
+{
+    if (!rt->ctx)
+        return rt->init_error ? rt->init_error : cudaErrorInitializationError;
+    cudaError_t e = rt_status(rt, s, call);
+    return rt->sticky ? rt->sticky : e;
 }
 
 CUDART_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int prio)
 {
-    (void)flags, (void)prio;
     cudart *rt = rt_enter();
-    if (!s)
+    if (!s || (flags & ~STREAM_NON_BLOCKING))
         return rt_leave(rt, cudaErrorInvalidValue);
-    *s = g_malloc0(1); /* a unique handle */
-    g_hash_table_add(rt->streams, *s);
+    if (!rt->ctx)
+        return rt_leave(rt, rt->init_error);
+    rt_stream *st = g_new0(rt_stream, 1);
+    st->flags = flags;
+    st->priority = prio;
+    ptxemu_status ps = flags & STREAM_NON_BLOCKING ? ptxemu_stream_create_nonblocking(rt->ctx, &st->ps)
+                                                   : ptxemu_stream_create(rt->ctx, &st->ps);
+    if (ps != PTXEMU_OK) {
+        g_free(st);
+        return rt_leave(rt, rt_status(rt, ps, "cudaStreamCreate"));
+    }
+    g_hash_table_add(rt->streams, st);
+    *s = (cudaStream_t)st;
     return rt_leave(rt, cudaSuccess);
 }
 
@@ -69,44 +107,97 @@ CUDART_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s)
     return cudaStreamCreateWithPriority(s, 0, 0);
 }
 
+/* CUDA returns at once and lets the stream's work finish; running it now
+ * is one valid schedule of that. */
 CUDART_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
     cudart *rt = rt_enter();
-    if (!s || !g_hash_table_remove(rt->streams, s))
+    rt_stream *st = s && g_hash_table_contains(rt->streams, s) ? (rt_stream *)s : NULL;
+    if (!st)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    g_free(s);
-    return rt_leave(rt, cudaSuccess);
+    ptxemu_status ps = ptxemu_stream_destroy(rt->ctx, st->ps);
+    g_hash_table_remove(rt->streams, st); /* frees st */
+    return rt_leave(rt, rt_wait(rt, ps, "cudaStreamDestroy"));
 }
 
-static cudaError_t stream_wait(cudaStream_t s)
+static cudaError_t stream_wait(cudaStream_t s, const char *call)
 {
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, rt->sticky);
+    if (!rt->ctx)
+        return rt_leave(rt, rt->init_error);
+    ptxemu_status ps = ptxemu_stream_synchronize(rt->ctx, rt_stream_of(rt, s));
+    return rt_leave(rt, rt_wait(rt, ps, call));
 }
 
-CUDART_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) { return stream_wait(s); }
-CUDART_EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) { return stream_wait(s); }
+CUDART_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+    return stream_wait(s, "cudaStreamSynchronize");
+}
+
+CUDART_EXPORT cudaError_t cudaStreamQuery(cudaStream_t s)
+{
+    return stream_wait(s, "cudaStreamQuery");
+}
+
+CUDART_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags)
+{
+    cudart *rt = rt_enter();
+    if (!flags)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    *flags = s && s != STREAM_LEGACY && s != STREAM_PER_THREAD ? ((rt_stream *)s)->flags : 0;
+    return rt_leave(rt, cudaSuccess);
+}
+
+CUDART_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority)
+{
+    cudart *rt = rt_enter();
+    if (!priority)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    *priority = s && s != STREAM_LEGACY && s != STREAM_PER_THREAD ? ((rt_stream *)s)->priority
+                                                                 : 0;
+    return rt_leave(rt, cudaSuccess);
+}
+
+static rt_event *event_of(const cudart *rt, cudaEvent_t e)
+{
+    return e && g_hash_table_contains(rt->events, e) ? (rt_event *)e : NULL;
+}
 
 CUDART_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
 {
     (void)flags;
     cudart *rt = rt_enter();
-    if (!rt_stream_valid(rt, s) || !g_hash_table_contains(rt->events, e))
+    rt_event *ev = event_of(rt, e);
+    if (!rt_stream_valid(rt, s) || !ev)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, rt->sticky);
+    if (!ev->recorded) /* waiting for an event never recorded waits for nothing */
+        return rt_leave(rt, cudaSuccess);
+    ptxemu_status ps = ptxemu_stream_wait_event(rt->ctx, rt_stream_of(rt, s), ev->pe);
+    return rt_leave(rt, rt_status(rt, ps, "cudaStreamWaitEvent"));
 }
 
 CUDART_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags)
 {
-    (void)flags;
     cudart *rt = rt_enter();
-    if (!e)
+    if (!e || (flags & ~0xfu))
         return rt_leave(rt, cudaErrorInvalidValue);
+    if (!rt->ctx)
+        return rt_leave(rt, rt->init_error);
     rt_event *ev = g_new0(rt_event, 1);
+    ev->flags = flags;
+    ptxemu_status ps = ptxemu_event_create(rt->ctx, &ev->pe);
+    if (ps != PTXEMU_OK) {
+        g_free(ev);
+        return rt_leave(rt, rt_status(rt, ps, "cudaEventCreate"));
+    }
+    g_hash_table_add(rt->events, ev);
     *e = (cudaEvent_t)ev;
-    g_hash_table_insert(rt->events, ev, ev);
     return rt_leave(rt, cudaSuccess);
 }
 
@@ -118,50 +209,104 @@ CUDART_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e)
 CUDART_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e)
 {
     cudart *rt = rt_enter();
-    if (!e || !g_hash_table_remove(rt->events, e))
+    rt_event *ev = event_of(rt, e);
+    if (!ev)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    ptxemu_event_destroy(ev->pe);
+    g_hash_table_remove(rt->events, ev); /* frees ev */
     return rt_leave(rt, cudaSuccess);
 }
 
 CUDART_EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
     cudart *rt = rt_enter();
-    rt_event *ev = e ? g_hash_table_lookup(rt->events, e) : NULL;
+    rt_event *ev = event_of(rt, e);
     if (!ev || !rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    ev->recorded = true;
-    ev->ms = now_ms(rt);
-    return rt_leave(rt, cudaSuccess);
+    ptxemu_status ps = ptxemu_event_record(ev->pe, rt_stream_of(rt, s));
+    ev->recorded = ev->recorded || ps == PTXEMU_OK;
+    return rt_leave(rt, rt_status(rt, ps, "cudaEventRecord"));
 }
 
 CUDART_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned flags)
 {
-    (void)flags;
+    (void)flags; /* cudaEventRecordExternal matters to graphs only */
     return cudaEventRecord(e, s);
 }
 
-static cudaError_t event_wait(cudaEvent_t e)
+/* An event never recorded is complete (CUDA: cudaSuccess). */
+static cudaError_t event_wait(cudaEvent_t e, const char *call)
 {
     cudart *rt = rt_enter();
-    if (!e || !g_hash_table_contains(rt->events, e))
+    rt_event *ev = event_of(rt, e);
+    if (!ev)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, rt->sticky);
+    if (!ev->recorded)
+        return rt_leave(rt, rt->sticky);
+    return rt_leave(rt, rt_wait(rt, ptxemu_event_synchronize(ev->pe), call));
 }
 
-CUDART_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) { return event_wait(e); }
-CUDART_EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) { return event_wait(e); }
+CUDART_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e)
+{
+    return event_wait(e, "cudaEventSynchronize");
+}
+
+CUDART_EXPORT cudaError_t cudaEventQuery(cudaEvent_t e)
+{
+    return event_wait(e, "cudaEventQuery");
+}
 
 CUDART_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     cudart *rt = rt_enter();
     if (!ms)
         return rt_leave(rt, cudaErrorInvalidValue);
-    rt_event *a = start ? g_hash_table_lookup(rt->events, start) : NULL;
-    rt_event *b = end ? g_hash_table_lookup(rt->events, end) : NULL;
-    if (!a || !b || !a->recorded || !b->recorded)
+    rt_event *a = event_of(rt, start), *b = event_of(rt, end);
+    if (!a || !b || !a->recorded || !b->recorded || ((a->flags | b->flags) & EVENT_DISABLE_TIMING))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    *ms = (float)(b->ms - a->ms);
-    return rt_leave(rt, cudaSuccess);
+    ptxemu_status ps = ptxemu_event_elapsed_ms(ms, a->pe, b->pe);
+    return rt_leave(rt, rt_wait(rt, ps, "cudaEventElapsedTime"));
+}
+
+/* Host functions in a stream run after the stream's earlier work and
+ * before its later work.  Here the call runs all queued work, then the
+ * function: one valid schedule (under timing it ends the overlap of the
+ * work queued so far with the work queued after).  A host function must
+ * not call the CUDA API (CUDA's rule), so the lock is not held. */
+typedef void (*rt_host_fn)(void *user);
+typedef void (*rt_stream_callback)(cudaStream_t stream, cudaError_t status, void *user);
+
+static cudaError_t host_work(cudaStream_t s)
+{
+    cudart *rt = rt_enter();
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (!rt->ctx)
+        return rt_leave(rt, rt->init_error);
+    return rt_leave(rt, rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaLaunchHostFunc"));
+}
+
+CUDART_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, rt_host_fn fn, void *user)
+{
+    if (!fn)
+        return rt_leave(rt_enter(), cudaErrorInvalidValue);
+    cudaError_t e = host_work(s);
+    if (e == cudaSuccess)
+        fn(user);
+    return e;
+}
+
+/* The callback runs even after a failure, with the error (CUDA's rule). */
+CUDART_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, rt_stream_callback cb, void *user,
+                                                unsigned flags)
+{
+    if (!cb || flags)
+        return rt_leave(rt_enter(), cudaErrorInvalidValue);
+    cudaError_t e = host_work(s);
+    if (e == cudaErrorInvalidResourceHandle)
+        return e;
+    cb(s, e, user);
+    return cudaSuccess;
 }
 
 /* Priorities: this device has none, which CUDA reports as 0 and 0. */
@@ -186,4 +331,12 @@ CUDART_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
     *status = 0;
     return rt_leave(rt, cudaSuccess);
+}
+
+/* Tables of rt.h: handles freed with them. */
+void rt_streams_init(cudart *rt)
+{
+    rt->streams = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
+    rt->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
+    rt->per_thread = g_hash_table_new(g_direct_hash, g_direct_equal);
 }

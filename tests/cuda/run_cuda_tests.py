@@ -1,24 +1,33 @@
 #!/usr/bin/env python3
-"""Builds the CUDA programs of tests/cuda with nvcc 13 (`-cudart shared`,
-PTX embedded) and runs them on ptxemu's drop-in libcudart.so.13, through
-`ptxemu exec` and once with the library put on LD_LIBRARY_PATH by hand.
+"""Builds CUDA programs with nvcc 13 (`-cudart shared`, PTX embedded) and
+runs them on ptxemu's drop-in libcudart.so.13, through `ptxemu exec` and
+once with the library put on LD_LIBRARY_PATH by hand.
 
-Usage: run_cuda_tests.py PTXEMU CUDART_DIR SOURCE_DIR CACHE_DIR SANITIZE
+Usage: run_cuda_tests.py PTXEMU CUDART_DIR SOURCE_DIR CACHE_DIR SANITIZE [WHAT]
+WHAT: `programs` (default): the programs of tests/cuda (streams and events,
+      -rdc, error codes, ...);
+      `benchmarks`: every benchmark of benchmarks/ as a standalone CUDA
+      program (its kernels.cu and its own driver.c, the host flow with the
+      CPU reference, on the CUDA runtime through tests/cuda/bench/), each
+      run at size tiny in functional mode, and a sample under timing whose
+      cycles must equal `ptxemu bench run`'s, kernel by kernel.
 
 Exits 77 (meson's "skipped") with the reason when nvcc is not installed or
 when the library is built with sanitizers (a program nvcc built without
-them cannot load an ASan-instrumented library).  Binaries are cached in
-CACHE_DIR by a hash of their source and flags, so a re-run compiles only
-what changed.  Every case checks the program's exit status and output;
-the timing sample checks that `ptxemu exec --timing` gives the same cycles
-as `ptxemu bench run` for the same kernel and input size."""
+them cannot load an ASan-instrumented library).  Binaries are built
+PTXEMU_NVCC_JOBS (default 2) at a time and cached in CACHE_DIR by a hash of
+their sources and flags, so a re-run compiles only what changed."""
+import concurrent.futures
+import glob
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 SKIP = 77
 
@@ -42,22 +51,101 @@ class Runner:
         self.ptxemu, self.cudart_dir, self.src, self.cache, self.nvcc = (
             ptxemu, cudart_dir, src, cache, nvcc)
         self.failures = []
+        self.used = set()  # cache entries this run built or reused
 
-    def build(self, name, flags):
-        path = os.path.join(self.src, "tests", "cuda", name + ".cu")
+    def _spec(self, name, flags):
+        """What building tests/cuda/NAME.cu (plus extra sources) takes."""
+        names = name if isinstance(name, (list, tuple)) else [name]
+        srcs = [os.path.join(self.src, "tests", "cuda", n + ".cu") for n in names]
+        deps = srcs + [os.path.join(self.src, "tests", "cuda", "check.h")]
+        return "-".join(names), srcs, deps, list(flags), {}
+
+    def _bench_spec(self, bench):
+        """A benchmark as a CUDA program: its kernels.cu (with the table of
+        PTX names, from its kernels.ptx), its driver.c and the shim."""
+        bdir = os.path.join(self.src, "benchmarks", bench)
+        with open(os.path.join(bdir, "driver.c")) as f:
+            defs = re.findall(r"const bench_def (\w+) =", f.read())
+        with open(os.path.join(bdir, "kernels.ptx")) as f:
+            ptx = f.read()
+        names = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
+        names += [n for n in re.findall(
+            r"^(?:\.visible |\.extern )?\.(?:const|global) (?:\.align \d+ )?\.\w+ (\w+)", ptx, re.M)
+            if not n.startswith(("_Z", "__", "$"))]
+        table = "".join(f'    {{"{n}", (const void *)&{n}}},\n' for n in names)
+        syms = (f'#include "benchmarks/{bench}/kernels.cu"\n'
+                'struct bench_host_sym { const char *name; const void *host; };\n'
+                'extern "C" const bench_host_sym bench_host_syms[];\n'
+                f'extern "C" const bench_host_sym bench_host_syms[] = {{\n{table}    {{0, 0}}\n}};\n')
+        shim = os.path.join(self.src, "tests", "cuda", "bench")
+        srcs = [os.path.join(shim, "ptxemu_on_cuda.c"), os.path.join(shim, "bench_main.c"),
+                os.path.join(bdir, "driver.c"), os.path.join(self.src, "benchmarks", "bench_util.c")]
+        deps = srcs + [os.path.join(bdir, "kernels.cu"), os.path.join(bdir, "kernels.ptx"),
+                       os.path.join(self.src, "benchmarks", "bench.h"),
+                       os.path.join(self.src, "api", "ptxemu.h")]
+        glib = subprocess.run(["pkg-config", "--cflags", "--libs", "glib-2.0"],
+                              capture_output=True, text=True).stdout.split()
+        flags = PTX75 + ["-I", self.src, "-DBENCH_DEFS=" + " ".join(f"X({d})" for d in defs),
+                         *glib, "-lm"]
+        return "bench-" + bench, srcs, deps, flags, {"syms.cu": syms}
+
+    def _out(self, spec):
+        label, srcs, deps, flags, generated = spec
         h = hashlib.sha256()
-        for dep in (path, os.path.join(self.src, "tests", "cuda", "check.h")):
+        for dep in deps:
             with open(dep, "rb") as f:
                 h.update(f.read())
+        for name, text in sorted(generated.items()):
+            h.update(name.encode() + text.encode())
         h.update(" ".join(flags).encode())
-        out = os.path.join(self.cache, f"{name}-{h.hexdigest()[:16]}")
-        if not os.path.exists(out):
-            cmd = [self.nvcc, "-cudart", "shared", *flags, "-o", out + ".tmp", path]
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode != 0:
-                raise RuntimeError(f"nvcc failed: {' '.join(cmd)}\n{r.stderr}")
-            os.replace(out + ".tmp", out)
+        return os.path.join(self.cache, f"{label}-{h.hexdigest()[:16]}")
+
+    def _compile(self, spec):
+        label, srcs, deps, flags, generated = spec
+        out = self._out(spec)
+        self.used.add(os.path.basename(out))
+        if os.path.exists(out):
+            return out
+        extra = []
+        for name, text in generated.items():
+            path = f"{out}.{name}"
+            with open(path, "w") as f:
+                f.write(text)
+            extra.append(path)
+        cmd = [self.nvcc, "-cudart", "shared", *flags, "-o", out + ".tmp", *extra, *srcs]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"nvcc failed: {' '.join(cmd)}\n{r.stderr}")
+        os.replace(out + ".tmp", out)
         return out
+
+    def prebuild(self, specs):
+        """Compiles what is not cached yet, PTXEMU_NVCC_JOBS at a time."""
+        todo = [sp for sp in specs if not os.path.exists(self._out(sp))]
+        if not todo:
+            return
+        jobs = max(1, int(os.environ.get("PTXEMU_NVCC_JOBS", "2")))
+        t0 = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            for f in [pool.submit(self._compile, sp) for sp in todo]:
+                f.result()
+        print(f"compiled {len(todo)} programs with nvcc in {time.monotonic() - t0:.1f} s "
+              f"({jobs} at a time)")
+
+    def prune(self, benchmarks):
+        """Removes this test's stale cache entries (sources changed), so
+        the cache does not grow; the other test's entries are left alone."""
+        for name in os.listdir(self.cache):
+            if name.startswith("bench-") != benchmarks or name.endswith(".tmp"):
+                continue
+            if name.split(".")[0] not in self.used:
+                os.remove(os.path.join(self.cache, name))
+
+    def build(self, name, flags):
+        return self._compile(self._spec(name, flags))
+
+    def build_bench(self, bench):
+        return self._compile(self._bench_spec(bench))
 
     def check(self, label, cmd, env=None, want_rc=0, want_out=(), want_err=()):
         r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
@@ -85,7 +173,18 @@ PTX75 = ["-gencode", "arch=compute_75,code=compute_75"]
 PTX75_86 = PTX75 + ["-gencode", "arch=compute_86,code=compute_86"]
 
 
+RDC = ["-rdc=true"] + PTX75
+
+
 def run(t):
+    t.prebuild([t._spec(*a) for a in (
+        ("kernels", PTX75_86), ("kernels", PTX75 + ["--compress-mode=none"]),
+        ("kernels", PTX75 + ["--compress-mode=speed"]), ("kernels", PTX75),
+        ("symbols", PTX75), ("copy2d", PTX75), ("errors", PTX75), ("managed", PTX75),
+        ("sass_only", ["-gencode", "arch=compute_75,code=sm_75"]), ("bench_2dconv", PTX75),
+        ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
+        ("streams", PTX75 + ["--default-stream", "per-thread"]),
+        ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -120,6 +219,23 @@ def run(t):
     t.check("sass_only: clear error, cudaErrorNoKernelImageForDevice", t.exec("--", sass),
             want_out=["PASS sass_only"],
             want_err=["carries no PTX", "-gencode arch=compute_XX,code=compute_XX"])
+
+    streams = t.build("streams", PTX75)
+    t.check("streams and events: functional", t.exec("--", streams), want_out=["PASS streams"])
+    t.check("streams: --default-stream per-thread (_ptsz/_ptds entry points)",
+            t.exec("--timing", "--", t.build("streams", PTX75 + ["--default-stream", "per-thread"]),
+                   "overlap"), want_out=["PASS streams"], want_err=["(0 failed)"])
+    t.check("rdc: -rdc=true program (__cudaRegisterLinkedBinary)",
+            t.exec("--", t.build("rdc", RDC)), want_out=["PASS rdc"])
+    r = t.check("cdp: a device-side launch runs, or fails visibly",
+                t.exec("--", t.build("cdp", RDC)))
+    if "PASS cdp" not in r.stdout and not (
+            "CDP not supported" in r.stdout and "not supported yet" in r.stderr):
+        t.failures.append("cdp outcome")
+        print("FAIL cdp: neither PASS nor cudaErrorNotSupported with a message")
+    t.check("rdc: device code in two units is a clear error",
+            t.exec("--", t.build(["rdc", "rdc_second"], RDC)), want_rc=1,
+            want_err=["not supported yet: a program built with -rdc=true"])
 
     for name, args in (("bench_2dconv", ["256"]), ("bench_matrixmul", []),
                        ("bench_reduction", ["100000"])):
@@ -158,13 +274,80 @@ def run(t):
         print(f"{'ok' if ca == cb else 'FAIL':4} 2dconv cycles: exec {ca}, bench run {cb}")
         if ca != cb:
             t.failures.append("2dconv cycles")
+        # two independent kernels: one stream, then two streams (the last
+        # four launches of `streams overlap`)
+        st = os.path.join(tmp, "streams.json")
+        t.check("streams: timing, two streams overlap",
+                t.exec("--timing", "--config", "c2050", "--stats", st, "--", streams, "overlap"),
+                want_out=["PASS streams"])
+        try:
+            k = json.load(open(st))["kernels"][-4:]
+            iv = [(x["start_cycle"], x["end_cycle"]) for x in k]
+        except (OSError, KeyError, ValueError) as e:
+            iv = str(e)
+        good = (isinstance(iv, list) and len(iv) == 4 and iv[1][0] >= iv[0][1]
+                and iv[3][0] < iv[2][1] and iv[2][0] < iv[3][1]
+                and max(iv[2][1], iv[3][1]) - min(iv[2][0], iv[3][0]) < iv[1][1] - iv[0][0])
+        print(f"{'ok' if good else 'FAIL':4} stream overlap in the stats: one stream "
+              f"{iv[:2] if isinstance(iv, list) else iv}, two streams "
+              f"{iv[2:] if isinstance(iv, list) else ''}")
+        if not good:
+            t.failures.append("stream overlap")
+
+
+# Benchmarks compared under timing with `ptxemu bench run` (tiny): host
+# loops (bfs, kmeans), __constant__ memory (kmeans), shared-memory tiles
+# with ping-pong buffers (hotspot), and the simplest kernel (vector-add).
+TIMING_SAMPLE = ("vector-add", "bfs", "kmeans", "hotspot")
+
+
+def run_benchmarks(t):
+    benches = sorted(os.path.basename(os.path.dirname(p)) for p in
+                     glob.glob(os.path.join(t.src, "benchmarks", "*", "kernels.cu"))
+                     if os.path.exists(os.path.join(os.path.dirname(p), "driver.c")))
+    t.prebuild([t._bench_spec(b) for b in benches])
+    t0 = time.monotonic()
+    for b in benches:
+        prog = t.build_bench(b)
+        names = subprocess.run([prog, "--list"], capture_output=True, text=True).stdout.split()
+        if not names:
+            t.failures.append(f"{b}: --list")
+            print(f"FAIL {b}: the program lists no benchmark")
+        for name in names:
+            t.check(f"benchmark {name}: functional (tiny)", t.exec("-q", "--", prog, name, "tiny"),
+                    want_out=[f"PASS {name} tiny"])
+    print(f"functional runs: {time.monotonic() - t0:.1f} s")
+    t.check("benchmark vector-add: a broken CPU reference fails the check",
+            t.exec("-q", "--", t.build_bench("vector-add"), "vector-add", "tiny", "1", "break"),
+            want_rc=1, want_out=["FAIL vector-add tiny: c["])
+    with tempfile.TemporaryDirectory() as tmp:
+        for b in TIMING_SAMPLE:
+            a, c = os.path.join(tmp, b + "-exec.json"), os.path.join(tmp, b + "-bench.json")
+            t.check(f"benchmark {b}: timing under exec",
+                    t.exec("-q", "--timing", "--config", "c2050", "--stats", a, "--",
+                           t.build_bench(b), b, "tiny"), want_out=[f"PASS {b} tiny"])
+            t.check(f"{b}: timing under bench run",
+                    [t.ptxemu, "bench", "run", b, "--size", "tiny", "--timing", "--config",
+                     "c2050", "--stats", c], want_out=["PASS"])
+            try:
+                ca = [k["cycles"] for k in json.load(open(a))["kernels"]]
+                cb = [k["cycles"] for k in json.load(open(c))["kernels"]]
+            except (OSError, KeyError, ValueError) as e:
+                ca, cb = None, str(e)
+            same = ca == cb and bool(ca)
+            print(f"{'ok' if same else 'FAIL':4} {b} cycles per launch equal: "
+                  f"{len(ca or [])} launches, {sum(ca or [])} cycles under exec; "
+                  f"bench run {cb if not same else sum(cb)}")
+            if not same:
+                t.failures.append(f"{b} cycles")
 
 
 def main():
-    if len(sys.argv) != 6:
+    if len(sys.argv) not in (6, 7) or sys.argv[6:] not in ([], ["programs"], ["benchmarks"]):
         print(__doc__)
         return 2
-    ptxemu, cudart_dir, src, cache, sanitize = sys.argv[1:]
+    ptxemu, cudart_dir, src, cache, sanitize = sys.argv[1:6]
+    what = sys.argv[6] if len(sys.argv) > 6 else "programs"
     if sanitize not in ("", "none"):
         print(f"SKIP: libcudart.so.13 is built with -fsanitize={sanitize}; programs nvcc "
               "builds cannot load it (the optimised build runs these tests)")
@@ -176,7 +359,8 @@ def main():
         return SKIP
     os.makedirs(cache, exist_ok=True)
     t = Runner(ptxemu, cudart_dir, src, cache, nvcc)
-    run(t)
+    (run_benchmarks if what == "benchmarks" else run)(t)
+    t.prune(what == "benchmarks")
     if t.failures:
         print(f"{len(t.failures)} failed: {', '.join(t.failures)}")
         return 1

@@ -9,7 +9,10 @@
  *     must: it reads the producer's output);
  *   - event cycles and elapsed milliseconds (cycles / clock.core);
  *     unrecorded events; errors of queued work reach the waiting call;
- *   - kernel.hw_queues = 1: one kernel resident at a time (the KDU). */
+ *   - kernel.hw_queues = 1: one kernel resident at a time (the KDU);
+ *   - a non-blocking stream does not wait for the default stream; a wait
+ *     on an event with three predecessors keeps all three; the per-launch
+ *     callback reports every launch in submission order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -377,6 +380,162 @@ static void test_event_errors(void **state)
     world_close(&w);
 }
 
+/* nb (non-blocking): k1; default stream: memset; s2: k2.  k2 waits for the
+ * memset, which does not wait for k1, so k1 and k2 arrive together. */
+static void test_nonblocking_stream(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        world w;
+        world_open(&w, mode == 1, NULL);
+        ptxemu_dptr a = buffer(&w), b = buffer(&w), x = buffer(&w), y = buffer(&w),
+                    z = buffer(&w);
+        uint32_t *h = g_new(uint32_t, N);
+        input(h, 5);
+        OK(&w, ptxemu_memcpy_htod(w.ctx, a, h, N * 4));
+        input(h, 50);
+        OK(&w, ptxemu_memcpy_htod(w.ctx, x, h, N * 4));
+        ptxemu_stream *nb, *s2;
+        OK(&w, ptxemu_stream_create_nonblocking(w.ctx, &nb));
+        OK(&w, ptxemu_stream_create(w.ctx, &s2));
+        launch(&w, a, b, nb);
+        OK(&w, ptxemu_memset_async(w.ctx, z, 0x22, N * 4, NULL));
+        launch(&w, x, y, s2);
+        OK(&w, ptxemu_synchronize(w.ctx));
+        expect(&w, b, 5, 1);
+        expect(&w, y, 50, 1);
+        if (mode == 1)
+            assert_int_equal(kstats(&w, 1)->start, kstats(&w, 2)->start);
+        OK(&w, ptxemu_stream_destroy(w.ctx, nb));
+        OK(&w, ptxemu_stream_destroy(w.ctx, s2));
+        g_free(h);
+        world_close(&w);
+    }
+}
+
+/* The default stream waits for an event of a non-blocking stream: its
+ * kernel reads the non-blocking stream's kernel's output. */
+static void test_default_waits_nonblocking_event(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        world w;
+        world_open(&w, mode == 1, NULL);
+        ptxemu_dptr a = buffer(&w), b = buffer(&w), c = buffer(&w);
+        uint32_t *h = g_new(uint32_t, N);
+        input(h, 21);
+        OK(&w, ptxemu_memcpy_htod(w.ctx, a, h, N * 4));
+        ptxemu_stream *nb;
+        ptxemu_event *e;
+        OK(&w, ptxemu_stream_create_nonblocking(w.ctx, &nb));
+        OK(&w, ptxemu_event_create(w.ctx, &e));
+        launch(&w, a, b, nb);
+        OK(&w, ptxemu_event_record(e, nb));
+        OK(&w, ptxemu_stream_wait_event(w.ctx, NULL, e));
+        launch(&w, b, c, NULL);
+        OK(&w, ptxemu_synchronize(w.ctx));
+        expect(&w, c, 21, 2);
+        if (mode == 1)
+            assert_true(kstats(&w, 2)->start > kstats(&w, 1)->end);
+        ptxemu_event_destroy(e);
+        OK(&w, ptxemu_stream_destroy(w.ctx, nb));
+        g_free(h);
+        world_close(&w);
+    }
+}
+
+/* s2's wait follows its own last op, the pending default-stream op and the
+ * event (three dependencies); its next kernel reads the event's kernel's
+ * output, so it must start after that kernel ends. */
+static void test_wait_three_deps(void **state)
+{
+    (void)state;
+    world w;
+    world_open(&w, true, NULL);
+    ptxemu_dptr a = buffer(&w), b = buffer(&w), c = buffer(&w), x = buffer(&w),
+                y = buffer(&w), z = buffer(&w);
+    uint32_t *h = g_new(uint32_t, N);
+    input(h, 9);
+    OK(&w, ptxemu_memcpy_htod(w.ctx, a, h, N * 4));
+    OK(&w, ptxemu_memcpy_htod(w.ctx, x, h, N * 4));
+    ptxemu_stream *s1, *s2;
+    ptxemu_event *e;
+    OK(&w, ptxemu_stream_create(w.ctx, &s1));
+    OK(&w, ptxemu_stream_create(w.ctx, &s2));
+    OK(&w, ptxemu_event_create(w.ctx, &e));
+    OK(&w, ptxemu_memset_async(w.ctx, z, 0, N * 4, NULL)); /* the barrier */
+    launch(&w, a, b, s1);                                   /* kernel 1 */
+    launch(&w, x, y, s2);                                   /* kernel 2 */
+    OK(&w, ptxemu_event_record(e, s1));
+    OK(&w, ptxemu_stream_wait_event(w.ctx, s2, e));
+    launch(&w, b, c, s2);                                   /* kernel 3 */
+    OK(&w, ptxemu_synchronize(w.ctx));
+    expect(&w, c, 9, 2);
+    assert_true(kstats(&w, 3)->start > kstats(&w, 1)->end);
+    assert_true(kstats(&w, 3)->start > kstats(&w, 2)->end);
+    ptxemu_event_destroy(e);
+    OK(&w, ptxemu_stream_destroy(w.ctx, s1));
+    OK(&w, ptxemu_stream_destroy(w.ctx, s2));
+    g_free(h);
+    world_close(&w);
+}
+
+typedef struct done_log {
+    unsigned calls;
+    uint64_t warp[4];
+} done_log;
+
+static void on_done(void *user, uint64_t warp, uint64_t thread)
+{
+    done_log *d = user;
+    assert_true(thread >= warp);
+    if (d->calls < 4)
+        d->warp[d->calls] = warp;
+    d->calls++;
+}
+
+/* Launches of different sizes queued on two streams, then run together:
+ * the callback sees them in submission order with their own counts. */
+static void test_launch_done_callback(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        done_log d = {0};
+        ptxemu_options o = {0};
+        const char *sets[] = {"gpu.num_sms=4", NULL};
+        o.timing = mode;
+        o.timing_set = sets;
+        o.on_launch_done = on_done;
+        o.on_launch_done_user = &d;
+        world w = {0};
+        if (ptxemu_ctx_create(&w.ctx, &o) != PTXEMU_OK)
+            fail_msg("context: %s", ptxemu_last_error(w.ctx));
+        char *path = test_source_path(KERNEL_FILE);
+        OK(&w, ptxemu_module_load_file(w.ctx, path, &w.mod));
+        g_free(path);
+        ptxemu_dptr in = buffer(&w), out = buffer(&w);
+        ptxemu_stream *s[2];
+        OK(&w, ptxemu_stream_create(w.ctx, &s[0]));
+        OK(&w, ptxemu_stream_create(w.ctx, &s[1]));
+        for (uint32_t k = 0; k < 3; k++) { /* 1, 2, 4 CTAs */
+            uint32_t n = BLOCK << k;
+            void *args[] = {&in, &out, &n};
+            OK(&w, ptxemu_launch_async(w.mod, "copyadd", (ptxemu_dim3){1u << k, 1, 1},
+                                       (ptxemu_dim3){BLOCK, 1, 1}, 0, args, s[k & 1]));
+        }
+        assert_int_equal(d.calls, 0);
+        OK(&w, ptxemu_synchronize(w.ctx));
+        assert_int_equal(d.calls, 3);
+        /* the same code per CTA: counts double with the CTAs */
+        assert_true(d.warp[0] > 0);
+        assert_int_equal(d.warp[1], 2 * d.warp[0]);
+        assert_int_equal(d.warp[2], 4 * d.warp[0]);
+        OK(&w, ptxemu_stream_destroy(w.ctx, s[0]));
+        OK(&w, ptxemu_stream_destroy(w.ctx, s[1]));
+        ptxemu_ctx_destroy(w.ctx);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,6 +547,10 @@ int main(void)
         cmocka_unit_test(test_kdu_one_entry),
         cmocka_unit_test(test_modes_agree),
         cmocka_unit_test(test_event_errors),
+        cmocka_unit_test(test_nonblocking_stream),
+        cmocka_unit_test(test_wait_three_deps),
+        cmocka_unit_test(test_default_waits_nonblocking_event),
+        cmocka_unit_test(test_launch_done_callback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
