@@ -3,6 +3,7 @@
 #
 #   tests/corpus/cuda/X.cu   -> tests/corpus/nvcc/X.sm_75.ptx, X.sm_80.ptx, X.sm_90.ptx
 #   benchmarks/*/kernels.cu  -> benchmarks/*/kernels.ptx            (sm_75)
+#   tests/corpus/cdp/X.cu    -> tests/corpus/cdp/X.sm_90.ptx         (-rdc=true: device launches)
 #
 # Usage: scripts/regen-ptx.sh [--check] [--corpus | --benchmarks]
 #   --check       regenerate into a temporary directory and compare byte for byte with the
@@ -58,9 +59,9 @@ fi
 status=0
 count=0
 
-# compile IN ARCH COMMITTED_OUT
+# compile IN ARCH COMMITTED_OUT [EXTRA_FLAG]
 compile() {
-    local in="$1" arch="$2" out="$3" dest
+    local in="$1" arch="$2" out="$3" extra="${4:-}" dest
     if [ "$check" -eq 1 ]; then
         dest="$tmp/$out"
     else
@@ -69,7 +70,7 @@ compile() {
     mkdir -p "$(dirname "$dest")"
     # Compile from the repository root with a relative input path so that any
     # path nvcc records in the PTX is the same on every machine.
-    if ! "$nvcc" -ptx -arch="sm_$arch" -o "$dest" "$in"; then
+    if ! "$nvcc" -ptx -arch="sm_$arch" ${extra:+"$extra"} -o "$dest" "$in"; then
         echo "regen-ptx: nvcc failed on $in (sm_$arch)" >&2
         status=1
         return
@@ -92,8 +93,10 @@ compile() {
 shopt -s nullglob
 
 corpus_sources=()
+cdp_sources=()
 bench_sources=()
 [ "$do_corpus" -eq 1 ] && corpus_sources=(tests/corpus/cuda/*.cu)
+[ "$do_corpus" -eq 1 ] && cdp_sources=(tests/corpus/cdp/*.cu)
 [ "$do_bench" -eq 1 ] && bench_sources=(benchmarks/*/kernels.cu)
 
 for cu in "${corpus_sources[@]}"; do
@@ -101,6 +104,12 @@ for cu in "${corpus_sources[@]}"; do
     for arch in $corpus_archs; do
         compile "$cu" "$arch" "tests/corpus/nvcc/$base.sm_$arch.ptx"
     done
+done
+
+# device-side launches need relocatable device code (the device runtime's
+# entry points stay external calls)
+for cu in "${cdp_sources[@]}"; do
+    compile "$cu" 90 "${cu%.cu}.sm_90.ptx" -rdc=true
 done
 
 for cu in "${bench_sources[@]}"; do

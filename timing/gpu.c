@@ -6,6 +6,7 @@
  * records; the CTA request flow is the part to move out next.
  */
 #include "timing/gpu.h"
+#include "runtime/cdp.h"
 #include "timing/kernel_csv.h"
 #include "timing/kmu.h"
 #include "timing/memsys.h"
@@ -221,6 +222,14 @@ uint64_t tm_gpu_cycle(const tm_gpu *g)
 
 /* ------------------------------------------------------------- occupancy */
 
+static bool refuse_device_launch(void *user, ex_launch *parent, ex_cdp_launch *child,
+                                 const char **why)
+{
+    (void)user, (void)parent, (void)child;
+    *why = "not supported yet: device-side launches on the timing model (run functionally)";
+    return false;
+}
+
 /* The resources one CTA of L holds and how many fit an empty SM; false and
  * a message when not even one does. */
 static bool launch_req(tm_gpu *g, ex_launch *L, tm_cta_req *req, tm_occupancy *occ,
@@ -230,6 +239,8 @@ static bool launch_req(tm_gpu *g, ex_launch *L, tm_cta_req *req, tm_occupancy *o
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
     L->cycle_source = &g->now; /* %clock reads simulated cycles */
     L->nsmid = g->nsms;
+    L->on_device_launch = refuse_device_launch;
+    L->device_launch_user = g;
     req->threads = threads;
     req->warps = (threads + c->gpu.warp_size - 1) / c->gpu.warp_size;
     req->shared = L->kernel->shared_static + L->dyn_shared;
