@@ -311,6 +311,7 @@ struct ex_launch {
     bool (*on_device_launch)(void *user, ex_launch *parent, struct ex_cdp_launch *child,
                              const char **why);
     void *device_launch_user;
+    uint32_t driver_grid;       /* the timing driver's record of this grid */
 };
 
 /* ---- loader (runtime/loader.c) ---- */

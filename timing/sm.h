@@ -95,7 +95,7 @@ typedef struct tm_env {
     uint64_t next_age;       /* launch order of the next warp */
     bool failed;             /* a warp faulted: stop the run */
     /* A CTA finished (its warps are done and its memory traffic drained). */
-    void (*cta_done)(void *user, tm_sm *sm, void *kernel, uint32_t cta,
+    void (*cta_done)(void *user, tm_sm *sm, void *kernel, ex_launch *L, uint32_t cta,
                      uint64_t cycle);
     void *user;
 } tm_env;

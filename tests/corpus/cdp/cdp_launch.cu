@@ -2,12 +2,12 @@
 // Compiled by scripts/regen-ptx.sh with nvcc -rdc=true -arch=sm_90 -ptx; the test
 // runs the committed PTX and checks every result against a value computed on the CPU.
 
-// a[i] += v for i < n
+// a[i] += v for i < n (atomically: sibling grids may run at the same time)
 __global__ void add(int *a, int n, int v)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        a[i] += v;
+        atomicAdd(&a[i], v);
 }
 
 // Thread 0 of every block launches into a named stream (the whole array,
