@@ -221,6 +221,21 @@ bool tm_gpu_launch_req(tm_gpu *g, ex_launch *L, tm_cta_req *req, tm_occupancy *o
     return true;
 }
 
+/* The origin of a segment's CTAs, for CTA policies (sched_cta_group). */
+static void add_group(tm_kernel *k, const ex_launch *L, uint32_t first, uint32_t count)
+{
+    sched_cta_group gr = {first, count, 0, first, 0, SCHED_NONE, SCHED_NONE, SCHED_NONE, 0};
+    const ex_cdp_launch *o = L->origin;
+    if (o) {
+        gr.depth = o->depth;
+        gr.parent_kernel = o->parent_id;
+        gr.parent_cta = o->parent_cta;
+        gr.parent_sm = o->parent_sm;
+        gr.launch_cycle = o->launch_cycle;
+    }
+    g_array_append_val(k->groups, gr);
+}
+
 tm_kernel *tm_gpu_kernel_add(tm_gpu *g, uint32_t *index)
 {
     if (g->nkernels == g->kernels_cap) {
@@ -243,6 +258,8 @@ bool tm_gpu_kernel_setup(tm_gpu *g, tm_kernel *k, ex_launch *L, GError **error)
     if (!tm_gpu_launch_req(g, L, &seg.req, &k->occ, error))
         return false;
     g_array_append_val(k->segs, seg);
+    k->groups = g_array_new(FALSE, TRUE, sizeof(sched_cta_group));
+    add_group(k, L, 0, seg.count);
     k->total = seg.count;
     k->placed = g_new0(uint8_t, k->total ? k->total : 1);
     k->resident = g_new0(uint32_t, g->nsms);
@@ -259,6 +276,8 @@ static void kernel_free(tm_kernel *k)
         return;
     if (k->segs)
         g_array_free(k->segs, TRUE);
+    if (k->groups)
+        g_array_free(k->groups, TRUE);
     g_free(k->placed);
     g_free(k->resident);
     g_free(k->issued_on);
@@ -274,7 +293,8 @@ static sched_kernel_info kernel_info(const tm_kernel *k)
     return (sched_kernel_info){k->id, k->total, k->issued, k->finished, k->occ.ctas_per_sm,
                                req->warps, k->arrival, k->L->kernel->name,
                                {k->L->grid[0], k->L->grid[1], k->L->grid[2]}, req->regs,
-                               req->shared};
+                               req->shared, k->groups->len,
+                               (const sched_cta_group *)(void *)k->groups->data};
 }
 
 /* The segment (launch) holding CTA `cta` of k (segments are few). */
@@ -284,6 +304,17 @@ static const tm_seg *seg_of(const tm_kernel *k, uint32_t cta)
     while (i + 1 < k->segs->len && cta >= g_array_index(k->segs, tm_seg, i + 1).first)
         i++;
     return &g_array_index(k->segs, tm_seg, i);
+}
+
+/* CTA `cta` of segment `seg` was placed: its group's counts follow. */
+static void group_placed(tm_kernel *k, const tm_seg *seg, uint32_t cta)
+{
+    sched_cta_group *gr =
+        &g_array_index(k->groups, sched_cta_group, (guint)(seg - (const tm_seg *)(void *)k->segs->data));
+    (void)cta;
+    gr->placed++;
+    while (gr->next < gr->first + gr->count && k->placed[gr->next])
+        gr->next++;
 }
 
 /* ------------------------------------------------------- CTA scheduling */
@@ -379,6 +410,8 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
     sched_kernel_decision dec = {0};
     dec.limit = g->limits;
     g->pol.sel.kernel->decide(g->pol.gpu_inst[0].st, ctl, &kv, &dec);
+    if (g->pol.sel.cta->order_kernels) /* priorities across kernels (LaPerm) */
+        g->pol.sel.cta->order_kernels(g->pol.gpu_inst[1].st, ctl, &kv, &dec);
     char why[SCHED_WHY_LEN], reasons[SCHED_WHY_LEN * 2];
     for (uint32_t o = 0; o < dec.count && o < nk; o++) {
         uint32_t vi = dec.order[o];
@@ -390,7 +423,7 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
         const tm_seg *seg = seg_of(k, k->next);
         build_sm_views(g, k, vi, &seg->req);
         sched_cta_view v = {now, k->id, k->next, k->total, k->issued, k->occ.ctas_per_sm,
-                            g->nsms, g->cfg.gpu.sms_per_cluster, g->smv};
+                            g->nsms, g->cfg.gpu.sms_per_cluster, g->smv, &g->kinfo[vi]};
         while (k->issued < k->total) {
             const tm_seg *sg = seg_of(k, k->next);
             if (sg != seg) { /* an appended launch: its own resources */
@@ -433,6 +466,7 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
             k->resident[s]++;
             k->issued_on[s]++;
             k->placed[v.next_cta] = 1;
+            group_placed(k, seg, v.next_cta);
             k->issued++;
             while (k->next < k->total && k->placed[k->next])
                 k->next++;
@@ -539,6 +573,7 @@ void tm_gpu_append(tm_gpu *g, tm_kernel *k, ex_launch *L, uint32_t grid, uint64_
         return;
     }
     g_array_append_val(k->segs, seg);
+    add_group(k, L, seg.first, seg.count);
     k->placed = g_realloc(k->placed, k->total + seg.count);
     memset(k->placed + k->total, 0, seg.count);
     k->total += seg.count;

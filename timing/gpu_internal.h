@@ -59,6 +59,7 @@ typedef struct tm_kernel {
     uint32_t issued;             /* CTAs placed (a CTA policy may place out of order) */
     uint8_t *placed;             /* [total]: CTA placed */
     GArray *segs;                /* tm_seg */
+    GArray *groups;              /* sched_cta_group, one per segment */
     tm_occupancy occ;
     uint64_t arrival, end;
     bool arrived, done;
