@@ -278,6 +278,8 @@ static void kernel_free(tm_kernel *k)
         g_array_free(k->segs, TRUE);
     if (k->groups)
         g_array_free(k->groups, TRUE);
+    if (k->tbs)
+        g_array_free(k->tbs, TRUE);
     g_free(k->placed);
     g_free(k->resident);
     g_free(k->issued_on);
@@ -307,11 +309,16 @@ static const tm_seg *seg_of(const tm_kernel *k, uint32_t cta)
 }
 
 /* CTA `cta` of segment `seg` was placed: its group's counts follow. */
-static void group_placed(tm_kernel *k, const tm_seg *seg, uint32_t cta)
+static void group_placed(tm_kernel *k, const tm_seg *seg, uint32_t cta, uint32_t sm,
+                         uint64_t now)
 {
     sched_cta_group *gr =
         &g_array_index(k->groups, sched_cta_group, (guint)(seg - (const tm_seg *)(void *)k->segs->data));
-    (void)cta;
+    tm_tb_stat t = {cta, sm, now, gr->depth, gr->parent_kernel, gr->parent_cta, gr->parent_sm,
+                    gr->launch_cycle};
+    if (!k->tbs)
+        k->tbs = g_array_new(FALSE, FALSE, sizeof(tm_tb_stat));
+    g_array_append_val(k->tbs, t);
     gr->placed++;
     while (gr->next < gr->first + gr->count && k->placed[gr->next])
         gr->next++;
@@ -466,7 +473,7 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
             k->resident[s]++;
             k->issued_on[s]++;
             k->placed[v.next_cta] = 1;
-            group_placed(k, seg, v.next_cta);
+            group_placed(k, seg, v.next_cta, (uint32_t)s, now);
             k->issued++;
             while (k->next < k->total && k->placed[k->next])
                 k->next++;
@@ -549,6 +556,10 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
     tm_mem_counters_sub(&ks->mem, &k->mem_base);
     for (uint32_t i = 0; i < g->nsms; i++)
         ks->served_per_sm[i] -= k->served_base[i];
+    if (k->L->cdp) { /* it took part in dynamic parallelism: per-TB origins */
+        ks->tbs = k->tbs;
+        k->tbs = NULL;
+    }
     g_ptr_array_add(g->stats.kernels, ks);
     if (g->opts.trace)
         fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) finished\n",

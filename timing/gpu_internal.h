@@ -60,6 +60,7 @@ typedef struct tm_kernel {
     uint8_t *placed;             /* [total]: CTA placed */
     GArray *segs;                /* tm_seg */
     GArray *groups;              /* sched_cta_group, one per segment */
+    GArray *tbs;                 /* tm_tb_stat per placed CTA */
     tm_occupancy occ;
     uint64_t arrival, end;
     bool arrived, done;

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "api/api_internal.h"
+#include "timing/stats.h"
 #include "api/ptxemu.h"
 #include "tests/support/test_util.h"
 
@@ -163,13 +165,15 @@ static void expect_rounds(const GArray *a, const char *const *rounds, unsigned n
     assert_int_equal(total, a->len);
 }
 
-static GArray *run_fig4(world *w, const char *policy)
+static GArray *run_fig4_mode(world *w, const char *policy, const char *mode)
 {
     char *pol = g_strdup_printf("cta.policy=%s", policy);
+    char *md = g_strdup_printf("cdp.mode=%s", mode);
     const char *sets[] = {"gpu.num_sms=4", "core.max_ctas=1", "cdp.launch_latency=10", pol,
-                          NULL};
+                          md, NULL};
     world_open(w, LAPERM_PTX, sets);
     g_free(pol);
+    g_free(md);
     int done[14];
     ptxemu_dptr d;
     assert_int_equal(ptxemu_malloc(w->ctx, &d, sizeof done), PTXEMU_OK);
@@ -185,6 +189,46 @@ static GArray *run_fig4(world *w, const char *policy)
     GArray *a = placements(w);
     number_rounds(a);
     return a;
+}
+
+static GArray *run_fig4(world *w, const char *policy)
+{
+    return run_fig4_mode(w, policy, "cdp");
+}
+
+static void test_tb_stats_dtbl(void **state)
+{
+    (void)state;
+    world w;
+    GArray *a = run_fig4_mode(&w, "laperm-smxbind", "dtbl");
+    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    assert_int_equal(st->kernels->len, 1); /* the children joined kernel 1 */
+    const tm_kernel_stats *k = g_ptr_array_index(st->kernels, 0);
+    assert_non_null(k->tbs);
+    assert_int_equal(k->tbs->len, 14);
+    uint32_t sm_of[8] = {0};
+    for (guint i = 0; i < k->tbs->len; i++) {
+        const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, i);
+        assert_int_equal(t->sm, find(a, 1, t->cta)->sm); /* as the trace says */
+        if (t->cta < 8)
+            sm_of[t->cta] = t->sm;
+    }
+    for (guint i = 0; i < k->tbs->len; i++) {
+        const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, i);
+        if (t->cta < 8) {
+            assert_int_equal(t->depth, 0);
+            continue;
+        }
+        /* TBs 8-9 are C0-C1 (P2's), 10-13 are C2-C5 (P4's) */
+        assert_int_equal(t->depth, 1);
+        assert_int_equal(t->parent_kernel, 1);
+        assert_int_equal(t->parent_cta, t->cta < 10 ? 2 : 4);
+        assert_int_equal(t->parent_sm, sm_of[t->parent_cta]);
+        assert_int_equal(t->sm, t->parent_sm); /* SMX-Bind: on the parent's SMX */
+        assert_true(t->launch_cycle < t->issue_cycle);
+    }
+    g_array_free(a, TRUE);
+    world_close(&w);
 }
 
 static void test_fig4_rr(void **state)
@@ -316,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_fig4_tbpri),
         cmocka_unit_test(test_fig4_smxbind),
         cmocka_unit_test(test_fig4_adaptive),
+        cmocka_unit_test(test_tb_stats_dtbl),
         cmocka_unit_test(test_policies_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
