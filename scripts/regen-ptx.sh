@@ -4,6 +4,8 @@
 #   tests/corpus/cuda/X.cu   -> tests/corpus/nvcc/X.sm_75.ptx, X.sm_80.ptx, X.sm_90.ptx
 #   benchmarks/*/kernels.cu  -> benchmarks/*/kernels.ptx            (sm_75)
 #   tests/corpus/cdp/X.cu    -> tests/corpus/cdp/X.sm_90.ptx         (-rdc=true: device launches)
+# A benchmark whose kernels.cu contains the comment `ptxemu: -rdc=true` (device-side
+# launches) is compiled with -rdc=true.
 #
 # Usage: scripts/regen-ptx.sh [--check] [--corpus | --benchmarks]
 #   --check       regenerate into a temporary directory and compare byte for byte with the
@@ -25,7 +27,7 @@ for arg in "$@"; do
         --check) check=1 ;;
         --corpus) do_bench=0 ;;
         --benchmarks) do_corpus=0 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "regen-ptx: unknown option '$arg'" >&2; exit 2 ;;
     esac
 done
@@ -113,7 +115,12 @@ for cu in "${cdp_sources[@]}"; do
 done
 
 for cu in "${bench_sources[@]}"; do
-    compile "$cu" "$bench_arch" "$(dirname "$cu")/kernels.ptx"
+    # a benchmark with device-side launches says so in its source
+    if grep -q 'ptxemu: -rdc=true' "$cu"; then
+        compile "$cu" "$bench_arch" "$(dirname "$cu")/kernels.ptx" -rdc=true
+    else
+        compile "$cu" "$bench_arch" "$(dirname "$cu")/kernels.ptx"
+    fi
 done
 
 if [ "$check" -eq 1 ] && [ "$do_corpus" -eq 1 ]; then

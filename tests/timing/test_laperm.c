@@ -342,6 +342,28 @@ static void run_cdp_kernels(const char *policy, const char *mode)
     g_free(md);
 }
 
+/* The limits stop a timing run as they stop a functional one. */
+static void test_limits_timing(void **state)
+{
+    (void)state;
+    const char *modes[] = {"cdp.mode=cdp", "cdp.mode=dtbl"};
+    for (unsigned m = 0; m < 2; m++) {
+        const char *sets[] = {"gpu.num_sms=4", "cdp.max_depth=2", modes[m], NULL};
+        world w;
+        world_open(&w, CDP_PTX, sets);
+        ptxemu_dptr d;
+        assert_int_equal(ptxemu_malloc(w.ctx, &d, 5 * sizeof(int)), PTXEMU_OK);
+        int depth = 0, maxdepth = 3;
+        void *args[] = {&d, &depth, &maxdepth};
+        assert_int_equal(ptxemu_launch(w.mod, "_Z4nestPiii", (ptxemu_dim3){1, 1, 1},
+                                       (ptxemu_dim3){1, 1, 1}, 0, args),
+                         PTXEMU_ERR_LAUNCH_FAILED);
+        assert_non_null(strstr(ptxemu_last_error(w.ctx),
+                               "nesting depth 3 exceeds cdp.max_depth = 2"));
+        world_close(&w);
+    }
+}
+
 static void test_policies_modes(void **state)
 {
     (void)state;
@@ -361,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_fig4_smxbind),
         cmocka_unit_test(test_fig4_adaptive),
         cmocka_unit_test(test_tb_stats_dtbl),
+        cmocka_unit_test(test_limits_timing),
         cmocka_unit_test(test_policies_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
