@@ -315,7 +315,7 @@ static void group_placed(tm_kernel *k, const tm_seg *seg, uint32_t cta, uint32_t
     sched_cta_group *gr =
         &g_array_index(k->groups, sched_cta_group, (guint)(seg - (const tm_seg *)(void *)k->segs->data));
     tm_tb_stat t = {cta, sm, now, gr->depth, gr->parent_kernel, gr->parent_cta, gr->parent_sm,
-                    gr->launch_cycle};
+                    gr->launch_cycle, seg->L->launch_id, cta - seg->first, -1.0};
     if (!k->tbs)
         k->tbs = g_array_new(FALSE, FALSE, sizeof(tm_tb_stat));
     g_array_append_val(k->tbs, t);
@@ -827,6 +827,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     if (n == 0)
         return true;
     uint64_t start = g->now + 1;
+    guint stats_first = g->stats.kernels->len;
     bool ok = run_setup(g, subs, n, start, error);
     tm_csv csv = {0};
     tm_kcsv kcsv = {0};
@@ -929,6 +930,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             now = next - 1;
     }
     g->now = now;
+    tm_cdp_footprints(g, stats_first); /* the TBs' shared_with_parent */
     if (csv_on && !tm_csv_close(&csv, !g->env.failed, g->env.failed ? NULL : error))
         ok = false;
     if (csv_on && !tm_kcsv_close(&kcsv, ok && !g->env.failed, ok ? error : NULL))

@@ -55,6 +55,9 @@ void tm_cdp_free(tm_gpu *g)
     g_array_free(s->waiting, TRUE);
     g_array_free(s->dirty, TRUE);
     g_string_free(s->why, TRUE);
+    if (s->lines)
+        g_hash_table_destroy(s->lines);
+    g->env.touch = NULL;
     memset(s, 0, sizeof *s);
 }
 
@@ -83,8 +86,87 @@ static uint32_t ctas_of(const ex_launch *L)
     return L->grid[0] * L->grid[1] * L->grid[2];
 }
 
+/* 128-byte lines, LaPerm's (and Kepler's) cache line */
+#define CDP_LINE_SHIFT 7
+
+static gpointer line_key(uint32_t grid, uint32_t cta)
+{
+    return GSIZE_TO_POINTER(((gsize)grid << 32) | cta);
+}
+
+static void cdp_touch(void *user, const ex_warp *w, const ex_access *a)
+{
+    tm_gpu *g = user;
+    if (a->space != EX_SPACE_GLOBAL || w->launch->driver_grid == TM_NO_GRID)
+        return;
+    gpointer key = line_key(w->launch->driver_grid, w->cta->linear_id);
+    GHashTable *set = g_hash_table_lookup(g->cdp.lines, key);
+    if (!set) {
+        set = g_hash_table_new(g_direct_hash, g_direct_equal);
+        g_hash_table_insert(g->cdp.lines, key, set);
+    }
+    for (uint32_t m = a->mask; m; m &= m - 1) {
+        gsize line = (gsize)(a->addr[__builtin_ctz(m)] >> CDP_LINE_SHIFT);
+        g_hash_table_add(set, GSIZE_TO_POINTER(line));
+    }
+}
+
+/* Whether a module's code calls the device runtime (then its grids' line
+ * footprints are kept from their first instruction). */
+static bool module_launches(const ex_module *m)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const GArray *calls = m->funcs[i].calls;
+        for (guint c = 0; calls && c < calls->len; c++)
+            if (g_array_index(calls, ex_call, c).builtin == EX_BUILTIN_CDP)
+                return true;
+    }
+    return false;
+}
+
+void tm_cdp_footprints(tm_gpu *g, guint first)
+{
+    tm_cdp_state *s = &g->cdp;
+    if (!s->lines)
+        return;
+    GHashTable *grid_of = g_hash_table_new(g_direct_hash, g_direct_equal); /* launch id -> grid */
+    for (guint i = 0; i < s->grids->len; i++)
+        g_hash_table_insert(grid_of, GUINT_TO_POINTER(grid_at(g, i)->L->launch_id),
+                            GUINT_TO_POINTER(i + 1));
+    for (guint k = first; k < g->stats.kernels->len; k++) {
+        const tm_kernel_stats *ks = g_ptr_array_index(g->stats.kernels, k);
+        for (guint i = 0; ks->tbs && i < ks->tbs->len; i++) {
+            tm_tb_stat *t = &g_array_index(ks->tbs, tm_tb_stat, i);
+            if (!t->depth)
+                continue;
+            guint me = GPOINTER_TO_UINT(g_hash_table_lookup(grid_of, GUINT_TO_POINTER(t->grid)));
+            guint pa = GPOINTER_TO_UINT(
+                g_hash_table_lookup(grid_of, GUINT_TO_POINTER(t->parent_kernel)));
+            if (!me || !pa)
+                continue;
+            GHashTable *mine = g_hash_table_lookup(s->lines, line_key(me - 1, t->grid_cta));
+            GHashTable *theirs = g_hash_table_lookup(s->lines, line_key(pa - 1, t->parent_cta));
+            if (!mine || !g_hash_table_size(mine))
+                continue;
+            guint both = 0;
+            GHashTableIter it;
+            gpointer line;
+            g_hash_table_iter_init(&it, mine);
+            while (theirs && g_hash_table_iter_next(&it, &line, NULL))
+                both += g_hash_table_contains(theirs, line);
+            t->shared_with_parent = (double)both / g_hash_table_size(mine);
+        }
+    }
+    g_hash_table_destroy(grid_of);
+}
+
 void tm_cdp_host_grid(tm_gpu *g, tm_kernel *k, uint32_t kernel_index, ex_launch *L)
 {
+    if (!g->cdp.lines && module_launches(L->mod)) { /* keep footprints this run */
+        g->cdp.lines = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                             (GDestroyNotify)g_hash_table_destroy);
+        g->env.touch = cdp_touch;
+    }
     tm_grid *gr;
     uint32_t i = grid_new(g, &gr);
     gr->L = L;

@@ -40,6 +40,8 @@ typedef struct tm_cdp_state {
     GArray *dirty;               /* uint32_t grids whose completion may have changed */
     uint64_t next;               /* earliest cycle a waiting dtbl group joins */
     GString *why;                /* the message of a refused launch */
+    GHashTable *lines;           /* (grid << 32 | cta) -> set of 128-byte lines it
+                                    touched; only while a module can launch */
 } tm_cdp_state;
 
 /* Launches whose CTAs form one kernel: its own, then appended TB groups. */
@@ -131,6 +133,9 @@ void tm_cdp_progress(tm_gpu *g, uint64_t now);
 bool tm_cdp_kernel_may_finish(const tm_gpu *g, const tm_kernel *k);
 /* The earliest cycle a waiting dtbl group joins; TM_NEVER: none. */
 uint64_t tm_cdp_next_cycle(const tm_gpu *g);
+/* The shared_with_parent of every device-launched TB in the statistics of
+ * kernels from index `first` on (this run's). */
+void tm_cdp_footprints(tm_gpu *g, guint first);
 /* The first failed device-launched grid's launch, or NULL. */
 const ex_launch *tm_cdp_failed(const tm_gpu *g);
 

@@ -682,6 +682,8 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
             to_memsys = true;
             ready = TM_NEVER;
             tag = tw->next_tag++;
+            if (G_UNLIKELY(sm->env->touch != NULL))
+                sm->env->touch(sm->env->user, w, a);
         }
     } else {
         sm->c.alu_instrs++;

@@ -97,6 +97,9 @@ typedef struct tm_env {
     /* A CTA finished (its warps are done and its memory traffic drained). */
     void (*cta_done)(void *user, tm_sm *sm, void *kernel, ex_launch *L, uint32_t cta,
                      uint64_t cycle);
+    /* Non-NULL: told of every global-memory instruction sent to the memory
+     * system (the dynamic-parallelism footprint, timing/gpu_cdp.c). */
+    void (*touch)(void *user, const ex_warp *w, const ex_access *a);
     void *user;
 } tm_env;
 

@@ -435,6 +435,8 @@ static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
                 jw_u64(j, "parent_cta", t->parent_cta);
                 jw_u64(j, "parent_sm", t->parent_sm);
                 jw_u64(j, "launch_cycle", t->launch_cycle);
+                if (t->shared_with_parent >= 0)
+                    jw_dbl(j, "shared_with_parent", t->shared_with_parent);
             }
             jw_close(j, '}');
         }

@@ -105,6 +105,10 @@ typedef struct tm_tb_stat {
     uint32_t depth;              /* 0: host-launched */
     uint32_t parent_kernel, parent_cta, parent_sm; /* SCHED_NONE: host-launched */
     uint64_t launch_cycle;       /* cycle of the launching instruction (0: host) */
+    uint32_t grid, grid_cta;     /* launch id of its own grid, its CTA id there */
+    double shared_with_parent;   /* of the 128-byte global lines it touched, the
+                                    fraction its parent TB touched too (LaPerm
+                                    Fig. 2); < 0: not known */
 } tm_tb_stat;
 
 typedef struct tm_kernel_stats {

@@ -226,6 +226,9 @@ static void test_tb_stats_dtbl(void **state)
         assert_int_equal(t->parent_sm, sm_of[t->parent_cta]);
         assert_int_equal(t->sm, t->parent_sm); /* SMX-Bind: on the parent's SMX */
         assert_true(t->launch_cycle < t->issue_cycle);
+        /* the parent stores done[p], the child done[8..13]: both in the one
+         * 128-byte line of the 56-byte buffer (allocations are 256-aligned) */
+        assert_true(t->shared_with_parent == 1.0);
     }
     g_array_free(a, TRUE);
     world_close(&w);
