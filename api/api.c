@@ -3,6 +3,7 @@
  * model of timing/gpu.h when the context asks for it). */
 #include "api/ptxemu.h"
 #include "frontend/parser.h"
+#include "runtime/cdp.h"
 #include "api/api_ctx.h"
 #include "api/api_internal.h"
 #include "timing/gpu.h"
@@ -111,6 +112,10 @@ static void apply_limits(ptxemu_ctx *c)
     if (!c->opts.max_cycles)
         c->opts.max_cycles = cfg->limits.max_cycles;
     c->mem.limit = c->opts.device_memory;
+    c->cdp_max_depth = c->opts.cdp_max_depth ? c->opts.cdp_max_depth : cfg->cdp.max_depth;
+    c->cdp_pending = c->opts.cdp_pending_launches ? c->opts.cdp_pending_launches
+                                                  : cfg->cdp.pending_launches;
+    c->device_launch_ids = 1u << 30;
     g_free(def);
 }
 
@@ -575,11 +580,15 @@ ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, e
     L->stack_limit = DEFAULT_STACK_LIMIT;
     L->launch_id = launch_id;
     L->nsmid = 1;
+    L->cdp_max_depth = ctx->cdp_max_depth;
+    L->cdp_pending_limit = ctx->cdp_pending;
+    L->cdp_next_id = &ctx->device_launch_ids;
     return PTXEMU_OK;
 }
 
 void api_launch_release(ex_launch *L)
 {
+    ex_cdp_release(L); /* the device launches' tree (runtime/cdp.h) */
     g_free(L->kparams);
     L->kparams = NULL;
     if (L->error)

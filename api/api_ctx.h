@@ -28,6 +28,10 @@ struct ptxemu_ctx {
     int32_t barrier;         /* last pending default-stream op, or -1 */
     uint32_t next_stream_id;
     struct api_lanes *lanes; /* host lanes (lanes.c), or NULL */
+    /* dynamic parallelism: the config's [cdp] limits, and the ids of
+     * device-launched grids (from 2^30, so they never meet host ids) */
+    uint32_t cdp_max_depth, cdp_pending;
+    uint32_t device_launch_ids;
 };
 
 struct ptxemu_module {

@@ -86,6 +86,11 @@ typedef struct ptxemu_options {
     uint64_t device_memory;
     uint64_t max_warp_instructions;
     uint64_t max_cycles;
+    /* Dynamic parallelism (docs/cdp.md); 0 = the config's [cdp] keys
+     * (CUDA's defaults without one): deepest nesting of device launches,
+     * and device launches pending at once. */
+    uint32_t cdp_max_depth;
+    uint32_t cdp_pending_launches;
     /* Optional: called with an allocation's final bytes just before
      * ptxemu_free releases it, so a caller can compare the buffers of a
      * host program that frees them before it returns. */

@@ -106,6 +106,7 @@ typedef struct ex_call {
     uint32_t *ret_offsets;      /* caller frame offsets of the return vars, or EX_NONE */
     uint32_t *ret_sizes;        /* bytes, or for a register its slot */
     uint8_t builtin;            /* EX_BUILTIN_* for bodiless system functions */
+    uint8_t cdp_op;             /* EX_BUILTIN_CDP: which call (runtime/cdp.c) */
 } ex_call;
 
 /* Register slots one instruction reads and writes (from the opcode row's
@@ -117,7 +118,7 @@ typedef struct ex_reguse {
     uint32_t nread, nwrite;
 } ex_reguse;
 
-enum { EX_BUILTIN_NONE, EX_BUILTIN_VPRINTF, EX_BUILTIN_ASSERTFAIL };
+enum { EX_BUILTIN_NONE, EX_BUILTIN_VPRINTF, EX_BUILTIN_ASSERTFAIL, EX_BUILTIN_CDP };
 
 struct ex_func {
     const char *name;
@@ -296,6 +297,21 @@ struct ex_launch {
     GString *error;             /* first fault, with kernel/CTA/thread/PC/line */
     bool failed;
     uint32_t smid, nsmid;
+    /* dynamic parallelism (runtime/cdp.h) */
+    struct ex_cdp *cdp;         /* the launch tree's device runtime, or NULL */
+    bool cdp_owner;             /* this (host) launch created cdp and frees it */
+    GPtrArray *cdp_kids;        /* ex_cdp_launch* this grid launched, in order */
+    const struct ex_cdp_launch *origin; /* NULL: a host launch (depth 0) */
+    uint32_t cdp_max_depth;     /* 0: CUDA's 24 */
+    uint32_t cdp_pending_limit; /* 0: CUDA's 2048 */
+    uint32_t *cdp_next_id;      /* the caller's launch-id counter; NULL: the tree's own */
+    /* set by a driver that runs children as they are launched (timing);
+     * false: the driver cannot take it (the launching thread faults with
+     * the driver's message in *why) */
+    bool (*on_device_launch)(void *user, ex_launch *parent, struct ex_cdp_launch *child,
+                             const char **why);
+    void *device_launch_user;
+    uint32_t driver_grid;       /* the timing driver's record of this grid */
 };
 
 /* ---- loader (runtime/loader.c) ---- */

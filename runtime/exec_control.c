@@ -1,6 +1,7 @@
 /* runtime/exec_control.c — control flow: bra, brx.idx, call, ret, exit, trap,
  * barriers, fences and the no-op hints.  Branches diverge on the SIMT stack
  * and reconverge at the immediate post-dominator the CFG computed. */
+#include "runtime/cdp.h"
 #include "runtime/printf.h"
 #include "runtime/warp.h"
 
@@ -119,6 +120,8 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
     if (c->builtin != EX_BUILTIN_NONE) {
         if (c->builtin == EX_BUILTIN_VPRINTF)
             ex_vprintf(w, c, mask);
+        else if (c->builtin == EX_BUILTIN_CDP)
+            ex_cdp_call(w, c, mask);
         else
             ex_assertfail(w, c, mask);
         if (w->state == WARP_RUNNING)
@@ -444,7 +447,10 @@ static bool decode_call(ex_decoder *d, ex_instr *in)
                 c.builtin = EX_BUILTIN_VPRINTF;
             else if (!strcmp(f->name, "__assertfail"))
                 c.builtin = EX_BUILTIN_ASSERTFAIL;
-            else {
+            else if (ex_cdp_op(f->name) >= 0) {
+                c.builtin = EX_BUILTIN_CDP; /* the device runtime (runtime/cdp.c) */
+                c.cdp_op = (uint8_t)ex_cdp_op(f->name);
+            } else {
                 g_string_printf(d->why, "call to external function '%s' (no body in this module)",
                                 f->name);
                 return false;

@@ -2,6 +2,7 @@
  * A batch of CTAs is resident at once and their warps take turns in fixed
  * quanta, so producer/consumer code across warps and CTAs makes progress and
  * every run is deterministic. */
+#include "runtime/cdp.h"
 #include "runtime/warp.h"
 
 #include <string.h>
@@ -104,7 +105,7 @@ static void report_deadlock(ex_launch *L, ex_cta *c)
     g_string_free(who, TRUE);
 }
 
-bool ex_launch_run(ex_launch *L, GError **err)
+static bool run_grid(ex_launch *L)
 {
     uint64_t total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     uint32_t nslots = total < RESIDENT_CTAS ? (uint32_t)total : RESIDENT_CTAS;
@@ -153,7 +154,15 @@ bool ex_launch_run(ex_launch *L, GError **err)
         g_free(slots[i].cta.shared);
     }
     g_free(slots);
-    if (L->failed) {
+    return !L->failed;
+}
+
+bool ex_launch_run(ex_launch *L, GError **err)
+{
+    /* the grid, then the grids it launched (runtime/cdp_run.c) */
+    bool ok = run_grid(L) && ex_cdp_run_children(L);
+    ex_cdp_release(L);
+    if (!ok) {
         g_set_error(err, g_quark_from_static_string("ptxemu"), 1, "%s",
                     L->error ? L->error->str : "launch failed");
         return false;

@@ -1,5 +1,6 @@
 /* runtime/warp.c — one warp: register file, SIMT reconvergence stack, the
  * fetch-execute loop, address translation and fault reports. */
+#include "runtime/cdp.h"
 #include "runtime/warp.h"
 #include "frontend/print.h"
 
@@ -203,6 +204,8 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
     default:
         break;
     }
+    if (G_UNLIKELY(!p) && orig == EX_SPACE_GENERIC && addr - MEM_CDP_WINDOW < MEM_WINDOW_SIZE)
+        p = ex_cdp_buffer(w, addr, size); /* a device launch's parameter buffer */
     if (G_UNLIKELY(!p) && orig == EX_SPACE_GENERIC &&
         addr - MEM_KPARAM_WINDOW < MEM_WINDOW_SIZE) {
         /* checked only off the fast path: kernel parameters by generic address */

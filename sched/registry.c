@@ -187,7 +187,7 @@ const sched_policy *sched_find_any(const char *name)
 
 const char *sched_planned_list(uint32_t i, sched_level *level, const char **where)
 {
-    if (i >= sizeof planned_list / sizeof planned_list[0] - 1)
+    if (i + 1 >= sizeof planned_list / sizeof planned_list[0]) /* the last is the end mark */
         return NULL;
     *level = planned_list[i].level;
     *where = planned_list[i].where;

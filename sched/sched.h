@@ -203,6 +203,22 @@ struct sched_ctl {
 
 /* ------------------------------------------------------------ events */
 
+/* Where a group of a kernel's CTAs came from (dynamic parallelism,
+ * docs/cdp.md).  A kernel's CTAs form groups of consecutive ids: its own
+ * launch's, then each TB group appended to it (host batches, and device
+ * launches in cdp.mode = dtbl).  A host launch has depth 0 and no parent
+ * (SCHED_NONE); a device launch has its parent's depth + 1. */
+typedef struct sched_cta_group {
+    uint32_t first, count;       /* kernel-wide CTA ids [first, first + count) */
+    uint32_t placed;             /* of them placed so far (the driver counts) */
+    uint32_t next;               /* the lowest of them not placed (first + count: none) */
+    uint32_t depth;              /* nesting depth: LaPerm's priority level before capping */
+    uint32_t parent_kernel;      /* launch id of the launching grid, or SCHED_NONE */
+    uint32_t parent_cta;         /* its linear CTA id there, or SCHED_NONE */
+    uint32_t parent_sm;          /* SM that CTA ran on, or SCHED_NONE */
+    uint64_t launch_cycle;       /* cycle of the launching instruction (host: arrival) */
+} sched_cta_group;
+
 typedef struct sched_kernel_info {
     uint32_t id;                 /* launch id */
     uint32_t total_ctas, issued, finished;
@@ -213,6 +229,10 @@ typedef struct sched_kernel_info {
     uint32_t grid[3];            /* its own launch's grid */
     uint32_t regs_per_cta;       /* registers one CTA holds */
     uint32_t shared_per_cta;     /* shared-memory bytes one CTA holds */
+    /* its CTA groups, in CTA id order; groups[0] is its own launch, whose
+     * origin is the kernel's (depth 0 for a host launch) */
+    uint32_t ngroups;
+    const sched_cta_group *groups;
 } sched_kernel_info;
 
 typedef struct sched_cta_event {
@@ -343,6 +363,7 @@ typedef struct sched_cta_view {
     uint32_t max_fit;            /* CTAs of this kernel an empty SM holds */
     uint32_t nsms, sms_per_cluster;
     const sched_cta_sm_view *sms;
+    const sched_kernel_info *info; /* the kernel being placed (its CTA groups) */
 } sched_cta_view;
 
 /* Placement: which SM gets the next CTA. */
@@ -356,6 +377,15 @@ typedef struct sched_cta_ops {
      * choice is final only once cta_issued reports it (a filter may refuse
      * it; the same CTA can then be picked again). */
     uint32_t (*pick_cta)(void *st, const sched_ctl *c, const sched_cta_view *v, uint32_t sm);
+    /* Optional: called each time CTAs are placed, after the kernel level's
+     * decide, with every kernel's view (origins and CTA groups included):
+     * may rewrite out->order[0 .. out->count) with view indices of kernels
+     * that have CTAs left, in the order their CTAs are offered SMs: LaPerm's
+     * priority queues span parent and child kernels, so it adds the child
+     * kernels the kernel level holds back and puts higher levels first.
+     * out->limit stays the kernel level's.  NULL: the kernel level's order. */
+    void (*order_kernels)(void *st, const sched_ctl *c, const sched_kernel_view *v,
+                          sched_kernel_decision *out);
 } sched_cta_ops;
 
 /* An admission filter's answer. */

@@ -3,6 +3,9 @@
 #
 #   tests/corpus/cuda/X.cu   -> tests/corpus/nvcc/X.sm_75.ptx, X.sm_80.ptx, X.sm_90.ptx
 #   benchmarks/*/kernels.cu  -> benchmarks/*/kernels.ptx            (sm_75)
+#   tests/corpus/cdp/X.cu    -> tests/corpus/cdp/X.sm_90.ptx         (-rdc=true: device launches)
+# A benchmark whose kernels.cu contains the comment `ptxemu: -rdc=true` (device-side
+# launches) is compiled with -rdc=true.
 #
 # Usage: scripts/regen-ptx.sh [--check] [--corpus | --benchmarks]
 #   --check       regenerate into a temporary directory and compare byte for byte with the
@@ -24,7 +27,7 @@ for arg in "$@"; do
         --check) check=1 ;;
         --corpus) do_bench=0 ;;
         --benchmarks) do_corpus=0 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "regen-ptx: unknown option '$arg'" >&2; exit 2 ;;
     esac
 done
@@ -58,9 +61,9 @@ fi
 status=0
 count=0
 
-# compile IN ARCH COMMITTED_OUT
+# compile IN ARCH COMMITTED_OUT [EXTRA_FLAG]
 compile() {
-    local in="$1" arch="$2" out="$3" dest
+    local in="$1" arch="$2" out="$3" extra="${4:-}" dest
     if [ "$check" -eq 1 ]; then
         dest="$tmp/$out"
     else
@@ -69,7 +72,7 @@ compile() {
     mkdir -p "$(dirname "$dest")"
     # Compile from the repository root with a relative input path so that any
     # path nvcc records in the PTX is the same on every machine.
-    if ! "$nvcc" -ptx -arch="sm_$arch" -o "$dest" "$in"; then
+    if ! "$nvcc" -ptx -arch="sm_$arch" ${extra:+"$extra"} -o "$dest" "$in"; then
         echo "regen-ptx: nvcc failed on $in (sm_$arch)" >&2
         status=1
         return
@@ -92,8 +95,10 @@ compile() {
 shopt -s nullglob
 
 corpus_sources=()
+cdp_sources=()
 bench_sources=()
 [ "$do_corpus" -eq 1 ] && corpus_sources=(tests/corpus/cuda/*.cu)
+[ "$do_corpus" -eq 1 ] && cdp_sources=(tests/corpus/cdp/*.cu)
 [ "$do_bench" -eq 1 ] && bench_sources=(benchmarks/*/kernels.cu)
 
 for cu in "${corpus_sources[@]}"; do
@@ -103,8 +108,19 @@ for cu in "${corpus_sources[@]}"; do
     done
 done
 
+# device-side launches need relocatable device code (the device runtime's
+# entry points stay external calls)
+for cu in "${cdp_sources[@]}"; do
+    compile "$cu" 90 "${cu%.cu}.sm_90.ptx" -rdc=true
+done
+
 for cu in "${bench_sources[@]}"; do
-    compile "$cu" "$bench_arch" "$(dirname "$cu")/kernels.ptx"
+    # a benchmark with device-side launches says so in its source
+    if grep -q 'ptxemu: -rdc=true' "$cu"; then
+        compile "$cu" "$bench_arch" "$(dirname "$cu")/kernels.ptx" -rdc=true
+    else
+        compile "$cu" "$bench_arch" "$(dirname "$cu")/kernels.ptx"
+    fi
 done
 
 if [ "$check" -eq 1 ] && [ "$do_corpus" -eq 1 ]; then

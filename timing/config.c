@@ -16,6 +16,7 @@ const char *const gpu_write_policy_names[] = {GPU_WRITE_POLICIES(NAME) NULL};
 const char *const gpu_replacement_names[] = {GPU_REPLACEMENTS(NAME) NULL};
 const char *const gpu_dram_scheduler_names[] = {GPU_DRAM_SCHEDULERS(NAME) NULL};
 const char *const gpu_icc_mode_names[] = {GPU_ICC_MODES(NAME) NULL};
+const char *const gpu_cdp_mode_names[] = {GPU_CDP_MODES(NAME) NULL};
 #undef NAME
 
 /* ------------------------------------------------------------ the table */

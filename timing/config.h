@@ -36,6 +36,7 @@
 #define GPU_REPLACEMENTS(X) X(LRU, "lru") X(FIFO, "fifo")
 #define GPU_DRAM_SCHEDULERS(X) X(FR_FCFS, "fr-fcfs") X(FCFS, "fcfs")
 #define GPU_ICC_MODES(X) X(OFF, "off") X(ICC, "icc") X(ICC_CC, "icc-cc")
+#define GPU_CDP_MODES(X) X(CDP, "cdp") X(DTBL, "dtbl")
 
 #define GPU_ENUM_ITEM(prefix, e) prefix##e,
 typedef enum gpu_write_policy {
@@ -58,12 +59,18 @@ typedef enum gpu_icc_mode {
     GPU_ICC_MODES(X)
 #undef X
 } gpu_icc_mode;
+typedef enum gpu_cdp_mode {
+#define X(e, s) GPU_ENUM_ITEM(GPU_CDP_, e)
+    GPU_CDP_MODES(X)
+#undef X
+} gpu_cdp_mode;
 
 /* NULL-terminated name arrays, indexed by the enums above. */
 extern const char *const gpu_write_policy_names[];
 extern const char *const gpu_replacement_names[];
 extern const char *const gpu_dram_scheduler_names[];
 extern const char *const gpu_icc_mode_names[];
+extern const char *const gpu_cdp_mode_names[];
 
 /* An ordered list of choices (cta.filters: admission filters run in the
  * order written). */
@@ -365,6 +372,30 @@ typedef struct gpu_name_list {
       "Core cycles a launch (or a batch of launches) may take on the "      \
       "timing model before it is stopped")
 
+/* Dynamic parallelism (docs/cdp.md): the device runtime's limits (CUDA's
+ * defaults; functional runs honour them too) and how device launches reach
+ * the GPU in the timing model. */
+#define GPU_CFG_cdp(X)                                                       \
+    X(cdp, max_depth, U32, 24, 1, 64, 0, "levels", NULL,                     \
+      "Deepest nesting of device launches (host launches are depth 0); "    \
+      "CUDA: 24, the hardware limit (cudaErrorLaunchMaxDepthExceeded)")      \
+    X(cdp, pending_launches, U32, 2048, 1, 1048576, 0, "launches", NULL,     \
+      "Device launches made and not yet started, at most (CUDA's "          \
+      "cudaLimitDevRuntimePendingLaunchCount default: 2048)")                \
+    X(cdp, mode, ENUM, 0, 0, 0, 0, "", gpu_cdp_mode_names,                   \
+      "cdp: a device launch is a kernel of its own (SM -> KMU -> KDU); "    \
+      "dtbl: its CTAs are appended to the launching kernel's pool after "   \
+      "its native CTAs (Wang et al., ISCA 2015)")                            \
+    X(cdp, launch_latency, U32, 3500, 0, 100000000, 0, "core cycles", NULL,  \
+      "cdp mode: cycles from the launching instruction until the child "    \
+      "kernel reaches the KMU (placeholder: about 5 us at 706 MHz, the "    \
+      "order of Kepler device-launch latencies; LaPerm defers to the DTBL " \
+      "paper's measured model, not entered here)")                           \
+    X(cdp, dtbl_latency, U32, 200, 0, 100000000, 0, "core cycles", NULL,     \
+      "dtbl mode: cycles from the launching instruction until the TB "      \
+      "group joins the kernel's pool (placeholder: DTBL models it in the "  \
+      "simulator; no published figure entered)")
+
 /* How the simulator itself runs; results never depend on these. */
 #define GPU_CFG_sim(X)                                                       \
     X(sim, step_every_cycle, BOOL, false, 0, 0, 0, "", NULL,                 \
@@ -378,7 +409,7 @@ typedef struct gpu_name_list {
 #define GPU_CONFIG_GROUPS_B(G)                                               \
     G(l1d) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
     G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)  \
-    G(sim)
+    G(cdp) G(sim)
 
 /* ------------------------------------------------------------ the struct */
 #define GPU_FIELD_U32(n) uint32_t n;

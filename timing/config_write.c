@@ -66,6 +66,11 @@ static const group_doc group_docs[] = {
                "`ptxemu run --max-warp-instructions/--max-cycles` override the "
                "last two; `ptxemu bench` raises both to 1e11 unless given. See "
                "docs/errors.md."},
+    {"cdp", "Dynamic parallelism (device-side launches, docs/cdp.md): the "
+            "device runtime's nesting and pending-launch limits (CUDA's defaults; "
+            "functional runs honour them too) and, for the timing model, how a "
+            "device launch reaches the GPU: as a kernel through the KMU (cdp) or "
+            "as a TB group appended to its parent's kernel (dtbl)."},
     {"sim", "How the simulator runs (not what it models): no setting here "
             "changes a result or a statistic."},
 };

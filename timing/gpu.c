@@ -5,67 +5,11 @@
  * appended TB groups) and the kernel lifetime share the run's kernel
  * records; the CTA request flow is the part to move out next.
  */
-#include "timing/gpu.h"
+#include "timing/gpu_internal.h"
 #include "timing/kernel_csv.h"
-#include "timing/kmu.h"
-#include "timing/memsys.h"
 #include "timing/run_limits.h"
-#include "timing/sm.h"
 
 #include <string.h>
-
-/* Launches whose CTAs form one kernel: its own, then appended TB groups. */
-typedef struct tm_seg {
-    ex_launch *L;
-    uint32_t first, count;       /* kernel-wide CTA indices [first, first+count) */
-    tm_cta_req req;
-} tm_seg;
-
-/* A kernel of the current run. */
-typedef struct tm_kernel {
-    ex_launch *L;                /* its own launch (segment 0) */
-    uint32_t id;                 /* launch id */
-    uint32_t total, finished;
-    uint32_t next;               /* lowest CTA id not yet placed */
-    uint32_t issued;             /* CTAs placed (a CTA policy may place out of order) */
-    uint8_t *placed;             /* [total]: CTA placed */
-    GArray *segs;                /* tm_seg */
-    tm_occupancy occ;
-    uint64_t arrival, end;
-    bool arrived, done;
-    uint32_t pending_appends;    /* submissions still to append to it */
-    uint32_t sub;                /* its own submission */
-    uint32_t *resident;          /* per SM */
-    uint64_t *issued_on, *finished_on;
-    tm_core_counters *base;      /* SM counters at arrival */
-    tm_mem_counters mem_base;
-    uint64_t *served_base;
-} tm_kernel;
-
-struct tm_gpu {
-    gpu_config cfg;
-    tm_options opts;
-    char *csv_dir;
-    tm_policies pol;
-    tm_env env;
-    memsys *mem;
-    tm_sm **sms;
-    uint32_t nsms;
-    uint64_t now;                /* last simulated cycle */
-    tm_stats stats;
-    /* the current run */
-    tm_kernel *kernels;
-    uint32_t nkernels;
-    tm_kmu kmu;                  /* its submissions: KMU and KDU */
-    uint64_t kmu_next;           /* earliest cycle a submission may arrive */
-    bool cta_dirty;              /* CTA placement may succeed now */
-    uint64_t cta_retry_at;       /* a policy asked to be asked again then */
-    uint32_t *limits;            /* SCHED_MAX_KERNELS x nsms */
-    sched_cta_sm_view *smv;
-    sched_sm_view *smview;       /* per SM, refreshed when asked for */
-    sched_kernel_info kinfo[SCHED_MAX_KERNELS];
-    uint32_t kidx[SCHED_MAX_KERNELS];
-};
 
 static void on_mem_done(void *user, uint64_t token, uint64_t cycle)
 {
@@ -75,11 +19,14 @@ static void on_mem_done(void *user, uint64_t token, uint64_t cycle)
         tm_sm_mem_done(g->sms[sm], (uint32_t)(token >> 32) & 0xffffu, (uint32_t)token, cycle);
 }
 
-static void on_cta_done(void *user, tm_sm *sm, void *kernel, uint32_t cta, uint64_t cycle)
+static void on_cta_done(void *user, tm_sm *sm, void *kernel, ex_launch *L, uint32_t cta,
+                        uint64_t cycle)
 {
     tm_gpu *g = user;
     tm_kernel *k = kernel;
     k->finished++;
+    if (L->driver_grid != TM_NO_GRID)
+        tm_cdp_cta_done(g, L->driver_grid);
     k->resident[sm->id]--;
     k->finished_on[sm->id]++;
     sched_cta_event e = {k->id, cta, sm->id, NULL};
@@ -223,13 +170,15 @@ uint64_t tm_gpu_cycle(const tm_gpu *g)
 
 /* The resources one CTA of L holds and how many fit an empty SM; false and
  * a message when not even one does. */
-static bool launch_req(tm_gpu *g, ex_launch *L, tm_cta_req *req, tm_occupancy *occ,
+bool tm_gpu_launch_req(tm_gpu *g, ex_launch *L, tm_cta_req *req, tm_occupancy *occ,
                        GError **error)
 {
     const gpu_config *c = &g->cfg;
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
     L->cycle_source = &g->now; /* %clock reads simulated cycles */
     L->nsmid = g->nsms;
+    L->on_device_launch = tm_cdp_on_launch;
+    L->device_launch_user = g;
     req->threads = threads;
     req->warps = (threads + c->gpu.warp_size - 1) / c->gpu.warp_size;
     req->shared = L->kernel->shared_static + L->dyn_shared;
@@ -272,15 +221,45 @@ static bool launch_req(tm_gpu *g, ex_launch *L, tm_cta_req *req, tm_occupancy *o
     return true;
 }
 
-static bool kernel_setup(tm_gpu *g, tm_kernel *k, ex_launch *L, GError **error)
+/* The origin of a segment's CTAs, for CTA policies (sched_cta_group). */
+static void add_group(tm_kernel *k, const ex_launch *L, uint32_t first, uint32_t count)
 {
-    tm_seg seg = {L, 0, L->grid[0] * L->grid[1] * L->grid[2], {0}};
+    sched_cta_group gr = {first, count, 0, first, 0, SCHED_NONE, SCHED_NONE, SCHED_NONE, 0};
+    const ex_cdp_launch *o = L->origin;
+    if (o) {
+        gr.depth = o->depth;
+        gr.parent_kernel = o->parent_id;
+        gr.parent_cta = o->parent_cta;
+        gr.parent_sm = o->parent_sm;
+        gr.launch_cycle = o->launch_cycle;
+    }
+    g_array_append_val(k->groups, gr);
+}
+
+tm_kernel *tm_gpu_kernel_add(tm_gpu *g, uint32_t *index)
+{
+    if (g->nkernels == g->kernels_cap) {
+        g->kernels_cap = g->kernels_cap ? g->kernels_cap * 2 : 8;
+        g->kernels = g_renew(tm_kernel *, g->kernels, g->kernels_cap);
+    }
+    tm_kernel *k = g_new0(tm_kernel, 1);
+    k->grid = TM_NO_GRID;
+    *index = g->nkernels;
+    g->kernels[g->nkernels++] = k;
+    return k;
+}
+
+bool tm_gpu_kernel_setup(tm_gpu *g, tm_kernel *k, ex_launch *L, GError **error)
+{
+    tm_seg seg = {L, 0, L->grid[0] * L->grid[1] * L->grid[2], {0}, L->driver_grid};
     k->L = L;
     k->id = L->launch_id;
     k->segs = g_array_new(FALSE, TRUE, sizeof(tm_seg));
-    if (!launch_req(g, L, &seg.req, &k->occ, error))
+    if (!tm_gpu_launch_req(g, L, &seg.req, &k->occ, error))
         return false;
     g_array_append_val(k->segs, seg);
+    k->groups = g_array_new(FALSE, TRUE, sizeof(sched_cta_group));
+    add_group(k, L, 0, seg.count);
     k->total = seg.count;
     k->placed = g_new0(uint8_t, k->total ? k->total : 1);
     k->resident = g_new0(uint32_t, g->nsms);
@@ -293,14 +272,21 @@ static bool kernel_setup(tm_gpu *g, tm_kernel *k, ex_launch *L, GError **error)
 
 static void kernel_free(tm_kernel *k)
 {
+    if (!k)
+        return;
     if (k->segs)
         g_array_free(k->segs, TRUE);
+    if (k->groups)
+        g_array_free(k->groups, TRUE);
+    if (k->tbs)
+        g_array_free(k->tbs, TRUE);
     g_free(k->placed);
     g_free(k->resident);
     g_free(k->issued_on);
     g_free(k->finished_on);
     g_free(k->base);
     g_free(k->served_base);
+    g_free(k);
 }
 
 static sched_kernel_info kernel_info(const tm_kernel *k)
@@ -309,7 +295,8 @@ static sched_kernel_info kernel_info(const tm_kernel *k)
     return (sched_kernel_info){k->id, k->total, k->issued, k->finished, k->occ.ctas_per_sm,
                                req->warps, k->arrival, k->L->kernel->name,
                                {k->L->grid[0], k->L->grid[1], k->L->grid[2]}, req->regs,
-                               req->shared};
+                               req->shared, k->groups->len,
+                               (const sched_cta_group *)(void *)k->groups->data};
 }
 
 /* The segment (launch) holding CTA `cta` of k (segments are few). */
@@ -319,6 +306,22 @@ static const tm_seg *seg_of(const tm_kernel *k, uint32_t cta)
     while (i + 1 < k->segs->len && cta >= g_array_index(k->segs, tm_seg, i + 1).first)
         i++;
     return &g_array_index(k->segs, tm_seg, i);
+}
+
+/* CTA `cta` of segment `seg` was placed: its group's counts follow. */
+static void group_placed(tm_kernel *k, const tm_seg *seg, uint32_t cta, uint32_t sm,
+                         uint64_t now)
+{
+    sched_cta_group *gr =
+        &g_array_index(k->groups, sched_cta_group, (guint)(seg - (const tm_seg *)(void *)k->segs->data));
+    tm_tb_stat t = {cta, sm, now, gr->depth, gr->parent_kernel, gr->parent_cta, gr->parent_sm,
+                    gr->launch_cycle, seg->L->launch_id, cta - seg->first, -1.0};
+    if (!k->tbs)
+        k->tbs = g_array_new(FALSE, FALSE, sizeof(tm_tb_stat));
+    g_array_append_val(k->tbs, t);
+    gr->placed++;
+    while (gr->next < gr->first + gr->count && k->placed[gr->next])
+        gr->next++;
 }
 
 /* ------------------------------------------------------- CTA scheduling */
@@ -398,7 +401,7 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
         g->cta_retry_at = TM_NEVER;
     uint32_t nk = 0;
     for (uint32_t i = 0; i < g->nkernels && nk < SCHED_MAX_KERNELS; i++) {
-        tm_kernel *k = &g->kernels[i];
+        tm_kernel *k = g->kernels[i];
         if (!k->arrived || k->done)
             continue;
         g->kidx[nk] = i;
@@ -414,18 +417,20 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
     sched_kernel_decision dec = {0};
     dec.limit = g->limits;
     g->pol.sel.kernel->decide(g->pol.gpu_inst[0].st, ctl, &kv, &dec);
+    if (g->pol.sel.cta->order_kernels) /* priorities across kernels (LaPerm) */
+        g->pol.sel.cta->order_kernels(g->pol.gpu_inst[1].st, ctl, &kv, &dec);
     char why[SCHED_WHY_LEN], reasons[SCHED_WHY_LEN * 2];
     for (uint32_t o = 0; o < dec.count && o < nk; o++) {
         uint32_t vi = dec.order[o];
         if (vi >= nk)
             continue;
-        tm_kernel *k = &g->kernels[g->kidx[vi]];
+        tm_kernel *k = g->kernels[g->kidx[vi]];
         if (k->issued >= k->total)
             continue;
         const tm_seg *seg = seg_of(k, k->next);
         build_sm_views(g, k, vi, &seg->req);
         sched_cta_view v = {now, k->id, k->next, k->total, k->issued, k->occ.ctas_per_sm,
-                            g->nsms, g->cfg.gpu.sms_per_cluster, g->smv};
+                            g->nsms, g->cfg.gpu.sms_per_cluster, g->smv, &g->kinfo[vi]};
         while (k->issued < k->total) {
             const tm_seg *sg = seg_of(k, k->next);
             if (sg != seg) { /* an appended launch: its own resources */
@@ -468,6 +473,7 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
             k->resident[s]++;
             k->issued_on[s]++;
             k->placed[v.next_cta] = 1;
+            group_placed(k, seg, v.next_cta, (uint32_t)s, now);
             k->issued++;
             while (k->next < k->total && k->placed[k->next])
                 k->next++;
@@ -500,7 +506,10 @@ static void kernel_begin(tm_gpu *g, tm_kernel *k, uint64_t now)
 {
     k->arrival = now;
     k->arrived = true;
-    memsys_invalidate_l1(g->mem); /* a kernel boundary: L1s may hold stale lines */
+    /* a host kernel boundary: L1s may hold stale lines (the driver's flush;
+     * a device launch has none, docs/cdp.md) */
+    if (!k->L->origin)
+        memsys_invalidate_l1(g->mem);
     for (uint32_t i = 0; i < g->nsms; i++) {
         tm_sm_flush(g->sms[i], now);
         k->base[i] = g->sms[i]->c;
@@ -547,6 +556,10 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
     tm_mem_counters_sub(&ks->mem, &k->mem_base);
     for (uint32_t i = 0; i < g->nsms; i++)
         ks->served_per_sm[i] -= k->served_base[i];
+    if (k->L->cdp) { /* it took part in dynamic parallelism: per-TB origins */
+        ks->tbs = k->tbs;
+        k->tbs = NULL;
+    }
     g_ptr_array_add(g->stats.kernels, ks);
     if (g->opts.trace)
         fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) finished\n",
@@ -558,7 +571,27 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
 static bool kernel_resident(void *user, uint32_t kernel)
 {
     tm_gpu *g = user;
-    return g->kernels[kernel].arrived && !g->kernels[kernel].done;
+    return g->kernels[kernel]->arrived && !g->kernels[kernel]->done;
+}
+
+void tm_gpu_append(tm_gpu *g, tm_kernel *k, ex_launch *L, uint32_t grid, uint64_t now)
+{
+    tm_seg seg = {L, k->total, L->grid[0] * L->grid[1] * L->grid[2], {0}, grid};
+    tm_occupancy occ;
+    GError *err = NULL;
+    if (!tm_gpu_launch_req(g, L, &seg.req, &occ, &err)) { /* checked at set-up/launch */
+        g_error_free(err);
+        return;
+    }
+    g_array_append_val(k->segs, seg);
+    add_group(k, L, seg.first, seg.count);
+    k->placed = g_realloc(k->placed, k->total + seg.count);
+    memset(k->placed + k->total, 0, seg.count);
+    k->total += seg.count;
+    if (g->opts.trace)
+        fprintf(g->opts.trace, "cycle %llu: %u CTAs of '%s' appended to kernel %u\n",
+                (unsigned long long)now, seg.count, L->kernel->name, k->id);
+    g->cta_dirty = true;
 }
 
 /* Submissions arriving at `now` (timing/kmu.h): new kernels begin, TB
@@ -579,28 +612,17 @@ static void arrivals(tm_gpu *g, uint64_t now)
             tm_kmu_finish(&g->kmu, i, now);
             continue;
         }
-        tm_kernel *k = &g->kernels[p->kernel];
+        tm_kernel *k = g->kernels[p->kernel];
         if (p->s.append_to < 0) {
             kernel_begin(g, k, now);
+            tm_cdp_kernel_arrived(g, k);
             continue;
         }
-        tm_seg seg = {p->s.L, k->total, p->s.L->grid[0] * p->s.L->grid[1] * p->s.L->grid[2],
-                      {0}};
-        tm_occupancy occ;
-        GError *err = NULL;
-        if (!launch_req(g, p->s.L, &seg.req, &occ, &err)) { /* checked at set-up */
-            g_error_free(err);
-            continue;
-        }
-        g_array_append_val(k->segs, seg);
-        k->placed = g_realloc(k->placed, k->total + seg.count);
-        memset(k->placed + k->total, 0, seg.count);
-        k->total += seg.count;
+        /* a host TB group joins its kernel's host grid */
+        p->s.L->driver_grid = k->grid;
+        tm_cdp_add_ctas(g, k->grid, p->s.L->grid[0] * p->s.L->grid[1] * p->s.L->grid[2]);
+        tm_gpu_append(g, k, p->s.L, k->grid, now);
         k->pending_appends--;
-        if (g->opts.trace)
-            fprintf(g->opts.trace, "cycle %llu: %u CTAs of '%s' appended to kernel %u\n",
-                    (unsigned long long)now, seg.count, p->s.L->kernel->name, k->id);
-        g->cta_dirty = true;
     }
     g->kmu_next = tm_kmu_next_cycle(&g->kmu);
 }
@@ -609,7 +631,7 @@ static void arrivals(tm_gpu *g, uint64_t now)
  * done; their dependants may arrive from the next cycle. */
 static void kernel_done(tm_gpu *g, uint32_t ki, uint64_t now)
 {
-    kernel_finish(g, &g->kernels[ki], now);
+    kernel_finish(g, g->kernels[ki], now);
     for (uint32_t i = 0; i < g->kmu.n; i++)
         if (g->kmu.subs[i].kernel == ki && g->kmu.subs[i].s.L)
             tm_kmu_finish(&g->kmu, i, now);
@@ -621,7 +643,10 @@ static void kernel_done(tm_gpu *g, uint32_t ki, uint64_t now)
 static void fail_run(tm_gpu *g, GError **error)
 {
     const char *msg = "timing run failed";
-    for (uint32_t i = 0; i < g->kmu.n; i++) {
+    const ex_launch *child = tm_cdp_failed(g);
+    if (child)
+        msg = child->error->str;
+    for (uint32_t i = 0; i < g->kmu.n && !child; i++) {
         const ex_launch *L = g->kmu.subs[i].s.L;
         if (L && L->failed && L->error) {
             msg = L->error->str;
@@ -673,10 +698,10 @@ static void report_stall(tm_gpu *g, uint64_t now)
             return;
         }
     }
-    ex_launch *L = g->kernels[0].L;
+    ex_launch *L = g->kernels[0]->L;
     for (uint32_t i = 0; i < g->nkernels; i++)
-        if (g->kernels[i].arrived && !g->kernels[i].done) {
-            L = g->kernels[i].L;
+        if (g->kernels[i]->arrived && !g->kernels[i]->done) {
+            L = g->kernels[i]->L;
             break;
         }
     L->failed = true;
@@ -684,8 +709,8 @@ static void report_stall(tm_gpu *g, uint64_t now)
         L->error = g_string_new(NULL);
     uint32_t waiting = 0, open = 0;
     for (uint32_t i = 0; i < g->nkernels; i++)
-        if (g->kernels[i].arrived && !g->kernels[i].done)
-            waiting += g->kernels[i].total - g->kernels[i].issued;
+        if (g->kernels[i]->arrived && !g->kernels[i]->done)
+            waiting += g->kernels[i]->total - g->kernels[i]->issued;
     for (uint32_t i = 0; i < g->nsms; i++)
         open += tm_sm_accepts(g->sms[i]);
     if (waiting)
@@ -704,18 +729,19 @@ static void report_stall(tm_gpu *g, uint64_t now)
 static void run_free(tm_gpu *g)
 {
     for (uint32_t i = 0; i < g->nkernels; i++)
-        kernel_free(&g->kernels[i]);
+        kernel_free(g->kernels[i]);
     g_free(g->kernels);
     g->kernels = NULL;
-    g->nkernels = 0;
+    g->nkernels = g->kernels_cap = 0;
     tm_kmu_free(&g->kmu);
+    tm_cdp_free(g);
 }
 
 /* Kernels and the KMU of a run; false with a message on a bad submission. */
 static bool run_setup(tm_gpu *g, const tm_submit *subs, uint32_t n, uint64_t start,
                       GError **error)
 {
-    g->kernels = g_new0(tm_kernel, n);
+    tm_cdp_init(g);
     uint32_t *kernel_of = g_new(uint32_t, n);
     bool ok = true;
     for (uint32_t i = 0; i < n && ok; i++) {
@@ -723,9 +749,10 @@ static bool run_setup(tm_gpu *g, const tm_submit *subs, uint32_t n, uint64_t sta
         if (!s->L) {
             kernel_of[i] = TM_KMU_NONE;
         } else if (s->append_to < 0) {
-            kernel_of[i] = g->nkernels;
-            g->kernels[g->nkernels].sub = i;
-            ok = kernel_setup(g, &g->kernels[g->nkernels++], s->L, error);
+            tm_kernel *k = tm_gpu_kernel_add(g, &kernel_of[i]);
+            k->sub = i;
+            tm_cdp_host_grid(g, k, kernel_of[i], s->L);
+            ok = tm_gpu_kernel_setup(g, k, s->L, error);
         } else if ((uint32_t)s->append_to >= i || !subs[s->append_to].L ||
                    subs[s->append_to].append_to >= 0 ||
                    subs[s->append_to].arrival > s->arrival) {
@@ -738,9 +765,9 @@ static bool run_setup(tm_gpu *g, const tm_submit *subs, uint32_t n, uint64_t sta
             tm_cta_req req;
             tm_occupancy occ;
             kernel_of[i] = kernel_of[s->append_to];
-            ok = launch_req(g, s->L, &req, &occ, error);
+            ok = tm_gpu_launch_req(g, s->L, &req, &occ, error);
             if (ok)
-                g->kernels[kernel_of[i]].pending_appends++;
+                g->kernels[kernel_of[i]]->pending_appends++;
         }
     }
     if (ok)
@@ -755,7 +782,7 @@ static bool run_setup(tm_gpu *g, const tm_submit *subs, uint32_t n, uint64_t sta
 static void sample_kernels(tm_gpu *g, tm_kcsv *kcsv, uint64_t now)
 {
     for (uint32_t i = 0; i < g->nkernels; i++) {
-        const tm_kernel *k = &g->kernels[i];
+        const tm_kernel *k = g->kernels[i];
         if (k->arrived && (!k->done || k->end == now))
             tm_kcsv_kernel(kcsv, now, k->id, k->L->kernel->name, k->resident);
     }
@@ -776,6 +803,8 @@ static uint64_t next_event(tm_gpu *g)
     }
     if (g->kmu_next < next)
         next = g->kmu_next;
+    if (tm_cdp_next_cycle(g) < next)
+        next = tm_cdp_next_cycle(g);
     if (g->cta_retry_at < next)
         next = g->cta_retry_at;
     if (g->pol.next_tick < next)
@@ -798,6 +827,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     if (n == 0)
         return true;
     uint64_t start = g->now + 1;
+    guint stats_first = g->stats.kernels->len;
     bool ok = run_setup(g, subs, n, start, error);
     tm_csv csv = {0};
     tm_kcsv kcsv = {0};
@@ -808,8 +838,8 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
         tm_core_counters *base = g_new0(tm_core_counters, g->nsms);
         for (uint32_t i = 0; i < g->nsms; i++)
             base[i] = g->sms[i]->c;
-        ok = csv_on = tm_csv_open(&csv, g->opts.csv_dir, g->kernels[0].id,
-                                  g->kernels[0].L->kernel->name, g->nsms, base, start - 1,
+        ok = csv_on = tm_csv_open(&csv, g->opts.csv_dir, g->kernels[0]->id,
+                                  g->kernels[0]->L->kernel->name, g->nsms, base, start - 1,
                                   error);
         g_free(base);
         if (ok) {
@@ -817,7 +847,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             uint64_t *served = g_new0(uint64_t, g->nsms);
             snapshot_mem(g, &m, served);
             g_free(served);
-            ok = tm_kcsv_open(&kcsv, g->opts.csv_dir, g->kernels[0].id, &g->cfg, start - 1,
+            ok = tm_kcsv_open(&kcsv, g->opts.csv_dir, g->kernels[0]->id, &g->cfg, start - 1,
                               m.dram_bytes, error);
             if (!ok)
                 tm_csv_close(&csv, false, NULL);
@@ -835,7 +865,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     uint64_t now = g->now;
     g->cta_dirty = true;
     g->cta_retry_at = TM_NEVER;
-    ex_launch *L0 = g->nkernels ? g->kernels[0].L : NULL;
+    ex_launch *L0 = g->nkernels ? g->kernels[0]->L : NULL;
     uint64_t max_cycles = L0 && L0->max_cycles ? L0->max_cycles : UINT64_MAX;
     while (!tm_kmu_all_done(&g->kmu) && !g->env.failed) {
         now++;
@@ -859,10 +889,15 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
         /* stepping visits the memory system every cycle as well */
         if (g->cfg.sim.step_every_cycle || memsys_next_cycle(g->mem) <= now)
             memsys_cycle(g->mem, now);
+        tm_cdp_progress(g, now); /* grids complete, tail launches go (gpu_cdp.c) */
         for (uint32_t i = 0; i < g->nkernels; i++) {
-            tm_kernel *k = &g->kernels[i];
-            if (k->arrived && !k->done && k->finished == k->total && !k->pending_appends)
+            tm_kernel *k = g->kernels[i];
+            if (!k->arrived || k->done || k->finished != k->total || k->pending_appends)
+                continue;
+            if (tm_cdp_kernel_may_finish(g, k))
                 kernel_done(g, i, now);
+            else /* only its children left: it leaves the KDU */
+                tm_kmu_release(&g->kmu, k->sub);
         }
         /* L1 changes (memory system, kernel ends) wake stuck SMs */
         for (uint32_t i = 0; i < g->nsms; i++)
@@ -895,6 +930,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             now = next - 1;
     }
     g->now = now;
+    tm_cdp_footprints(g, stats_first); /* the TBs' shared_with_parent */
     if (csv_on && !tm_csv_close(&csv, !g->env.failed, g->env.failed ? NULL : error))
         ok = false;
     if (csv_on && !tm_kcsv_close(&kcsv, ok && !g->env.failed, ok ? error : NULL))

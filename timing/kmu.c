@@ -10,6 +10,7 @@ bool tm_kmu_init(tm_kmu *q, const tm_submit *subs, const uint32_t *kernel_of, ui
     memset(q, 0, sizeof *q);
     q->subs = g_new0(tm_kmu_sub, n ? n : 1);
     q->n = n;
+    q->cap = n ? n : 1;
     q->entries = entries ? entries : 1;
     q->unfinished = n;
     q->succ_first = g_new0(uint32_t, (size_t)n + 1);
@@ -91,7 +92,7 @@ void tm_kmu_finish(tm_kmu *q, uint32_t i, uint64_t cycle)
     q->unfinished--;
     if (u->s.done_at)
         *u->s.done_at = cycle;
-    if (is_kernel(u) && q->used)
+    if (is_kernel(u) && q->used && !u->released)
         q->used--;
     /* a kernel's dependants start the cycle after its last one */
     uint64_t next = u->s.L ? cycle + 1 : cycle;
@@ -114,4 +115,34 @@ uint64_t tm_kmu_next_cycle(const tm_kmu *q)
             next = u->ready;
     }
     return next;
+}
+
+uint32_t tm_kmu_add(tm_kmu *q, ex_launch *L, uint32_t kernel, uint64_t ready)
+{
+    if (q->n == q->cap) {
+        q->cap *= 2;
+        q->subs = g_renew(tm_kmu_sub, q->subs, q->cap);
+    }
+    q->succ_first = g_renew(uint32_t, q->succ_first, (size_t)q->n + 2);
+    q->succ_first[q->n + 1] = q->succ_first[q->n]; /* no successors */
+    uint32_t i = q->n++;
+    tm_kmu_sub *u = &q->subs[i];
+    memset(u, 0, sizeof *u);
+    u->s.L = L;
+    u->s.append_to = -1;
+    u->kernel = kernel;
+    u->ready = ready;
+    u->done = TM_KMU_NOT_DONE;
+    q->unfinished++;
+    return i;
+}
+
+void tm_kmu_release(tm_kmu *q, uint32_t i)
+{
+    tm_kmu_sub *u = &q->subs[i];
+    if (u->released || !u->arrived || u->done != TM_KMU_NOT_DONE || !is_kernel(u))
+        return;
+    u->released = true;
+    if (q->used)
+        q->used--;
 }

@@ -33,13 +33,14 @@ typedef struct tm_kmu_sub {
                                     finished predecessors */
     uint64_t done;               /* cycle it finished (TM_KMU_NOT_DONE: not yet) */
     bool arrived;
+    bool released;               /* gave its KDU entry back before it finished */
 } tm_kmu_sub;
 
 #define TM_KMU_NOT_DONE UINT64_MAX
 
 typedef struct tm_kmu {
     tm_kmu_sub *subs;
-    uint32_t n;
+    uint32_t n, cap;
     uint32_t *succ_first;        /* [n + 1]: CSR of successors */
     uint32_t *succ;
     uint32_t entries, used;      /* KDU entries and those held */
@@ -58,6 +59,14 @@ void tm_kmu_free(tm_kmu *q);
  * an appended submission joins is resident. */
 uint32_t tm_kmu_pop(tm_kmu *q, uint64_t now, bool (*resident)(void *user, uint32_t kernel),
                     void *user);
+
+/* A submission made during the run (a device-side launch, timing/gpu_cdp.c):
+ * kernel `kernel` of launch L, ready from cycle `ready`, depending on
+ * nothing.  Returns its index. */
+uint32_t tm_kmu_add(tm_kmu *q, ex_launch *L, uint32_t kernel, uint64_t ready);
+/* Kernel submission i leaves the KDU before it finishes (its CTAs are done
+ * and it waits only for the grids it launched). */
+void tm_kmu_release(tm_kmu *q, uint32_t i);
 
 /* Submission i finished at `cycle` (a kernel: all of its submissions). */
 void tm_kmu_finish(tm_kmu *q, uint32_t i, uint64_t cycle);

@@ -682,6 +682,8 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
             to_memsys = true;
             ready = TM_NEVER;
             tag = tw->next_tag++;
+            if (G_UNLIKELY(sm->env->touch != NULL))
+                sm->env->touch(sm->env->user, w, a);
         }
     } else {
         sm->c.alu_instrs++;
@@ -1083,10 +1085,11 @@ static void cta_complete(tm_sm *sm, tm_cta *c, uint64_t cycle)
     ex_cta_account(c->L, &c->cta);
     sm->c.ctas_finished++;
     void *kernel = c->kernel;
+    ex_launch *L = c->L;
     uint32_t linear = c->cta.linear_id;
     release(sm, c, cycle);
     if (sm->env->cta_done)
-        sm->env->cta_done(sm->env->user, sm, kernel, linear, cycle);
+        sm->env->cta_done(sm->env->user, sm, kernel, L, linear, cycle);
 }
 
 void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)

@@ -95,8 +95,11 @@ typedef struct tm_env {
     uint64_t next_age;       /* launch order of the next warp */
     bool failed;             /* a warp faulted: stop the run */
     /* A CTA finished (its warps are done and its memory traffic drained). */
-    void (*cta_done)(void *user, tm_sm *sm, void *kernel, uint32_t cta,
+    void (*cta_done)(void *user, tm_sm *sm, void *kernel, ex_launch *L, uint32_t cta,
                      uint64_t cycle);
+    /* Non-NULL: told of every global-memory instruction sent to the memory
+     * system (the dynamic-parallelism footprint, timing/gpu_cdp.c). */
+    void (*touch)(void *user, const ex_warp *w, const ex_access *a);
     void *user;
 } tm_env;
 

@@ -130,6 +130,8 @@ void tm_kernel_stats_free(tm_kernel_stats *k)
     g_free(k->served_per_sm);
     g_free(k->cta_limit);
     g_free(k->off_end);
+    if (k->tbs)
+        g_array_free(k->tbs, TRUE);
     g_free(k);
 }
 
@@ -419,6 +421,27 @@ static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
     write_core(j, &k->total, cycles, k->ncores);
     write_mem(j, &k->mem, k->total.mem_refusals);
     write_energy(j, cfg, k);
+    if (k->tbs) { /* dynamic parallelism: each TB's SM and origin */
+        jw_open(j, "tbs", '[');
+        for (guint i = 0; i < k->tbs->len; i++) {
+            const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, i);
+            jw_open(j, NULL, '{');
+            jw_u64(j, "cta", t->cta);
+            jw_u64(j, "sm", t->sm);
+            jw_u64(j, "issue_cycle", t->issue_cycle);
+            jw_u64(j, "depth", t->depth);
+            if (t->depth) {
+                jw_u64(j, "parent_kernel", t->parent_kernel);
+                jw_u64(j, "parent_cta", t->parent_cta);
+                jw_u64(j, "parent_sm", t->parent_sm);
+                jw_u64(j, "launch_cycle", t->launch_cycle);
+                if (t->shared_with_parent >= 0)
+                    jw_dbl(j, "shared_with_parent", t->shared_with_parent);
+            }
+            jw_close(j, '}');
+        }
+        jw_close(j, ']');
+    }
     jw_open(j, "cores", '[');
     for (uint32_t i = 0; i < k->ncores; i++) {
         const tm_core_counters *c = &k->cores[i];

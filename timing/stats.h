@@ -96,6 +96,21 @@ typedef struct tm_occupancy {
 } tm_occupancy;
 
 /* One kernel launch. */
+/* One TB (CTA) of a kernel that took part in dynamic parallelism
+ * (docs/cdp.md): where it ran and where it came from. */
+typedef struct tm_tb_stat {
+    uint32_t cta;                /* kernel-wide CTA id */
+    uint32_t sm;
+    uint64_t issue_cycle;        /* cycle it was placed */
+    uint32_t depth;              /* 0: host-launched */
+    uint32_t parent_kernel, parent_cta, parent_sm; /* SCHED_NONE: host-launched */
+    uint64_t launch_cycle;       /* cycle of the launching instruction (0: host) */
+    uint32_t grid, grid_cta;     /* launch id of its own grid, its CTA id there */
+    double shared_with_parent;   /* of the 128-byte global lines it touched, the
+                                    fraction its parent TB touched too (LaPerm
+                                    Fig. 2); < 0: not known */
+} tm_tb_stat;
+
 typedef struct tm_kernel_stats {
     char *name;
     uint32_t launch;
@@ -111,6 +126,9 @@ typedef struct tm_kernel_stats {
     uint64_t *served_per_sm;     /* memory requests served per SM */
     uint32_t *cta_limit;         /* per SM: a policy's CTA cap when the kernel
                                     ended (SCHED_NO_LIMIT: none) */
+    GArray *tbs;                 /* tm_tb_stat per TB, in placement order: only
+                                    kernels that launched or were launched by
+                                    device code; NULL otherwise */
     uint8_t *off_end;            /* per SM: 1 when a policy had it draining or
                                     gated as the kernel ended (ONAC, Seq-Det:
                                     the cores left on are their detected N) */

@@ -1,9 +1,8 @@
 // tests/cuda/cdp.cu — a device-side launch (CUDA dynamic parallelism,
-// built with -rdc=true).  Until ptxemu runs device launches the program
-// must load and its launch must fail visibly: cudaErrorNotSupported from
-// the launch, with ptxemu's "not supported yet" message on stderr; it then
-// prints "CDP not supported" and exits 0.  Where device launches run, the
-// child's writes are checked against the CPU and it prints "PASS cdp".
+// built with -rdc=true; docs/cdp.md).  The child's writes are checked
+// against the CPU and it prints "PASS cdp".  (A runtime without device
+// launches returns cudaErrorNotSupported: it prints "CDP not supported",
+// which the test counts as a failure.)
 #include "check.h"
 
 __global__ void child(int *p, int base)

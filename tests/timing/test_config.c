@@ -348,9 +348,11 @@ static void test_set(void **state)
     assert_string_equal(sched_names_warp[c.warp.policy], "gto");
     assert_true(gpu_config_set(&c, "warp.policy=pa-tl", &err));
     assert_string_equal(sched_names_warp[c.warp.policy], "pa-tl");
-    /* a planned policy is refused with where it is planned */
-    assert_false(gpu_config_set(&c, "cta.policy=laperm-tbpri", &err));
-    assert_non_null(strstr(err->message, "planned"));
+    /* the LaPerm policies, planned until issue 16, are choices now */
+    assert_true(gpu_config_set(&c, "cta.policy=laperm-tbpri", &err));
+    assert_string_equal(sched_names_cta[c.cta.policy], "laperm-tbpri");
+    assert_false(gpu_config_set(&c, "cta.policy=no-such-policy", &err));
+    assert_non_null(strstr(err->message, "laperm-adaptive"));
     g_clear_error(&err);
     assert_true(gpu_config_set(&c, "kernel.policy=interleaved", &err));
     assert_true(gpu_config_set(&c, "cta.filters=throttle", &err));

@@ -417,8 +417,8 @@ static void test_cli_concurrent_launches(void **state)
     g_free(ptx);
 }
 
-/* `ptxemu config --list` shows every level, each policy's keys and the
- * planned policies. */
+/* `ptxemu config --list` shows every level and each policy's keys (no
+ * policy is planned since the LaPerm ones landed). */
 static void test_cli_config_list(void **state)
 {
     (void)state;
@@ -427,7 +427,7 @@ static void test_cli_config_list(void **state)
     assert_int_equal(test_run_cli(args, &out, NULL), 0);
     const char *want[] = {"warp level (warp.policy)", "gto", "filter level (cta.filters)",
                           "throttle.burst = 4", "throttle.period = 500",
-                          "tl-rr.fetch_group = 6", "planned, not implemented yet: ", "fetch level", "l1 level"};
+                          "tl-rr.fetch_group = 6", "laperm-adaptive.levels = 4", "fetch level", "l1 level"};
     for (unsigned i = 0; i < G_N_ELEMENTS(want); i++)
         if (!strstr(out, want[i]))
             fail_msg("config --list lacks '%s'", want[i]);

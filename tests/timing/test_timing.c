@@ -264,11 +264,11 @@ static void test_warp_policies(void **state)
     assert_string_equal(sel.backoff->h.name, "none");
     assert_string_equal(sel.fetch->h.name, "fifo");
     assert_string_equal(sel.l1->h.name, "sched-order");
-    /* a planned policy is an error that says so and lists what runs */
-    assert_false(gpu_config_set(&cfg, "cta.policy=laperm-smxbind", &err));
-    assert_non_null(strstr(err->message, "cta.policy = 'laperm-smxbind'"));
-    assert_non_null(strstr(err->message, "planned"));
+    /* an unknown policy is an error that lists what runs */
+    assert_false(gpu_config_set(&cfg, "cta.policy=no-such-policy", &err));
+    assert_non_null(strstr(err->message, "cta.policy = 'no-such-policy'"));
     assert_non_null(strstr(err->message, "distributed"));
+    assert_non_null(strstr(err->message, "laperm-smxbind"));
     g_clear_error(&err);
 }
 
@@ -519,9 +519,9 @@ static void test_bad_options(void **state)
     o.timing_set = bad_syntax;
     expect_bad(&o, (const char *const[]){"warp_schedulers", "group.key=value", NULL});
     o.timing_set = NULL;
-    const char *planned[] = {"cta.policy=laperm-smxbind", NULL};
-    o.timing_set = planned;
-    expect_bad(&o, (const char *const[]){"'laperm-smxbind' is planned", "not implemented", NULL});
+    const char *unknown[] = {"cta.policy=no-such-policy", NULL};
+    o.timing_set = unknown;
+    expect_bad(&o, (const char *const[]){"'no-such-policy'", "not a valid choice", NULL});
     o.timing_set = NULL;
     o.warp_sched = "fastest";
     expect_bad(&o, (const char *const[]){"warp.policy", "fastest", NULL});

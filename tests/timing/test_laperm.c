@@ -1,0 +1,393 @@
+/* tests/timing/test_laperm.c — device-side launches on the timing model and
+ * the LaPerm TB schedulers, through the real scheduler (ptxemu_launch and
+ * the decision trace):
+ *   - the RR baseline's §6 example: 100 TBs on 13 SMXs with 3 per SMX:
+ *     SMX0 gets 0, 13, 26; TB39 goes to the SMX that frees first (SMX4,
+ *     where TB17 ends early);
+ *   - the §6 Fig. 4 rounds (4 SMXs, 1 TB each, P2 launches C0-C1, P4
+ *     launches C2-C5) for rr, laperm-tbpri, laperm-smxbind and
+ *     laperm-adaptive: which TBs run in which round, and on which SMX where
+ *     the policy binds them;
+ *   - every TB policy x the device-launch test kernels x {cdp, dtbl}: the
+ *     answers the CPU computes (which the functional run also gives,
+ *     tests/runtime/test_cdp.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "api/api_internal.h"
+#include "timing/stats.h"
+#include "api/ptxemu.h"
+#include "tests/support/test_util.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LAPERM_PTX "tests/corpus/cdp/laperm.sm_90.ptx"
+#define CDP_PTX "tests/corpus/cdp/cdp_launch.sm_90.ptx"
+#define DEVICE_IDS (1u << 30) /* device-launched grids' ids start here (docs/cdp.md) */
+
+typedef struct world {
+    ptxemu_ctx *ctx;
+    ptxemu_module *mod;
+    char *trace;
+    size_t trace_len;
+    FILE *trace_f;
+} world;
+
+static void world_open(world *w, const char *ptx, const char *const *sets)
+{
+    memset(w, 0, sizeof *w);
+    ptxemu_options o = {0};
+    o.timing = 1;
+    o.timing_set = sets;
+    w->trace_f = open_memstream(&w->trace, &w->trace_len);
+    o.sched_trace = w->trace_f;
+    ptxemu_status st = ptxemu_ctx_create(&w->ctx, &o);
+    if (st != PTXEMU_OK)
+        fail_msg("%s", ptxemu_last_error(w->ctx));
+    char *path = test_source_path(ptx);
+    assert_int_equal(ptxemu_module_load_file(w->ctx, path, &w->mod), PTXEMU_OK);
+    g_free(path);
+}
+
+static void world_close(world *w)
+{
+    ptxemu_ctx_destroy(w->ctx);
+    fclose(w->trace_f);
+    g_free(w->trace);
+}
+
+/* One placement from the trace: "cycle C: kernel K CTA c -> SM s". */
+typedef struct placement {
+    uint64_t cycle;
+    uint32_t kernel, cta, sm;
+    int round;
+} placement;
+
+static GArray *placements(world *w)
+{
+    fflush(w->trace_f);
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(placement));
+    char **lines = g_strsplit(w->trace, "\n", -1);
+    for (char **l = lines; *l; l++) {
+        placement p = {0};
+        unsigned long long c;
+        if (sscanf(*l, "cycle %llu: kernel %u CTA %u -> SM %u", &c, &p.kernel, &p.cta,
+                   &p.sm) == 4) {
+            p.cycle = c;
+            g_array_append_val(a, p);
+        }
+    }
+    g_strfreev(lines);
+    return a;
+}
+
+static const placement *find(const GArray *a, uint32_t kernel, uint32_t cta)
+{
+    for (guint i = 0; i < a->len; i++) {
+        const placement *p = &g_array_index(a, placement, i);
+        if (p->kernel == kernel && p->cta == cta)
+            return p;
+    }
+    fail_msg("kernel %u CTA %u was never placed", kernel, cta);
+    return NULL;
+}
+
+static void test_rr_example(void **state)
+{
+    (void)state;
+    const char *sets[] = {"gpu.num_sms=13", "core.max_ctas=3", "cta.policy=rr", NULL};
+    world w;
+    world_open(&w, LAPERM_PTX, sets);
+    int done[100] = {0};
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(w.ctx, &d, sizeof done), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(w.ctx, d, 0, sizeof done), PTXEMU_OK);
+    int quick = 17, spin = 400;
+    void *args[] = {&d, &quick, &spin};
+    assert_int_equal(ptxemu_launch(w.mod, "_Z10rr_examplePiii", (ptxemu_dim3){100, 1, 1},
+                                   (ptxemu_dim3){1, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    GArray *a = placements(&w);
+    assert_int_equal(a->len, 100);
+    /* the first three rounds: TB i on SMX i mod 13, so SMX0 holds 0, 13, 26 */
+    for (uint32_t i = 0; i < 39; i++)
+        assert_int_equal(find(a, 1, i)->sm, i % 13);
+    /* TB17 ends first: its SMX (4) takes TB39 */
+    assert_int_equal(find(a, 1, 39)->sm, 17 % 13);
+    assert_true(find(a, 1, 39)->cycle < find(a, 1, 40)->cycle);
+    assert_int_equal(ptxemu_memcpy_dtoh(w.ctx, done, d, sizeof done), PTXEMU_OK);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(done[i], 1);
+    g_array_free(a, TRUE);
+    world_close(&w);
+}
+
+/* The Fig. 4 TBs: P0..P7 are kernel 1's CTAs; C0-C1 the first child grid,
+ * C2-C5 the second. */
+static const placement *fig4_tb(const GArray *a, const char *name)
+{
+    int n = name[1] - '0';
+    if (name[0] == 'P')
+        return find(a, 1, (uint32_t)n);
+    return n < 2 ? find(a, DEVICE_IDS + 1, (uint32_t)n) : find(a, DEVICE_IDS + 2, (uint32_t)n - 2);
+}
+
+/* Rounds: placements more than a third of a CTA's run time apart start a
+ * new round (a launching parent ends a few dozen cycles after the rest). */
+static void number_rounds(GArray *a)
+{
+    int round = 1;
+    for (guint i = 0; i < a->len; i++) {
+        placement *p = &g_array_index(a, placement, i);
+        if (i > 0 && p->cycle - g_array_index(a, placement, i - 1).cycle > 2000)
+            round++;
+        p->round = round;
+    }
+}
+
+/* rounds[r] lists the TBs of round r + 1, space separated. */
+static void expect_rounds(const GArray *a, const char *const *rounds, unsigned nrounds,
+                          const char *policy)
+{
+    unsigned total = 0;
+    for (unsigned r = 0; r < nrounds; r++) {
+        char **tbs = g_strsplit(rounds[r], " ", -1);
+        for (char **t = tbs; *t; t++, total++)
+            if (fig4_tb(a, *t)->round != (int)r + 1)
+                fail_msg("%s: %s ran in round %d, the seed says %u", policy, *t,
+                         fig4_tb(a, *t)->round, r + 1);
+        g_strfreev(tbs);
+    }
+    assert_int_equal(total, a->len);
+}
+
+static GArray *run_fig4_mode(world *w, const char *policy, const char *mode)
+{
+    char *pol = g_strdup_printf("cta.policy=%s", policy);
+    char *md = g_strdup_printf("cdp.mode=%s", mode);
+    const char *sets[] = {"gpu.num_sms=4", "core.max_ctas=1", "cdp.launch_latency=10", pol,
+                          md, NULL};
+    world_open(w, LAPERM_PTX, sets);
+    g_free(pol);
+    g_free(md);
+    int done[14];
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(w->ctx, &d, sizeof done), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(w->ctx, d, 0, sizeof done), PTXEMU_OK);
+    int spin = 3000;
+    void *args[] = {&d, &spin};
+    assert_int_equal(ptxemu_launch(w->mod, "_Z11fig4_parentPii", (ptxemu_dim3){8, 1, 1},
+                                   (ptxemu_dim3){1, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    assert_int_equal(ptxemu_memcpy_dtoh(w->ctx, done, d, sizeof done), PTXEMU_OK);
+    for (int i = 0; i < 14; i++) /* every parent and child ran */
+        assert_int_equal(done[i], 1);
+    GArray *a = placements(w);
+    number_rounds(a);
+    return a;
+}
+
+static GArray *run_fig4(world *w, const char *policy)
+{
+    return run_fig4_mode(w, policy, "cdp");
+}
+
+static void test_tb_stats_dtbl(void **state)
+{
+    (void)state;
+    world w;
+    GArray *a = run_fig4_mode(&w, "laperm-smxbind", "dtbl");
+    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    assert_int_equal(st->kernels->len, 1); /* the children joined kernel 1 */
+    const tm_kernel_stats *k = g_ptr_array_index(st->kernels, 0);
+    assert_non_null(k->tbs);
+    assert_int_equal(k->tbs->len, 14);
+    uint32_t sm_of[8] = {0};
+    for (guint i = 0; i < k->tbs->len; i++) {
+        const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, i);
+        assert_int_equal(t->sm, find(a, 1, t->cta)->sm); /* as the trace says */
+        if (t->cta < 8)
+            sm_of[t->cta] = t->sm;
+    }
+    for (guint i = 0; i < k->tbs->len; i++) {
+        const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, i);
+        if (t->cta < 8) {
+            assert_int_equal(t->depth, 0);
+            continue;
+        }
+        /* TBs 8-9 are C0-C1 (P2's), 10-13 are C2-C5 (P4's) */
+        assert_int_equal(t->depth, 1);
+        assert_int_equal(t->parent_kernel, 1);
+        assert_int_equal(t->parent_cta, t->cta < 10 ? 2 : 4);
+        assert_int_equal(t->parent_sm, sm_of[t->parent_cta]);
+        assert_int_equal(t->sm, t->parent_sm); /* SMX-Bind: on the parent's SMX */
+        assert_true(t->launch_cycle < t->issue_cycle);
+        /* the parent stores done[p], the child done[8..13]: both in the one
+         * 128-byte line of the 56-byte buffer (allocations are 256-aligned) */
+        assert_true(t->shared_with_parent == 1.0);
+    }
+    g_array_free(a, TRUE);
+    world_close(&w);
+}
+
+static void test_fig4_rr(void **state)
+{
+    (void)state;
+    world w;
+    GArray *a = run_fig4(&w, "rr");
+    const char *rounds[] = {"P0 P1 P2 P3", "P4 P5 P6 P7", "C0 C1 C2 C3", "C4 C5"};
+    expect_rounds(a, rounds, 4, "rr");
+    g_array_free(a, TRUE);
+    world_close(&w);
+}
+
+static void test_fig4_tbpri(void **state)
+{
+    (void)state;
+    world w;
+    GArray *a = run_fig4(&w, "laperm-tbpri");
+    const char *rounds[] = {"P0 P1 P2 P3", "C0 C1 P4 P5", "C2 C3 C4 C5", "P6 P7"};
+    expect_rounds(a, rounds, 4, "laperm-tbpri");
+    g_array_free(a, TRUE);
+    world_close(&w);
+}
+
+static void test_fig4_smxbind(void **state)
+{
+    (void)state;
+    world w;
+    GArray *a = run_fig4(&w, "laperm-smxbind");
+    const char *rounds[] = {"P0 P1 P2 P3", "P4 P5 C0 P6", "C2 P7 C1", "C3", "C4", "C5"};
+    expect_rounds(a, rounds, 6, "laperm-smxbind");
+    /* children run on their parent's SMX, nowhere else */
+    uint32_t p2 = fig4_tb(a, "P2")->sm, p4 = fig4_tb(a, "P4")->sm;
+    for (int c = 0; c < 6; c++) {
+        char name[3] = {'C', (char)('0' + c), 0};
+        assert_int_equal(fig4_tb(a, name)->sm, c < 2 ? p2 : p4);
+    }
+    g_array_free(a, TRUE);
+    world_close(&w);
+}
+
+static void test_fig4_adaptive(void **state)
+{
+    (void)state;
+    world w;
+    GArray *a = run_fig4(&w, "laperm-adaptive");
+    const char *rounds[] = {"P0 P1 P2 P3", "P4 P5 C0 P6", "C1 C2 C3 P7", "C4 C5"};
+    expect_rounds(a, rounds, 4, "laperm-adaptive");
+    /* C0 and C1 on their parent's SMX; of P4's children, those another SMX
+     * runs came from P4's SMX's queue as its backup */
+    uint32_t p2 = fig4_tb(a, "P2")->sm, p4 = fig4_tb(a, "P4")->sm;
+    assert_int_equal(fig4_tb(a, "C0")->sm, p2);
+    assert_int_equal(fig4_tb(a, "C1")->sm, p2);
+    unsigned on_p4 = 0;
+    for (int c = 2; c < 6; c++) {
+        char name[3] = {'C', (char)('0' + c), 0};
+        on_p4 += fig4_tb(a, name)->sm == p4;
+    }
+    assert_true(on_p4 >= 1 && on_p4 < 4);
+    g_array_free(a, TRUE);
+    world_close(&w);
+}
+
+/* Every TB policy x {cdp, dtbl} x the device-launch kernels: the CPU's answers. */
+static void run_cdp_kernels(const char *policy, const char *mode)
+{
+    char *pol = g_strdup_printf("cta.policy=%s", policy);
+    char *md = g_strdup_printf("cdp.mode=%s", mode);
+    const char *sets[] = {"gpu.num_sms=4", pol, md, NULL};
+    world w;
+    world_open(&w, CDP_PTX, sets);
+    enum { N = 64 };
+    int a[N] = {0}, want[N] = {0};
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(w.ctx, &d, 256 * sizeof(int)), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(w.ctx, d, 0, 256 * sizeof(int)), PTXEMU_OK);
+    int n = N;
+    void *sargs[] = {&d, &n};
+    assert_int_equal(ptxemu_launch(w.mod, "_Z7streamsPii", (ptxemu_dim3){2, 1, 1},
+                                   (ptxemu_dim3){32, 1, 1}, 0, sargs),
+                     PTXEMU_OK);
+    for (int b = 0; b < 2; b++)
+        for (int i = 0; i < N; i++)
+            want[i] += b + 1 + (i < 32 ? 1107 : 0);
+    assert_int_equal(ptxemu_memcpy_dtoh(w.ctx, a, d, sizeof a), PTXEMU_OK);
+    assert_memory_equal(a, want, sizeof a);
+    /* nest to depth 3 */
+    assert_int_equal(ptxemu_memset(w.ctx, d, 0, 256 * sizeof(int)), PTXEMU_OK);
+    int depth = 0, maxdepth = 3;
+    void *nargs[] = {&d, &depth, &maxdepth};
+    assert_int_equal(ptxemu_launch(w.mod, "_Z4nestPiii", (ptxemu_dim3){1, 1, 1},
+                                   (ptxemu_dim3){1, 1, 1}, 0, nargs),
+                     PTXEMU_OK);
+    assert_int_equal(ptxemu_memcpy_dtoh(w.ctx, a, d, 5 * sizeof(int)), PTXEMU_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(a[i], 1 << i);
+    assert_int_equal(a[4], 0);
+    /* a child's writes, read by the tail launch */
+    ptxemu_dptr out;
+    assert_int_equal(ptxemu_malloc(w.ctx, &out, sizeof(int)), PTXEMU_OK);
+    int m = 200;
+    void *pargs[] = {&d, &m, &out};
+    assert_int_equal(ptxemu_launch(w.mod, "_Z20produce_then_consumePiiS_",
+                                   (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){1, 1, 1}, 0, pargs),
+                     PTXEMU_OK);
+    int got = 0;
+    assert_int_equal(ptxemu_memcpy_dtoh(w.ctx, &got, out, sizeof got), PTXEMU_OK);
+    assert_int_equal(got, 3 * 199 * 200 / 2);
+    world_close(&w);
+    g_free(pol);
+    g_free(md);
+}
+
+/* The limits stop a timing run as they stop a functional one. */
+static void test_limits_timing(void **state)
+{
+    (void)state;
+    const char *modes[] = {"cdp.mode=cdp", "cdp.mode=dtbl"};
+    for (unsigned m = 0; m < 2; m++) {
+        const char *sets[] = {"gpu.num_sms=4", "cdp.max_depth=2", modes[m], NULL};
+        world w;
+        world_open(&w, CDP_PTX, sets);
+        ptxemu_dptr d;
+        assert_int_equal(ptxemu_malloc(w.ctx, &d, 5 * sizeof(int)), PTXEMU_OK);
+        int depth = 0, maxdepth = 3;
+        void *args[] = {&d, &depth, &maxdepth};
+        assert_int_equal(ptxemu_launch(w.mod, "_Z4nestPiii", (ptxemu_dim3){1, 1, 1},
+                                       (ptxemu_dim3){1, 1, 1}, 0, args),
+                         PTXEMU_ERR_LAUNCH_FAILED);
+        assert_non_null(strstr(ptxemu_last_error(w.ctx),
+                               "nesting depth 3 exceeds cdp.max_depth = 2"));
+        world_close(&w);
+    }
+}
+
+static void test_policies_modes(void **state)
+{
+    (void)state;
+    const char *policies[] = {"rr", "laperm-tbpri", "laperm-smxbind", "laperm-adaptive"};
+    for (unsigned p = 0; p < 4; p++) {
+        run_cdp_kernels(policies[p], "cdp");
+        run_cdp_kernels(policies[p], "dtbl");
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rr_example),
+        cmocka_unit_test(test_fig4_rr),
+        cmocka_unit_test(test_fig4_tbpri),
+        cmocka_unit_test(test_fig4_smxbind),
+        cmocka_unit_test(test_fig4_adaptive),
+        cmocka_unit_test(test_tb_stats_dtbl),
+        cmocka_unit_test(test_limits_timing),
+        cmocka_unit_test(test_policies_modes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,363 @@
+/* timing/gpu_cdp.c — device-side launches on the timing model
+ * (docs/cdp.md, runtime/cdp.h).
+ *
+ * Every grid of a run has a record (tm_grid): the host launches, and each
+ * device launch made while a CTA executes.  A device launch travels, after
+ * `cdp.launch_latency` core cycles, from the SM to the KMU as a kernel of
+ * its own, then waits for a KDU entry like any kernel (cdp.mode = cdp); or,
+ * after `cdp.dtbl_latency`, its CTAs join the pool of the kernel its parent
+ * runs in, after that kernel's CTAs (cdp.mode = dtbl, Wang et al. ISCA 2015).
+ *
+ * Completion follows CUDA: a grid is complete once its CTAs have finished
+ * and every grid it launched is complete.  Tail launches are held until the
+ * parent's CTAs and its other children are done, then go one at a time in
+ * launch order.  A kernel whose CTAs are done but whose grid waits for
+ * children gives its KDU entry back, so deep trees cannot fill the KDU with
+ * waiting parents. */
+#include "timing/gpu_internal.h"
+
+#include <string.h>
+
+static tm_grid *grid_at(const tm_gpu *g, uint32_t i)
+{
+    return g->cdp.grids->pdata[i];
+}
+
+static void grid_free(gpointer p)
+{
+    tm_grid *gr = p;
+    if (gr->rec) { /* a device launch's own ex_launch */
+        if (gr->own.error)
+            g_string_free(gr->own.error, TRUE);
+        ex_cdp_release(&gr->own);
+    }
+    if (gr->tails)
+        g_ptr_array_free(gr->tails, TRUE);
+    g_free(gr);
+}
+
+void tm_cdp_init(tm_gpu *g)
+{
+    tm_cdp_state *s = &g->cdp;
+    s->grids = g_ptr_array_new_with_free_func(grid_free);
+    s->waiting = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    s->dirty = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    s->next = TM_NEVER;
+    s->why = g_string_new(NULL);
+}
+
+void tm_cdp_free(tm_gpu *g)
+{
+    tm_cdp_state *s = &g->cdp;
+    if (!s->grids)
+        return;
+    g_ptr_array_free(s->grids, TRUE);
+    g_array_free(s->waiting, TRUE);
+    g_array_free(s->dirty, TRUE);
+    g_string_free(s->why, TRUE);
+    if (s->lines)
+        g_hash_table_destroy(s->lines);
+    g->env.touch = NULL;
+    memset(s, 0, sizeof *s);
+}
+
+static uint32_t grid_new(tm_gpu *g, tm_grid **out)
+{
+    tm_grid *gr = g_new0(tm_grid, 1);
+    gr->parent = TM_NO_GRID;
+    gr->kernel = TM_NO_GRID;
+    gr->sub = TM_KMU_NONE;
+    g_ptr_array_add(g->cdp.grids, gr);
+    *out = gr;
+    return g->cdp.grids->len - 1;
+}
+
+static void mark_dirty(tm_gpu *g, uint32_t i)
+{
+    tm_grid *gr = grid_at(g, i);
+    if (gr->dirty || gr->complete)
+        return;
+    gr->dirty = true;
+    g_array_append_val(g->cdp.dirty, i);
+}
+
+static uint32_t ctas_of(const ex_launch *L)
+{
+    return L->grid[0] * L->grid[1] * L->grid[2];
+}
+
+/* 128-byte lines, LaPerm's (and Kepler's) cache line */
+#define CDP_LINE_SHIFT 7
+
+static gpointer line_key(uint32_t grid, uint32_t cta)
+{
+    return GSIZE_TO_POINTER(((gsize)grid << 32) | cta);
+}
+
+static void cdp_touch(void *user, const ex_warp *w, const ex_access *a)
+{
+    tm_gpu *g = user;
+    if (a->space != EX_SPACE_GLOBAL || w->launch->driver_grid == TM_NO_GRID)
+        return;
+    gpointer key = line_key(w->launch->driver_grid, w->cta->linear_id);
+    GHashTable *set = g_hash_table_lookup(g->cdp.lines, key);
+    if (!set) {
+        set = g_hash_table_new(g_direct_hash, g_direct_equal);
+        g_hash_table_insert(g->cdp.lines, key, set);
+    }
+    for (uint32_t m = a->mask; m; m &= m - 1) {
+        gsize line = (gsize)(a->addr[__builtin_ctz(m)] >> CDP_LINE_SHIFT);
+        g_hash_table_add(set, GSIZE_TO_POINTER(line));
+    }
+}
+
+/* Whether a module's code calls the device runtime (then its grids' line
+ * footprints are kept from their first instruction). */
+static bool module_launches(const ex_module *m)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const GArray *calls = m->funcs[i].calls;
+        for (guint c = 0; calls && c < calls->len; c++)
+            if (g_array_index(calls, ex_call, c).builtin == EX_BUILTIN_CDP)
+                return true;
+    }
+    return false;
+}
+
+void tm_cdp_footprints(tm_gpu *g, guint first)
+{
+    tm_cdp_state *s = &g->cdp;
+    if (!s->lines)
+        return;
+    GHashTable *grid_of = g_hash_table_new(g_direct_hash, g_direct_equal); /* launch id -> grid */
+    for (guint i = 0; i < s->grids->len; i++)
+        g_hash_table_insert(grid_of, GUINT_TO_POINTER(grid_at(g, i)->L->launch_id),
+                            GUINT_TO_POINTER(i + 1));
+    for (guint k = first; k < g->stats.kernels->len; k++) {
+        const tm_kernel_stats *ks = g_ptr_array_index(g->stats.kernels, k);
+        for (guint i = 0; ks->tbs && i < ks->tbs->len; i++) {
+            tm_tb_stat *t = &g_array_index(ks->tbs, tm_tb_stat, i);
+            if (!t->depth)
+                continue;
+            guint me = GPOINTER_TO_UINT(g_hash_table_lookup(grid_of, GUINT_TO_POINTER(t->grid)));
+            guint pa = GPOINTER_TO_UINT(
+                g_hash_table_lookup(grid_of, GUINT_TO_POINTER(t->parent_kernel)));
+            if (!me || !pa)
+                continue;
+            GHashTable *mine = g_hash_table_lookup(s->lines, line_key(me - 1, t->grid_cta));
+            GHashTable *theirs = g_hash_table_lookup(s->lines, line_key(pa - 1, t->parent_cta));
+            if (!mine || !g_hash_table_size(mine))
+                continue;
+            guint both = 0;
+            GHashTableIter it;
+            gpointer line;
+            g_hash_table_iter_init(&it, mine);
+            while (theirs && g_hash_table_iter_next(&it, &line, NULL))
+                both += g_hash_table_contains(theirs, line);
+            t->shared_with_parent = (double)both / g_hash_table_size(mine);
+        }
+    }
+    g_hash_table_destroy(grid_of);
+}
+
+void tm_cdp_host_grid(tm_gpu *g, tm_kernel *k, uint32_t kernel_index, ex_launch *L)
+{
+    if (!g->cdp.lines && module_launches(L->mod)) { /* keep footprints this run */
+        g->cdp.lines = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                             (GDestroyNotify)g_hash_table_destroy);
+        g->env.touch = cdp_touch;
+    }
+    tm_grid *gr;
+    uint32_t i = grid_new(g, &gr);
+    gr->L = L;
+    gr->kernel = kernel_index;
+    gr->joined = true;
+    gr->ctas_left = ctas_of(L);
+    L->driver_grid = i;
+    k->grid = i;
+}
+
+void tm_cdp_add_ctas(tm_gpu *g, uint32_t grid, uint32_t n)
+{
+    if (grid != TM_NO_GRID)
+        grid_at(g, grid)->ctas_left += n;
+}
+
+void tm_cdp_cta_done(tm_gpu *g, uint32_t grid)
+{
+    tm_grid *gr = grid_at(g, grid);
+    if (gr->ctas_left && --gr->ctas_left == 0)
+        mark_dirty(g, grid);
+}
+
+/* Sends grid i on its way, arriving at `ready`: a kernel of its own through
+ * the KMU (cdp), or a TB group waiting to join its parent's kernel (dtbl). */
+static void submit(tm_gpu *g, uint32_t i, uint64_t ready)
+{
+    tm_grid *gr = grid_at(g, i);
+    gr->ctas_left = ctas_of(gr->L);
+    if (g->cfg.cdp.mode == GPU_CDP_DTBL) {
+        gr->kernel = grid_at(g, gr->parent)->kernel;
+        g->kernels[gr->kernel]->dev_appends++;
+        gr->ready = ready;
+        g_array_append_val(g->cdp.waiting, i);
+        if (ready < g->cdp.next)
+            g->cdp.next = ready;
+        return;
+    }
+    uint32_t ki;
+    tm_kernel *k = tm_gpu_kernel_add(g, &ki);
+    GError *err = NULL;
+    if (!tm_gpu_kernel_setup(g, k, gr->L, &err)) /* checked at the launch */
+        g_error_free(err);
+    k->grid = i;
+    gr->kernel = ki;
+    gr->joined = true;
+    gr->sub = tm_kmu_add(&g->kmu, gr->L, ki, ready);
+    k->sub = gr->sub;
+    if (ready < g->kmu_next)
+        g->kmu_next = ready;
+}
+
+static uint64_t latency(const tm_gpu *g)
+{
+    return g->cfg.cdp.mode == GPU_CDP_DTBL ? g->cfg.cdp.dtbl_latency : g->cfg.cdp.launch_latency;
+}
+
+bool tm_cdp_on_launch(void *user, ex_launch *parent, ex_cdp_launch *rec, const char **why)
+{
+    tm_gpu *g = user;
+    tm_grid *gr;
+    uint32_t i = grid_new(g, &gr);
+    ex_cdp_child_launch(&gr->own, parent, rec);
+    gr->L = &gr->own;
+    gr->L->driver_grid = i;
+    gr->rec = rec;
+    gr->parent = parent->driver_grid;
+    /* a child that cannot fit an SM fails at its launch, with the reason */
+    tm_cta_req req;
+    tm_occupancy occ;
+    GError *err = NULL;
+    if (!tm_gpu_launch_req(g, gr->L, &req, &occ, &err)) {
+        g_string_assign(g->cdp.why, err->message);
+        g_error_free(err);
+        *why = g->cdp.why->str;
+        return false;
+    }
+    tm_grid *p = grid_at(g, gr->parent);
+    if (g->opts.trace)
+        fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u on SM %u launches grid %u (%s, "
+                "depth %u%s)\n", (unsigned long long)g->now, parent->launch_id,
+                rec->parent_cta, rec->parent_sm, rec->id, rec->kernel->name, rec->depth,
+                rec->stream_kind == EX_CDP_STREAM_TAIL ? ", tail launch" : "");
+    if (rec->stream_kind == EX_CDP_STREAM_TAIL) {
+        if (!p->tails)
+            p->tails = g_ptr_array_new();
+        g_ptr_array_add(p->tails, GUINT_TO_POINTER(i));
+        /* dtbl: the kernel must not end before its held tail launches join */
+        if (g->cfg.cdp.mode == GPU_CDP_DTBL)
+            g->kernels[p->kernel]->dev_appends++;
+        return true;
+    }
+    p->open++;
+    submit(g, i, rec->launch_cycle + latency(g));
+    return true;
+}
+
+/* The grid's launch has reached the GPU: it is no longer pending. */
+static void started(tm_grid *gr)
+{
+    if (!gr->rec || gr->rec->started)
+        return;
+    gr->rec->started = true;
+    if (gr->L->cdp && gr->L->cdp->pending)
+        gr->L->cdp->pending--;
+}
+
+void tm_cdp_kernel_arrived(tm_gpu *g, tm_kernel *k)
+{
+    if (k->grid != TM_NO_GRID)
+        started(grid_at(g, k->grid));
+}
+
+/* Grid i may have become complete (or ready for its next tail launch). */
+static void settle(tm_gpu *g, uint32_t i, uint64_t now)
+{
+    tm_grid *gr = grid_at(g, i);
+    gr->dirty = false;
+    if (gr->complete || !gr->joined || gr->ctas_left || gr->open || gr->tails_open)
+        return;
+    if (!gr->rec && g->kernels[gr->kernel]->pending_appends)
+        return; /* host TB groups still to join */
+    if (gr->tails && gr->tails->len) {
+        uint32_t t = GPOINTER_TO_UINT(gr->tails->pdata[0]);
+        g_ptr_array_remove_index(gr->tails, 0);
+        gr->tails_open++;
+        tm_grid *tg = grid_at(g, t);
+        uint64_t ready = tg->rec->launch_cycle + latency(g);
+        if (g->cfg.cdp.mode == GPU_CDP_DTBL)
+            g->kernels[gr->kernel]->dev_appends--; /* submit counts it again */
+        submit(g, t, ready > now ? ready : now + 1);
+        return;
+    }
+    gr->complete = true;
+    if (gr->parent == TM_NO_GRID)
+        return;
+    tm_grid *p = grid_at(g, gr->parent);
+    if (gr->rec->stream_kind == EX_CDP_STREAM_TAIL)
+        p->tails_open--;
+    else
+        p->open--;
+    mark_dirty(g, gr->parent);
+}
+
+void tm_cdp_progress(tm_gpu *g, uint64_t now)
+{
+    tm_cdp_state *s = &g->cdp;
+    if (s->next <= now) { /* dtbl groups join their kernels, in launch order */
+        s->next = TM_NEVER;
+        guint keep = 0;
+        for (guint k = 0; k < s->waiting->len; k++) {
+            uint32_t i = g_array_index(s->waiting, uint32_t, k);
+            tm_grid *gr = grid_at(g, i);
+            if (gr->ready > now) {
+                g_array_index(s->waiting, uint32_t, keep++) = i;
+                if (gr->ready < s->next)
+                    s->next = gr->ready;
+                continue;
+            }
+            tm_kernel *kn = g->kernels[gr->kernel];
+            tm_gpu_append(g, kn, gr->L, i, now);
+            kn->dev_appends--;
+            gr->joined = true;
+            started(gr);
+        }
+        g_array_set_size(s->waiting, keep);
+    }
+    /* settling may dirty parents: the list grows while we walk it */
+    for (guint k = 0; k < s->dirty->len; k++)
+        settle(g, g_array_index(s->dirty, uint32_t, k), now);
+    g_array_set_size(s->dirty, 0);
+}
+
+bool tm_cdp_kernel_may_finish(const tm_gpu *g, const tm_kernel *k)
+{
+    if (k->dev_appends)
+        return false;
+    return k->grid == TM_NO_GRID || grid_at(g, k->grid)->complete;
+}
+
+uint64_t tm_cdp_next_cycle(const tm_gpu *g)
+{
+    return g->cdp.next;
+}
+
+const ex_launch *tm_cdp_failed(const tm_gpu *g)
+{
+    for (guint i = 0; g->cdp.grids && i < g->cdp.grids->len; i++) {
+        const tm_grid *gr = grid_at(g, i);
+        if (gr->rec && gr->own.failed && gr->own.error)
+            return &gr->own;
+    }
+    return NULL;
+}
