@@ -15,7 +15,7 @@ int cdp_graph_scale(cdp_graph_kind kind, bench_size size)
     case CDP_GRAPH_CITATION:
         return size == BENCH_TINY ? 2048 : size == BENCH_SMALL ? 16384 : 268495;
     case CDP_GRAPH_GRAPH500:
-        return size == BENCH_TINY ? 11 : size == BENCH_SMALL ? 14 : 20;
+        return size == BENCH_TINY ? 10 : size == BENCH_SMALL ? 14 : 20;
     case CDP_GRAPH_CAGE:
         return size == BENCH_TINY ? 2048 : size == BENCH_SMALL ? 16384 : 1 << 20;
     }
