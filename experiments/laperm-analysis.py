@@ -49,13 +49,22 @@ def load(results):
                     per_sm[c["sm"]] = per_sm.get(c["sm"], 0) + c["warp_instructions"]
                     busy += c.get("idle_no_warp", 0)
                     slots += c.get("issue_slots", 0)
+            same = wait = kids = 0
+            for k in s.get("kernels", []):
+                for tb in k.get("tbs", []):
+                    if tb.get("depth", 0) > 0 and "parent_sm" in tb:
+                        kids += 1
+                        same += tb["sm"] == tb["parent_sm"]
+                        wait += tb["issue_cycle"] - tb["launch_cycle"]
             vals = list(per_sm.values())
             imb = max(vals) / (sum(vals) / len(vals)) if vals and sum(vals) else float("nan")
             res[(r["benchmark"], mode, pol)] = {
                 "ipc": t["ipc"], "cycles": t["cycles"],
                 "l1": t["memory"]["l1_hit_rate"], "l2": t["memory"]["l2_hit_rate"],
                 "kernels": t.get("kernels", len(s.get("kernels", []))),
-                "imbalance": imb, "no_warp": busy / slots if slots else float("nan")}
+                "imbalance": imb, "no_warp": busy / slots if slots else float("nan"),
+                "same_sm": same / kids if kids else float("nan"),
+                "wait": wait / kids if kids else float("nan")}
     return res, benches
 
 
@@ -81,13 +90,18 @@ def main():
     print("IPC is total warp instructions per core cycle over the whole run (every host")
     print("launch with its device launches); L1/L2 are hit rates over the run;")
     print("*imbalance* is the busiest SM's warp instructions over the mean SM's;")
-    print("*no warp* is the share of issue slots of SMs that had no warp at all.\n")
+    print("*no warp* is the share of issue slots of SMs that had no warp at all;")
+    print("*on parent's SM* is the share of device-launched TBs that ran on the SM of")
+    print("the TB that launched them; *child wait* is their mean cycles from the launch")
+    print("instruction to their issue (per-TB statistics, docs/cdp.md).\n")
     summary = {}
     for mode in MODES:
         print(f"### {mode}\n")
         head = ["benchmark", "RR IPC"] + [f"{SHORT[p]} IPC/RR" for p in POLICIES[1:]]
         head += [f"L1 {SHORT[p]}" for p in POLICIES] + [f"L2 {SHORT[p]}" for p in POLICIES]
         head += [f"imbalance {SHORT[p]}" for p in POLICIES] + [f"no warp {SHORT[p]}" for p in POLICIES]
+        head += [f"on parent's SM {SHORT[p]}" for p in POLICIES]
+        head += [f"child wait {SHORT[p]}" for p in POLICIES]
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
         cols = {p: {"ratio": [], "l1": [], "l2": []} for p in POLICIES}
@@ -105,16 +119,20 @@ def main():
                     row.append(fmt(v[key], ".3f") if v else "—")
                     if v and base:
                         cols[p][key].append(v[key])
-            for key in ("imbalance", "no_warp"):
+            for key in ("imbalance", "no_warp", "same_sm", "wait"):
                 for p in POLICIES:
                     v = res.get((b, mode, p))
-                    row.append(fmt(v[key], ".2f") if v else "—")
+                    row.append(fmt(v[key], ".0f" if key == "wait" else ".2f") if v else "—")
+                    if v:
+                        cols[p].setdefault(key, []).append(v[key])
             print("| " + " | ".join(row) + " |")
         g = ["**geomean / mean**", ""]
         g += [fmt(gmean(cols[p]["ratio"]), ".3f") for p in POLICIES[1:]]
         g += [fmt(mean(cols[p]["l1"]), ".3f") for p in POLICIES]
         g += [fmt(mean(cols[p]["l2"]), ".3f") for p in POLICIES]
-        g += [""] * (2 * len(POLICIES))
+        for key in ("imbalance", "no_warp", "same_sm", "wait"):
+            g += [fmt(mean(cols[p].get(key, [])), ".0f" if key == "wait" else ".2f")
+                  for p in POLICIES]
         print("| " + " | ".join(g) + " |\n")
         summary[mode] = cols
 

@@ -9,8 +9,9 @@
 // TB per refined cell; integer atomics make the sums order-independent, so
 // memory after the launch is schedule-independent.
 //
-// Regenerate kernels.ptx with scripts/regen-ptx.sh (-rdc=true, see below).
-// nvcc-flags: -rdc=true
+// Regenerate kernels.ptx with scripts/regen-ptx.sh, which compiles sources
+// marked "ptxemu: -rdc=true" with -rdc=true (device-side launches need it).
+// ptxemu: -rdc=true
 
 #define PB 64    // parent TB: 64 coarse cells
 #define COARSE 32

@@ -10,7 +10,7 @@
 //
 // Regenerate kernels.ptx with scripts/regen-ptx.sh (nvcc -ptx -rdc=true
 // -arch=sm_75; the marker line below asks for -rdc=true).
-// nvcc-flags: -rdc=true
+// ptxemu: -rdc=true
 
 #define PB 64 // parent TB size
 #define CB 64 // child TB size

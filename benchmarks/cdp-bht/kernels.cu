@@ -8,8 +8,9 @@
 // splits further (up to 4, ranges passed as parameters).  Every slot has one
 // writer and sums are integers, so memory is schedule-independent.
 //
-// Regenerate kernels.ptx with scripts/regen-ptx.sh (-rdc=true, see below).
-// nvcc-flags: -rdc=true
+// Regenerate kernels.ptx with scripts/regen-ptx.sh, which compiles sources
+// marked "ptxemu: -rdc=true" with -rdc=true (device-side launches need it).
+// ptxemu: -rdc=true
 
 #define BT 128
 

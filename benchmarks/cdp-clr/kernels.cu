@@ -7,8 +7,9 @@
 // nobody beat.  Only `lose` flags (all writers store 1) are written during
 // the check, so memory after every launch is schedule-independent.
 //
-// Regenerate kernels.ptx with scripts/regen-ptx.sh (-rdc=true, see below).
-// nvcc-flags: -rdc=true
+// Regenerate kernels.ptx with scripts/regen-ptx.sh, which compiles sources
+// marked "ptxemu: -rdc=true" with -rdc=true (device-side launches need it).
+// ptxemu: -rdc=true
 
 #define PB 64
 #define CB 64

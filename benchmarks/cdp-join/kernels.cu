@@ -7,8 +7,9 @@
 // parent TB, a TB per heavy tuple, gathered in thread order).  Every output
 // slot has one writer, so memory after every launch is schedule-independent.
 //
-// Regenerate kernels.ptx with scripts/regen-ptx.sh (-rdc=true, see below).
-// nvcc-flags: -rdc=true
+// Regenerate kernels.ptx with scripts/regen-ptx.sh, which compiles sources
+// marked "ptxemu: -rdc=true" with -rdc=true (device-side launches need it).
+// ptxemu: -rdc=true
 
 #define PB 64
 #define CB 64
