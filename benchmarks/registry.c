@@ -10,6 +10,7 @@
 #include "benchmarks/registry_rodinia_polybench.inc"
 #include "benchmarks/registry_sdk.inc"
 #include "benchmarks/registry_micro.inc"
+#include "benchmarks/registry_cdp.inc"
 #undef BENCH
 
 static const bench_def *const all_benches[] = {
@@ -18,6 +19,7 @@ static const bench_def *const all_benches[] = {
 #include "benchmarks/registry_rodinia_polybench.inc"
 #include "benchmarks/registry_sdk.inc"
 #include "benchmarks/registry_micro.inc"
+#include "benchmarks/registry_cdp.inc"
 #undef BENCH
     NULL,
 };

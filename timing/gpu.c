@@ -489,13 +489,13 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
 
 /* ------------------------------------------------------------ statistics */
 
-static void snapshot_mem(tm_gpu *g, tm_mem_counters *out, uint64_t *served)
+static void snapshot_mem(tm_gpu *g, tm_mem_counters *out, uint64_t *served, uint64_t upto)
 {
     memsys_stats ms;
     memsys_extra_stats mx;
     memset(&ms, 0, sizeof ms);
     memset(&mx, 0, sizeof mx);
-    memsys_get_stats(g->mem, &ms);
+    memsys_get_stats_at(g->mem, upto, &ms);
     memsys_get_extra_stats(g->mem, &mx);
     tm_mem_counters_from(out, &ms, &mx);
     for (uint32_t i = 0; i < g->nsms; i++)
@@ -514,7 +514,7 @@ static void kernel_begin(tm_gpu *g, tm_kernel *k, uint64_t now)
         tm_sm_flush(g->sms[i], now);
         k->base[i] = g->sms[i]->c;
     }
-    snapshot_mem(g, &k->mem_base, k->served_base);
+    snapshot_mem(g, &k->mem_base, k->served_base, now);
     if (g->opts.trace)
         fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) arrives: %u CTAs\n",
                 (unsigned long long)now, k->id, k->L->kernel->name, k->total);
@@ -552,7 +552,7 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
         ks->off_end[i] = g->sms[i]->gated || g->sms[i]->draining;
         tm_core_counters_add(&ks->total, &ks->cores[i]);
     }
-    snapshot_mem(g, &ks->mem, ks->served_per_sm);
+    snapshot_mem(g, &ks->mem, ks->served_per_sm, now + 1);
     tm_mem_counters_sub(&ks->mem, &k->mem_base);
     for (uint32_t i = 0; i < g->nsms; i++)
         ks->served_per_sm[i] -= k->served_base[i];
@@ -845,7 +845,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
         if (ok) {
             tm_mem_counters m;
             uint64_t *served = g_new0(uint64_t, g->nsms);
-            snapshot_mem(g, &m, served);
+            snapshot_mem(g, &m, served, start - 1);
             g_free(served);
             ok = tm_kcsv_open(&kcsv, g->opts.csv_dir, g->kernels[0]->id, &g->cfg, start - 1,
                               m.dram_bytes, error);

@@ -51,6 +51,20 @@ void tm_cdp_free(tm_gpu *g)
     tm_cdp_state *s = &g->cdp;
     if (!s->grids)
         return;
+    /* The context's instruction counters count a host launch with all of its
+     * device launches, as functional runs do (runtime/cdp_run.c); the
+     * kernels' statistics are final by now, so nothing is counted twice. */
+    for (guint i = 0; i < s->grids->len; i++) {
+        tm_grid *gr = grid_at(g, i), *root = gr;
+        if (!gr->rec)
+            continue;
+        while (root->parent != TM_NO_GRID)
+            root = grid_at(g, root->parent);
+        if (root != gr && root->L) {
+            root->L->warp_instrs += gr->own.warp_instrs;
+            root->L->thread_instrs += gr->own.thread_instrs;
+        }
+    }
     g_ptr_array_free(s->grids, TRUE);
     g_array_free(s->waiting, TRUE);
     g_array_free(s->dirty, TRUE);

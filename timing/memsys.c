@@ -872,6 +872,11 @@ void memsys_count_refusals(memsys *m, uint64_t n)
 
 void memsys_get_stats(const memsys *m, memsys_stats *out)
 {
+    memsys_get_stats_at(m, m->last_cycle, out);
+}
+
+void memsys_get_stats_at(const memsys *m, uint64_t upto, memsys_stats *out)
+{
     *out = m->st;
     out->dram_reads = out->dram_writes = out->dram_row_hits = out->dram_row_misses = 0;
     for (uint32_t p = 0; p < m->nparts; p++) {
@@ -881,10 +886,10 @@ void memsys_get_stats(const memsys *m, memsys_stats *out)
         out->dram_row_hits += d->row_hits;
         out->dram_row_misses += d->row_misses;
     }
-    /* SMs still waiting on a load count up to the last simulated cycle */
+    /* SMs still waiting on a load count up to `upto` */
     for (uint32_t i = 0; i < m->nsms; i++)
-        if (m->sm[i].loads_out && m->last_cycle > m->sm[i].busy_since)
-            out->latency_overlapped_sum += m->last_cycle - m->sm[i].busy_since;
+        if (m->sm[i].loads_out && upto > m->sm[i].busy_since)
+            out->latency_overlapped_sum += upto - m->sm[i].busy_since;
 }
 
 void memsys_get_extra_stats(const memsys *m, memsys_extra_stats *out)

@@ -67,6 +67,11 @@ bool memsys_idle(const memsys *m);
 
 /* Counters so far (served_per_sm points into memsys-owned memory). */
 void memsys_get_stats(const memsys *m, memsys_stats *out);
+/* The same, with loads still outstanding counted up to core cycle `upto`
+ * rather than the last cycle simulated: a kernel's statistics that end
+ * while other kernels' loads are in flight must not depend on how far the
+ * event-skipping loop last advanced the memory system. */
+void memsys_get_stats_at(const memsys *m, uint64_t upto, memsys_stats *out);
 
 /* ---- additions (memsys side) ---- */
 

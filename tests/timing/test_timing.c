@@ -381,9 +381,13 @@ static void test_memory_identical(void **state)
                          b->name, policies[p]);
             /* the same instructions ran, in another order -- except where
              * threads spin on locks: how often they retry depends on the
-             * interleaving, only the final memory may not */
+             * interleaving, only the final memory may not; and in the
+             * dynamic-parallelism benchmarks, whose children run beside
+             * their parents here but after them functionally: a check such
+             * as BFS's "not visited yet" before a racing store of an equal
+             * value takes the branch a different number of times */
             assert_int_equal(tr.counters.launches, fr.counters.launches);
-            if (!spins_on_locks(b)) {
+            if (!spins_on_locks(b) && !g_str_has_prefix(b->name, "cdp-")) {
                 assert_int_equal(tr.counters.warp_instructions, fr.counters.warp_instructions);
                 assert_int_equal(tr.counters.thread_instructions,
                                  fr.counters.thread_instructions);
