@@ -159,6 +159,9 @@ static void h_wmma_mem(ex_warp *w, const ex_instr *in, uint32_t mask)
     ptx_mma_dims(&md->g, o, &rows, &cols);
     unsigned e = ptx_mma_frag_elems(&md->g, o), n = rows * cols;
     unsigned bytes = bits < 8 ? 1u : bits / 8u;
+    unsigned row_align = md->nreg[o] * (bits == 64 ? 64u : 32u); /* fragment bits */
+    if (row_align > 128u)
+        row_align = 128u;
     ex_access *rec = w->rec;
     w->rec = NULL; /* one record per lane, filled below */
     uint64_t regs[MAX_REGS];
@@ -166,13 +169,14 @@ static void h_wmma_mem(ex_warp *w, const ex_instr *in, uint32_t mask)
         uint64_t base = (uint64_t)in->imm + (in->a != EX_NONE ? w->r[in->a][l] : 0);
         uint64_t stride = md->stride != EX_NONE ? (uint32_t)w->r[md->stride][l]
                         : md->layout == PTX_MMA_ROW ? cols : rows;
-        /* PTX ISA "Matrix Storage for WMMA" and CUDA's load_matrix_sync:
-         * a 256-bit aligned base, rows (columns) 16-byte aligned */
-        if ((base & 31u) || (stride * bits) % 128u) {
+        /* CUDA's load_matrix_sync: a 256-bit aligned base; PTX ISA "Matrix
+         * Storage for WMMA": each row (column) aligned to the fragment's
+         * size, which we relax to 16 bytes at most (CUDA's ldm rule) */
+        if ((base & 31u) || (stride * bits) % row_align) {
             ex_fault(w, (int)l, "%s needs a 32-byte aligned address and a stride that is "
-                                "a multiple of 16 bytes (address 0x%llx, stride %llu "
+                                "a multiple of %u bytes (address 0x%llx, stride %llu "
                                 "elements)", store ? "wmma.store" : "wmma.load",
-                     (unsigned long long)base, (unsigned long long)stride);
+                     row_align / 8u, (unsigned long long)base, (unsigned long long)stride);
             break;
         }
         if (store)
