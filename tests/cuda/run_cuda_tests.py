@@ -210,6 +210,10 @@ def run(t):
     t.check("symbols: drop-in by LD_LIBRARY_PATH alone", [sym], env=env,
             want_out=["PASS symbols"])
     t.check("copy2d", t.exec("--", t.build("copy2d", PTX75)), want_out=["PASS copy2d"])
+    wmma = t.build("wmma_gemm", PTX75)
+    t.check("wmma_gemm: nvcuda::wmma GEMM", t.exec("--", wmma), want_out=["PASS wmma_gemm"])
+    t.check("wmma_gemm: timing mode", t.exec("--timing", "--", wmma),
+            want_out=["PASS wmma_gemm"])
     t.check("errors: documented error codes", t.exec("--", t.build("errors", PTX75)),
             want_out=["PASS errors"],
             want_err=["not supported yet: cudaGraphCreate", "out-of-bounds"])

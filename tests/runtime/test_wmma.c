@@ -397,6 +397,63 @@ static void test_movmatrix(void **state)
     }
 }
 
+static uint16_t rand_half(GRand *rng)
+{
+    return (uint16_t)tm_random(TM_F16, rnd32, rng);
+}
+
+/* tests/corpus/cuda/tensor_cores.cu as nvcc 13 compiled it (sm_75: two
+ * m16n8k8; sm_80 and sm_90: m16n8k16), against CPU references: the wmma
+ * GEMM (32x32x32, four warps, nvcuda::wmma with an element-wise x2 of the
+ * accumulator) and the ldmatrix + mma.sync tile with movmatrix. */
+static void test_nvcc_kernels(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"tests/corpus/nvcc/tensor_cores.sm_75.ptx",
+                                        "tests/corpus/nvcc/tensor_cores.sm_80.ptx",
+                                        "tests/corpus/nvcc/tensor_cores.sm_90.ptx"};
+    GRand *rng = g_rand_new_with_seed(17);
+    for (size_t f = 0; f < G_N_ELEMENTS(files); f++) {
+        char *ptx = test_read_file(files[f], NULL), *err = NULL;
+        uint16_t a[32 * 32], b[32 * 32];
+        float c[32 * 32];
+        for (unsigned i = 0; i < 32 * 32; i++) {
+            a[i] = rand_half(rng);
+            b[i] = rand_half(rng);
+        }
+        test_buf gb[3] = {{a, sizeof a}, {b, sizeof b}, {c, sizeof c}};
+        if (test_run_ptx(ptx, "wmma_gemm", 1, 128, gb, 3, &err) != PTXEMU_OK)
+            fail_msg("%s: %s", files[f], err);
+        for (unsigned i = 0; i < 32; i++)
+            for (unsigned j = 0; j < 32; j++) {
+                float acc = 0.0f; /* b is column-major */
+                for (unsigned k = 0; k < 32; k++)
+                    acc = fmaf(tm_to_f32(TM_F16, a[i * 32 + k]), tm_to_f32(TM_F16, b[j * 32 + k]),
+                               acc);
+                assert_int_equal(tm_f2u(c[i * 32 + j]), tm_f2u(2.0f * acc));
+            }
+        float d[16 * 8];
+        uint32_t t[32];
+        test_buf tb[4] = {{a, 16 * 16 * 2}, {b, 16 * 8 * 2}, {d, sizeof d}, {t, sizeof t}};
+        if (test_run_ptx(ptx, "mma_tile", 1, 32, tb, 4, &err) != PTXEMU_OK)
+            fail_msg("%s: %s", files[f], err);
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned j = 0; j < 8; j++) {
+                float acc = 0.0f; /* a 16x16 and b 16x8, both row-major */
+                for (unsigned k = 0; k < 16; k++)
+                    acc = fmaf(tm_to_f32(TM_F16, a[i * 16 + k]), tm_to_f32(TM_F16, b[k * 8 + j]),
+                               acc);
+                assert_int_equal(tm_f2u(d[i * 8 + j]), tm_f2u(acc));
+            }
+        for (unsigned l = 0; l < 32; l++) {
+            unsigned col = l / 4, r0 = 2 * (l % 4);
+            assert_int_equal(t[l], a[r0 * 16 + col] | (uint32_t)a[(r0 + 1) * 16 + col] << 16);
+        }
+        g_free(ptx);
+    }
+    g_rand_free(rng);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_wmma_misaligned),
         cmocka_unit_test(test_ldmatrix_stmatrix),
         cmocka_unit_test(test_movmatrix),
+        cmocka_unit_test(test_nvcc_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
