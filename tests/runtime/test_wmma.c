@@ -454,11 +454,44 @@ static void test_nvcc_kernels(void **state)
     g_rand_free(rng);
 }
 
+/* wmma.mma .satfinite with .f16 D (PTX ISA wmma.mma): a sum beyond the
+ * .f16 range is +inf without it and the largest finite value (65504,
+ * 0x7bff) with it.  A = B = 256 everywhere: each D = 16 x 65536. */
+static void test_wmma_satfinite(void **state)
+{
+    (void)state;
+    for (int sat = 0; sat < 2; sat++) {
+        char *text = g_strdup_printf(
+            HEADER ".visible .entry k(.param .u64 pa, .param .u64 pd)\n{\n"
+            "  .reg .b64 %%rd<3>;\n  .reg .b32 %%a<8>, %%c<4>, %%d<4>;\n"
+            "  ld.param.u64 %%rd1, [pa];\n  ld.param.u64 %%rd2, [pd];\n"
+            "  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%%a0,%%a1,%%a2,%%a3,%%a4,%%a5,%%a6,%%a7}, [%%rd1];\n"
+            "  mov.b32 %%c0, 0;\n  mov.b32 %%c1, 0;\n  mov.b32 %%c2, 0;\n  mov.b32 %%c3, 0;\n"
+            "  wmma.mma.sync.aligned.row.row.m16n16k16%s.f16.f16 {%%d0,%%d1,%%d2,%%d3}, "
+            "{%%a0,%%a1,%%a2,%%a3,%%a4,%%a5,%%a6,%%a7}, {%%a0,%%a1,%%a2,%%a3,%%a4,%%a5,%%a6,%%a7}, "
+            "{%%c0,%%c1,%%c2,%%c3};\n"
+            "  wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%%rd2], {%%d0,%%d1,%%d2,%%d3};\n"
+            "  ret;\n}\n", sat ? ".satfinite" : "");
+        uint16_t a[256], d[256];
+        for (unsigned i = 0; i < 256; i++)
+            a[i] = 0x5c00; /* 256.0 */
+        memset(d, 0, sizeof d);
+        test_buf tb[2] = {{a, sizeof a}, {d, sizeof d}};
+        char *err = NULL;
+        if (test_run_ptx(text, "k", 1, 32, tb, 2, &err) != PTXEMU_OK)
+            fail_msg("%s", err);
+        for (unsigned i = 0; i < 256; i++)
+            assert_int_equal(d[i], sat ? 0x7bff : 0x7c00);
+        g_free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wmma_all),
         cmocka_unit_test(test_wmma_misaligned),
+        cmocka_unit_test(test_wmma_satfinite),
         cmocka_unit_test(test_ldmatrix_stmatrix),
         cmocka_unit_test(test_movmatrix),
         cmocka_unit_test(test_nvcc_kernels),
