@@ -378,7 +378,7 @@ static bool fail(ex_decoder *d, const char *why)
 /* The modifiers of an instruction, sorted out. */
 typedef struct mods {
     unsigned m, n, k;
-    bool has_shape, trans, satfinite, popc;
+    bool has_shape, trans, satfinite, popc, sync, aligned;
     unsigned nlayout, nmat;
     uint8_t layout[2], bitop;
     char which;            /* 'a' 'b' 'c' 'd' or 0 */
@@ -407,7 +407,8 @@ static bool parse_mods(ex_decoder *d, mods *md)
             continue;
         unsigned m, n, k;
         if (!strcmp(s, "sync") || !strcmp(s, "aligned")) {
-            continue;
+            md->sync |= s[0] == 's';
+            md->aligned |= s[0] == 'a';
         } else if (ptx_mma_parse_shape(s, &m, &n, &k)) {
             md->m = m, md->n = n, md->k = k, md->has_shape = true;
         } else if (!strcmp(s, "row") || !strcmp(s, "col")) {
@@ -436,6 +437,8 @@ static bool parse_mods(ex_decoder *d, mods *md)
             return false;
         }
     }
+    if (!md->sync || !md->aligned)
+        return fail(d, "warp-level matrix instructions need .sync.aligned");
     if (md->bitop && !md->popc) {
         g_string_assign(d->why, ".xor/.and need .popc");
         return false;
