@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fenv.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ typedef struct mcase {
     int alayout, blayout; /* 0 row, 1 col */
     bool satfinite;
     int bitop;
+    int rnd; /* .f64: 0 none, 1 .rn, 2 .rz, 3 .rm, 4 .rp */
 } mcase;
 
 enum { OA, OB, OC, OD };
@@ -192,10 +194,22 @@ static char *kernel_text(const mcase *c, const char *instr)
     return g_string_free(s, FALSE);
 }
 
+static const char *rnd_name(int rnd)
+{
+    static const char *const n[] = {"", ".rn", ".rz", ".rm", ".rp"};
+    return n[rnd];
+}
+
+static int rnd_mode(int rnd)
+{
+    static const int m[] = {FE_TONEAREST, FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+    return m[rnd];
+}
+
 static char *mma_instr(const mcase *c)
 {
-    return g_strdup_printf("mma.sync.aligned.m%un%uk%u.%s.%s%s.%s.%s.%s.%s%s", c->m, c->n, c->k,
-                           c->alayout ? "col" : "row", c->blayout ? "col" : "row",
+    return g_strdup_printf("mma.sync.aligned.m%un%uk%u.%s.%s%s%s.%s.%s.%s.%s%s", c->m, c->n, c->k,
+                           c->alayout ? "col" : "row", c->blayout ? "col" : "row", rnd_name(c->rnd),
                            c->satfinite ? ".satfinite" : "", tm_name(c->dt), tm_name(c->at),
                            tm_name(c->bt), tm_name(c->ct),
                            c->bitop == 1 ? ".xor.popc" : c->bitop == 2 ? ".and.popc" : "");
@@ -278,9 +292,12 @@ static unsigned check_random(const mcase *c, GRand *rng)
     }
     run_case(c, mat);
     tm_problem p = {c->m, c->n, c->k, c->at, c->bt, c->ct, c->dt, c->satfinite, c->bitop};
+    int saved = fegetround();
+    fesetround(rnd_mode(c->rnd)); /* the model's fma() chain in the instruction's mode */
     for (unsigned b = 0; b < batch; b++)
         tm_model(&p, mat[OA] + b * c->m * c->k, mat[OB] + b * c->k * c->n,
                  mat[OC] + b * c->m * c->n, want + b * c->m * c->n);
+    fesetround(saved);
     unsigned n = batch * c->m * c->n;
     for (unsigned i = 0; i < n; i++)
         if (want[i] != mat[OD][i]) {
@@ -295,7 +312,7 @@ static unsigned check_random(const mcase *c, GRand *rng)
     return n;
 }
 
-#define CASE(M, N, K, A, B, C, D) {M, N, K, TM_##A, TM_##B, TM_##C, TM_##D, 0, 1, false, 0}
+#define CASE(M, N, K, A, B, C, D) {M, N, K, TM_##A, TM_##B, TM_##C, TM_##D, 0, 1, false, 0, 0}
 
 static void test_float_shapes(void **state)
 {
@@ -323,9 +340,15 @@ static void test_float_shapes(void **state)
             for (int ct = 0; ct < 2; ct++)
                 for (int dt = 0; dt < 2; dt++) {
                     mcase c = {8, 8, 4, TM_F16, TM_F16, ct ? TM_F32 : TM_F16,
-                               dt ? TM_F32 : TM_F16, al, bl, false, 0};
+                               dt ? TM_F32 : TM_F16, al, bl, false, 0, 0};
                     total += check_random(&c, rng);
                 }
+    /* .f64 in each rounding mode: results differ between modes */
+    for (int r = 1; r <= 4; r++) {
+        mcase c = CASE(16, 8, 16, F64, F64, F64, F64);
+        c.rnd = r;
+        total += check_random(&c, rng);
+    }
     g_rand_free(rng);
     assert_true(total > 2000);
 }
@@ -342,16 +365,16 @@ static void test_integer_shapes(void **state)
             for (int sb = 0; sb < 2; sb++)
                 for (int sat = 0; sat < 2; sat++) {
                     mcase c8 = {shapes8[s][0], shapes8[s][1], shapes8[s][2], sa ? TM_U8 : TM_S8,
-                                sb ? TM_U8 : TM_S8, TM_S32, TM_S32, 0, 1, sat, 0};
+                                sb ? TM_U8 : TM_S8, TM_S32, TM_S32, 0, 1, sat, 0, 0};
                     check_random(&c8, rng);
                     mcase c4 = {shapes4[s][0], shapes4[s][1], shapes4[s][2], sa ? TM_U4 : TM_S4,
-                                sb ? TM_U4 : TM_S4, TM_S32, TM_S32, 0, 1, sat, 0};
+                                sb ? TM_U4 : TM_S4, TM_S32, TM_S32, 0, 1, sat, 0, 0};
                     check_random(&c4, rng);
                 }
     for (int s = 0; s < 3; s++)
         for (int op = 1; op <= 2; op++) {
             mcase c = {shapes1[s][0], shapes1[s][1], shapes1[s][2], TM_B1, TM_B1, TM_S32, TM_S32,
-                       0, 1, false, op};
+                       0, 1, false, op, 0};
             check_random(&c, rng);
         }
     g_rand_free(rng);
@@ -424,7 +447,7 @@ static void test_hand_m16n8k16(void **state)
 static void test_hand_m8n8k4(void **state)
 {
     (void)state;
-    mcase c = {8, 8, 4, TM_F16, TM_F16, TM_F32, TM_F32, 0, 0, false, 0};
+    mcase c = {8, 8, 4, TM_F16, TM_F16, TM_F32, TM_F32, 0, 0, false, 0, 0};
     uint64_t a25[SLOTS] = {0}, *b = g_new0(uint64_t, 32 * SLOTS), *cc = g_new0(uint64_t, 32 * SLOTS);
     a25[1] = 0x3c00ull << 16;
     static const float brow[8] = {1, 2, 3, 4, 5, 6, 7, 8};
