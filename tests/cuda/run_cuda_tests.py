@@ -180,7 +180,7 @@ def run(t):
     t.prebuild([t._spec(*a) for a in (
         ("kernels", PTX75_86), ("kernels", PTX75 + ["--compress-mode=none"]),
         ("kernels", PTX75 + ["--compress-mode=speed"]), ("kernels", PTX75),
-        ("symbols", PTX75), ("copy2d", PTX75), ("errors", PTX75), ("managed", PTX75),
+        ("symbols", PTX75), ("copy2d", PTX75), ("errors", PTX75), ("managed", PTX75), ("wmma_gemm", PTX75),
         ("sass_only", ["-gencode", "arch=compute_75,code=sm_75"]), ("bench_2dconv", PTX75),
         ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
