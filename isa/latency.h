@@ -25,7 +25,11 @@
  *   -ptx_opcode_latency_fp  4,13,4,5,39
  *   -ptx_opcode_latency_dp  8,19,8,8,330
  * SFU functions (sqrt, rsqrt, rcp, sin, cos, lg2, ex2) take the fp64 MUL
- * latency there; every other opcode defaults to 1. */
+ * latency there; every other opcode defaults to 1, except the tensor-core
+ * class mma (mma.sync, wmma.mma), which Fermi lacks: 32 cycles, about what
+ * published A100 microbenchmarks measure for mma.sync.m16n8k16 (Sun et
+ * al., "Dissecting Tensor Cores via Microbenchmarks", arXiv:2206.02874);
+ * its throughput is units.tensor (timing/config.h). */
 #define PTX_LATENCY_CLASSES(X)                 \
     X(INT_ADD, "int_add", 4)                    \
     X(INT_MAX, "int_max", 13)                   \
@@ -48,7 +52,7 @@
     X(CTRL, "ctrl", 1)                          \
     X(SYNC, "sync", 1)                          \
     X(TEX, "tex", 1)                            \
-    X(MMA, "mma", 1)
+    X(MMA, "mma", 32)
 
 typedef enum ptx_lat_class {
 #define X(e, k, d) PTX_LAT_##e,

@@ -61,6 +61,9 @@ static uint32_t sync_members(const ex_warp *w, const ex_instr *in, uint32_t g)
     case PTX_OP_ELECT:
         slot = in->e;
         break;
+    case PTX_OP_MMA: case PTX_OP_WMMA: case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE:
+    case PTX_OP_LDMATRIX: case PTX_OP_STMATRIX: case PTX_OP_MOVMATRIX:
+        return FULL_MASK; /* .sync.aligned: the whole warp (runtime/exec_mma.c) */
     default:
         return 0;
     }

@@ -38,11 +38,13 @@ const char *const gpu_cdp_mode_names[] = {GPU_CDP_MODES(NAME) NULL};
      1, 100000, 0, "core cycles", NULL,                                      \
      "Issue-to-result latency of the " k " class"},
 /* No seed gives initiation intervals: the dividers (the classes whose
- * latency is 32 cycles or more) are taken as unpipelined for 8 cycles. */
+ * latency is 32 cycles or more, but not mma, whose throughput is
+ * units.tensor) are taken as unpipelined for 8 cycles. */
 #define II_ROW(e, k, d)                                                      \
     {"initiation", k, GPU_KIND_U32,                                          \
      offsetof(gpu_config, initiation.cycles[PTX_LAT_##e]),                   \
-     (d) >= 32 ? 8.0 : 1.0, NULL, 1, 10000, 0, "core cycles", NULL,          \
+     (d) >= 32 && PTX_LAT_##e != PTX_LAT_MMA ? 8.0 : 1.0, NULL, 1, 10000, 0, \
+     "core cycles", NULL,                                                    \
      "Cycles a unit is busy with one warp instruction of the " k " class"},
 
 /* A policy's own keys (sched/policies.def), in the section of its name. */

@@ -145,7 +145,11 @@ typedef struct gpu_name_list {
     X(units, dp, U32, 16, 1, 1024, 0, "lanes", NULL,                         \
       "Double-precision lanes per SM")                                       \
     X(units, ldst, U32, 16, 1, 1024, 0, "lanes", NULL,                       \
-      "Load/store lanes per SM (address generation for memory ops)")
+      "Load/store lanes per SM (address generation for memory ops)")          \
+    X(units, tensor, U32, 1024, 1, 1048576, 0, "f16 FMA/cycle", NULL,        \
+      "Tensor-core .f16 multiply-adds per cycle per SM, split among the "   \
+      "schedulers (A100: 4 x 256); other input types by A100's ratios: "    \
+      ".tf32 1/2, .f64 1/16, 8-bit 2x, 4-bit 4x, .b1 16x")
 
 /* [latency] and [initiation] have one key per isa/latency.h class (the
  * PTX_LATENCY_CLASSES names); their rows are generated from that list. */

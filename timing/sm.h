@@ -37,7 +37,9 @@
 #define TM_MAX_CTA_WARPS 32 /* 1024 threads */
 
 typedef enum tm_unit {
-    TM_UNIT_SP, TM_UNIT_SFU, TM_UNIT_DP, TM_UNIT_LDST, TM_UNIT_COUNT
+    TM_UNIT_SP, TM_UNIT_SFU, TM_UNIT_DP, TM_UNIT_LDST,
+    TM_UNIT_TENSOR, /* mma.sync, wmma.mma: occupancy from the work (units.tensor) */
+    TM_UNIT_COUNT
 } tm_unit;
 
 enum {

@@ -4,6 +4,7 @@
 #include "timing/sm_internal.h"
 #include "isa/latency.h"
 #include "isa/opcodes.h"
+#include "runtime/exec_mma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,8 @@ static tm_unit unit_of(ptx_opcode op, ptx_lat_class lc)
     switch (ptx_opcode_info(op)->unit) {
     case PTX_UNIT_SFU: return TM_UNIT_SFU;
     case PTX_UNIT_MEM: case PTX_UNIT_TEX: return TM_UNIT_LDST;
-    default: return TM_UNIT_SP; /* ALU, control, sync and MMA go down the SP pipe */
+    case PTX_UNIT_MMA: return TM_UNIT_TENSOR;
+    default: return TM_UNIT_SP; /* ALU, control and sync go down the SP pipe */
     }
 }
 
@@ -25,6 +27,8 @@ static tm_unit unit_of(ptx_opcode op, ptx_lat_class lc)
  * the lanes one scheduler owns (config [units]). */
 uint32_t tm_unit_occupancy(const gpu_config *cfg, tm_unit u)
 {
+    if (u == TM_UNIT_TENSOR)
+        return 1; /* per instruction: tensor_occupancy */
     uint32_t lanes = u == TM_UNIT_SP    ? cfg->units.sp
                    : u == TM_UNIT_SFU   ? cfg->units.sfu
                    : u == TM_UNIT_DP    ? cfg->units.dp
@@ -33,6 +37,18 @@ uint32_t tm_unit_occupancy(const gpu_config *cfg, tm_unit u)
     if (lanes == 0)
         lanes = 1;
     return (cfg->gpu.warp_size + lanes - 1) / lanes;
+}
+
+/* Cycles the scheduler's tensor-core slice is busy with one MMA: its
+ * .f16-equivalent multiply-adds (isa/mma.h ptx_mma_work) over the
+ * slice's share of units.tensor. */
+static uint32_t tensor_occupancy(const gpu_config *cfg, const ex_instr *in)
+{
+    uint32_t rate = cfg->units.tensor / cfg->core.warp_schedulers;
+    if (rate == 0)
+        rate = 1;
+    uint64_t occ = ((uint64_t)ex_mma_work(in) + rate - 1) / rate;
+    return occ == 0 ? 1 : occ > 65535 ? 65535 : (uint32_t)occ;
 }
 
 /* Widths (32-bit registers) of every slot, from the register declarations;
@@ -148,7 +164,7 @@ tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn)
         ptx_opcode op = (ptx_opcode)in->op;
         ptx_lat_class lc = ptx_latency_class_of(op, (ptx_type)in->type);
         tm_unit u = unit_of(op, lc);
-        uint32_t occ = tm_unit_occupancy(cfg, u);
+        uint32_t occ = u == TM_UNIT_TENSOR ? tensor_occupancy(cfg, in) : tm_unit_occupancy(cfg, u);
         if (cfg->initiation.cycles[lc] > occ)
             occ = cfg->initiation.cycles[lc];
         t->unit = (uint8_t)u;

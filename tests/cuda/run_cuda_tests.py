@@ -180,7 +180,7 @@ def run(t):
     t.prebuild([t._spec(*a) for a in (
         ("kernels", PTX75_86), ("kernels", PTX75 + ["--compress-mode=none"]),
         ("kernels", PTX75 + ["--compress-mode=speed"]), ("kernels", PTX75),
-        ("symbols", PTX75), ("copy2d", PTX75), ("errors", PTX75), ("managed", PTX75),
+        ("symbols", PTX75), ("copy2d", PTX75), ("errors", PTX75), ("managed", PTX75), ("wmma_gemm", PTX75),
         ("sass_only", ["-gencode", "arch=compute_75,code=sm_75"]), ("bench_2dconv", PTX75),
         ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
@@ -210,6 +210,10 @@ def run(t):
     t.check("symbols: drop-in by LD_LIBRARY_PATH alone", [sym], env=env,
             want_out=["PASS symbols"])
     t.check("copy2d", t.exec("--", t.build("copy2d", PTX75)), want_out=["PASS copy2d"])
+    wmma = t.build("wmma_gemm", PTX75)
+    t.check("wmma_gemm: nvcuda::wmma GEMM", t.exec("--", wmma), want_out=["PASS wmma_gemm"])
+    t.check("wmma_gemm: timing mode", t.exec("--timing", "--", wmma),
+            want_out=["PASS wmma_gemm"])
     t.check("errors: documented error codes", t.exec("--", t.build("errors", PTX75)),
             want_out=["PASS errors"],
             want_err=["not supported yet: cudaGraphCreate", "out-of-bounds"])

@@ -111,7 +111,7 @@ static void test_unsupported_refused_at_load(void **state)
     char *msg;
     assert_int_equal(launch_bad("unsupported.ptx", "uses_mma", 32, 0, &msg),
                      PTXEMU_ERR_UNSUPPORTED);
-    assert_contains(msg, "unsupported.ptx:10:2: 'mma.sync.aligned.m16n8k16");
+    assert_contains(msg, "unsupported.ptx:10:2: 'mma.sp.sync.aligned.m16n8k32");
     assert_contains(msg, "is not supported yet");
     g_free(msg);
 }
@@ -153,7 +153,7 @@ static void test_cli_check(void **state)
     const char *argv[] = {"check", path, NULL};
     char *out = NULL, *err = NULL;
     assert_int_equal(test_run_cli(argv, &out, &err), 1);
-    assert_contains(out, "unsupported.ptx:10:2: 'mma.sync");
+    assert_contains(out, "unsupported.ptx:10:2: 'mma.sp.sync");
     g_free(out);
     g_free(err);
     g_free(path);

@@ -158,7 +158,7 @@ static void test_defaults(void **state)
         {PTX_LAT_DP_MUL, 8, 1},   {PTX_LAT_DP_MAD, 8, 1},  {PTX_LAT_DP_DIV, 330, 8},
         {PTX_LAT_SFU, 8, 1},      {PTX_LAT_OTHER, 1, 1},   {PTX_LAT_MEM, 1, 1},
         {PTX_LAT_CTRL, 1, 1},     {PTX_LAT_SYNC, 1, 1},    {PTX_LAT_TEX, 1, 1},
-        {PTX_LAT_MMA, 1, 1},
+        {PTX_LAT_MMA, 32, 1}, /* no tensor cores in GPGPU-Sim's GTX480: isa/latency.h */
     };
     assert_int_equal(G_N_ELEMENTS(lat), PTX_LAT_COUNT);
     for (size_t i = 0; i < G_N_ELEMENTS(lat); i++) {
