@@ -398,6 +398,7 @@ bool ex_decode_warp(ex_decoder *d, ex_instr *in);      /* isa/exec_warp.c */
 bool ex_decode_half(ex_decoder *d, ex_instr *in);      /* isa/exec_half.c */
 bool ex_decode_video(ex_decoder *d, ex_instr *in);     /* runtime/exec_video.c */
 bool ex_decode_cache(ex_decoder *d, ex_instr *in);     /* runtime/exec_cache.c */
+bool ex_decode_texture(ex_decoder *d, ex_instr *in);   /* runtime/exec_texture.c */
 
 /* Helpers shared by the decoders. */
 const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i);
