@@ -218,7 +218,8 @@ static bool surface_addr(ex_warp *w, const tex_ops *o, const tex_desc *t, unsign
         layer = (int32_t)(uint32_t)w->r[o->coord[0]][l];
         first = 1;
     }
-    for (unsigned k = 0; k < 3 && first + k < o->ncoord; k++)
+    unsigned nspace = o->shape == TEX_3D ? 3 : (o->shape == TEX_1D || o->shape == TEX_A1D) ? 1 : 2;
+    for (unsigned k = 0; k < nspace && first + k < o->ncoord; k++)
         c[k] = (int32_t)(uint32_t)w->r[o->coord[first + k]][l];
     unsigned size = (unsigned)o->elem * o->nvec;
     int64_t row = (int64_t)t->width * tex_elem_bytes(t);
