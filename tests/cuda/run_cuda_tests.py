@@ -210,6 +210,8 @@ def run(t):
     t.check("symbols: drop-in by LD_LIBRARY_PATH alone", [sym], env=env,
             want_out=["PASS symbols"])
     t.check("copy2d", t.exec("--", t.build("copy2d", PTX75)), want_out=["PASS copy2d"])
+    t.check("texture and surface objects, CUDA arrays",
+            t.exec("--", t.build("texture", PTX75)), want_out=["PASS texture"])
     t.check("errors: documented error codes", t.exec("--", t.build("errors", PTX75)),
             want_out=["PASS errors"],
             want_err=["not supported yet: cudaGraphCreate", "out-of-bounds"])
