@@ -39,6 +39,7 @@ typedef void (*ex_handler)(ex_warp *w, const ex_instr *in, uint32_t mask);
 typedef enum ex_space {
     EX_SPACE_GLOBAL, EX_SPACE_SHARED, EX_SPACE_LOCAL, EX_SPACE_KPARAM,
     EX_SPACE_FPARAM, EX_SPACE_CONST, EX_SPACE_GENERIC,
+    EX_SPACE_TEX,   /* texture fetch: global memory through the texture cache */
 } ex_space;
 
 enum {

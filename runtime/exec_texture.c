@@ -129,7 +129,7 @@ static void record_read(ex_warp *w, const ex_instr *in, unsigned l, uint64_t add
     if (!r || !addr)
         return;
     r->mask |= 1u << l;
-    r->space = EX_SPACE_GLOBAL;
+    r->space = write ? EX_SPACE_GLOBAL : EX_SPACE_TEX;
     r->order = in->order;
     r->size = (uint16_t)size;
     r->write = write;

@@ -80,18 +80,25 @@ typedef struct fixture {
     unsigned cases, checks;
 } fixture;
 
-static int setup(void **state)
+static fixture *fixture_new(bool timing)
 {
     fixture *f = calloc(1, sizeof *f);
     ptxemu_options o;
     memset(&o, 0, sizeof o);
+    o.timing = timing;
+    o.memory_digest = 1;
     assert_int_equal(ptxemu_ctx_create(&f->ctx, &o), PTXEMU_OK);
     ptxemu_status s = ptxemu_module_load_string(f->ctx, module, "tex.ptx", &f->mod);
     if (s != PTXEMU_OK)
         fail_msg("%s", ptxemu_last_error(f->ctx));
     assert_int_equal(ptxemu_malloc(f->ctx, &f->in, NT * sizeof(rec)), PTXEMU_OK);
     assert_int_equal(ptxemu_malloc(f->ctx, &f->out, NT * 16), PTXEMU_OK);
-    *state = f;
+    return f;
+}
+
+static int setup(void **state)
+{
+    *state = fixture_new(false);
     return 0;
 }
 
@@ -331,10 +338,10 @@ static const fmt formats[] = {
     {M_SIGNED, 2, 16, 0}, {M_UNSIGNED, 1, 32, 0},
 };
 
-/* Every shape x format x addressing x filter x normalisation. */
-static void test_sweep(void **state)
+/* Every shape x format x addressing x filter x normalisation (`quick`:
+ * normalised coordinates, and every third format). */
+static void sweep(fixture *f, bool quick)
 {
-    fixture *f = *state;
     static const char *const kf[] = {"k1d", "k2d", "k3d", "ka1d", "ka2d", "kcube", "kacube"};
     static const char *const ku[] = {"k1du", "k2du", "k3du", "ka1du", "ka2du", "kcubeu",
                                      "kacubeu"};
@@ -342,7 +349,8 @@ static void test_sweep(void **state)
                                    {4, 3, 3}, {4, 4, 6}, {3, 3, 12}};
     rec r[NT];
     for (int shape = 0; shape < 7; shape++)
-        for (size_t fi = 0; fi < G_N_ELEMENTS(formats); fi++) {
+        for (size_t fi = quick ? (size_t)shape % 3 : 0; fi < G_N_ELEMENTS(formats);
+             fi += quick ? 3 : 1) {
             const fmt *fm = &formats[fi];
             texset ts;
             make_array(f, &ts, shape, fm->kind, fm->nch, fm->bits, dims[shape][0],
@@ -354,7 +362,7 @@ static void test_sweep(void **state)
             bool fl = fm->kind == M_FLOAT || fm->read_norm;
             for (int addr = 0; addr < 4; addr++)
                 for (int filter = 0; filter < (fl ? 2 : 1); filter++)
-                    for (int norm = 0; norm < 2; norm++) {
+                    for (int norm = quick; norm < 2; norm++) {
                         uint64_t h = make_tex(f, &ts.m, &res, addr, filter, norm, fm->read_norm);
                         make_coords(&ts.m, norm, (uint32_t)(shape * 1000 + fi * 100 + addr * 10 +
                                                             filter * 2 + norm), r);
@@ -367,6 +375,11 @@ static void test_sweep(void **state)
             free_array(f, &ts);
         }
     printf("# sweep: %u cases, %u values against the model\n", f->cases, f->checks);
+}
+
+static void test_sweep(void **state)
+{
+    sweep(*state, false);
 }
 
 /* Mipmapped 2D and 3D arrays: .level and .grad with both mip filters and
@@ -519,6 +532,43 @@ static void test_linear_pitch(void **state)
     }
 }
 
+/* The timing model runs the same texture kernels (tex through the texture
+ * cache): the same values as the model, device memory equal to the
+ * functional run's (digest after every launch), and texture-cache lookups
+ * in the statistics. */
+static void test_timing_equal(void **state)
+{
+    (void)state;
+    uint64_t digest[2];
+    for (int timing = 0; timing < 2; timing++) {
+        fixture *f = fixture_new(timing != 0);
+        sweep(f, true);
+        void *st = f;
+        test_gather(&st);
+        test_mipmaps(&st);
+        ptxemu_counters c;
+        ptxemu_get_counters(f->ctx, &c);
+        digest[timing] = c.memory_digest;
+        if (timing) {
+            const char *j = ptxemu_timing_stats_json(f->ctx);
+            assert_non_null(j);
+            const char *tot = strstr(j, "\"total\"");
+            assert_non_null(tot);
+            const char *h = strstr(tot, "\"tex_hits\": "), *m = strstr(tot, "\"tex_misses\": ");
+            assert_non_null(h);
+            assert_non_null(m);
+            unsigned long long hits = strtoull(h + 12, NULL, 10);
+            unsigned long long misses = strtoull(m + 14, NULL, 10);
+            printf("# timing: %llu texture-cache hits, %llu misses, %llu cycles\n", hits, misses,
+                   (unsigned long long)c.cycles);
+            assert_true(hits > 0 && misses > 0);
+        }
+        ptxemu_ctx_destroy(f->ctx);
+        free(f);
+    }
+    assert_true(digest[0] == digest[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +576,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mipmaps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gather, setup, teardown),
         cmocka_unit_test_setup_teardown(test_linear_pitch, setup, teardown),
+        cmocka_unit_test(test_timing_equal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
