@@ -606,6 +606,38 @@ static bool decode_surface(ex_decoder *d, ex_instr *in, bool store)
     return true;
 }
 
+/* istypep.type p, a: whether the handle names an object of that kind
+ * (there are no sampler objects: .samplerref is always false). */
+static void h_istypep(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    EX_LANES(mask, l, {
+        uint64_t h = w->r[in->a][l];
+        mem_alloc *hint = NULL;
+        const uint8_t *p = h ? mem_ptr(w->launch->mem, h, sizeof(tex_desc), &hint) : NULL;
+        uint32_t magic = 0;
+        if (p)
+            memcpy(&magic, p, 4);
+        w->r[in->d][l] = in->imm != 0 && magic == (uint32_t)in->imm;
+    });
+}
+
+static bool decode_istypep(ex_decoder *d, ex_instr *in)
+{
+    const ptx_instr *pi = d->pi;
+    if (pi->ntypes != 1 || pi->nopnds != 2)
+        return fail(d, "istypep takes one type and operands p, a");
+    ptx_type t = (ptx_type)pi->types[0];
+    if (t != PTX_T_TEXREF && t != PTX_T_SURFREF && t != PTX_T_SAMPLERREF)
+        return fail(d, "istypep's type is .texref, .samplerref or .surfref");
+    in->imm = t == PTX_T_TEXREF ? TEX_MAGIC : t == PTX_T_SURFREF ? SURF_MAGIC : 0;
+    in->d = d->slot(d, ex_opnd(d, 0), PTX_T_PRED);
+    in->a = d->slot(d, ex_opnd(d, 1), PTX_T_U64);
+    if (in->d == EX_NONE || in->a == EX_NONE)
+        return fail(d, "istypep takes a predicate and a .u64 register");
+    in->fn = h_istypep;
+    return true;
+}
+
 bool ex_decode_texture(ex_decoder *d, ex_instr *in)
 {
     switch ((ptx_opcode)d->pi->op) {
@@ -617,7 +649,8 @@ bool ex_decode_texture(ex_decoder *d, ex_instr *in)
     case PTX_OP_SUST: return decode_surface(d, in, true);
     case PTX_OP_SURED:
         return fail(d, "surface reductions (sured)");
+    case PTX_OP_ISTYPEP: return decode_istypep(d, in);
     default:
-        return fail(d, "istypep");
+        return fail(d, "this texture-family instruction");
     }
 }

@@ -99,7 +99,12 @@ static char *build_module(void)
         " st.global.v4.u32 [%rd3+16], {%r5, %r6, %r7, %r8};\n"
         " st.global.v4.u32 [%rd3+32], {%r10, %r11, %r12, %r13};\n"
         " st.global.v4.u32 [%rd3+48], {%r14, %r15, %r16, %r17};\n"
-        " st.global.u32 [%rd3+64], %r18;\n ret;\n}\n"
+        " st.global.u32 [%rd3+64], %r18;\n"
+        " .reg .pred %p<5>;\n istypep.texref %p1, %rd1;\n istypep.surfref %p2, %rd1;\n"
+        " istypep.surfref %p3, %rd2;\n istypep.samplerref %p4, %rd2;\n"
+        " selp.u32 %r1, 1, 0, %p1;\n selp.u32 %r2, 2, 0, %p2;\n selp.u32 %r3, 4, 0, %p3;\n"
+        " selp.u32 %r4, 8, 0, %p4;\n or.b32 %r1, %r1, %r2;\n or.b32 %r1, %r1, %r3;\n"
+        " or.b32 %r1, %r1, %r4;\n st.global.u32 [%rd3+68], %r1;\n ret;\n}\n"
         ".visible .entry refs(.param .u64 out, .param .texref pt)\n{\n"
         " .reg .u32 %r<8>;\n .reg .u64 %rd<4>;\n .reg .f32 %f<12>;\n"
         " ld.param.u64 %rd1, [out];\n mov.f32 %f1, 0f3FC00000;\n mov.f32 %f2, 0f40200000;\n"
@@ -358,8 +363,9 @@ static void test_queries_refs(void **state)
     ptxemu_dim3 one = {1, 1, 1};
     if (ptxemu_launch(f->mod, "queries", one, one, 0, args) != PTXEMU_OK)
         fail_msg("%s", ptxemu_last_error(f->ctx));
-    uint32_t q[17];
+    uint32_t q[18];
     assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, q, f->out, sizeof q), PTXEMU_OK);
+    assert_int_equal(q[17], 1u | 4u); /* istypep: texture is a texref, surface a surfref */
     /* width height depth levels normalized filter addr0 addr1 */
     const uint32_t want[17] = {20, 12, 1, 4, 1, 1, 2, 3, 5, 3, 0x10DE, 0x10B5,
                                /* suq: width (elements) height layers data type depth */
