@@ -66,9 +66,9 @@ static const tex_desc *lane_desc(ex_warp *w, const tex_ops *o, unsigned l)
     const uint8_t *p = h ? mem_ptr(w->launch->mem, h, sizeof(tex_desc), &hint) : NULL;
     const tex_desc *t = (const tex_desc *)(const void *)p;
     if (!t || ((uintptr_t)p & 7u) ||
-        t->magic != (o->is_surface ? SURF_MAGIC : TEX_MAGIC)) {
-        ex_fault(w, (int)l, "0x%llx is not a %s handle (unbound %sref, or a destroyed or "
-                 "wrong-kind object)", (unsigned long long)h, what,
+        t->magic != (o->is_surface ? SURF_MAGIC : TEX_MAGIC) || !tex_desc_valid(t)) {
+        ex_fault(w, (int)l, "0x%llx is not a %s handle (unbound %sref, a destroyed or "
+                 "wrong-kind object, or an overwritten descriptor)", (unsigned long long)h, what,
                  o->is_surface ? "surf" : "tex");
         return NULL;
     }

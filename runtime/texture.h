@@ -107,10 +107,24 @@ bool tex_fetch(const tex_desc *t, dev_memory *mem, mem_alloc **hint, const tex_q
 bool tex_gather(const tex_desc *t, dev_memory *mem, mem_alloc **hint, const tex_query *q,
                 unsigned comp, tex_result *out, const char **err);
 
-/* Quantises a filter weight to CUDA's 9-bit fixed point (8 fraction bits). */
+/* Quantises a filter weight to CUDA's 9-bit fixed point (8 fraction bits);
+ * a NaN (from an infinite coordinate) weighs 0. */
 static inline float tex_weight(float frac)
 {
+    if (!(frac >= 0.0f && frac <= 1.0f))
+        return 0.0f;
     return (float)(int)(frac * 256.0f + 0.5f) / 256.0f;
+}
+
+/* Whether a descriptor's fields are in range (it lives in device memory,
+ * where a stray store can change it). */
+static inline bool tex_desc_valid(const tex_desc *t)
+{
+    return t->shape <= TEX_ACUBE && t->kind <= TEX_FLOAT &&
+           (t->nch == 1 || t->nch == 2 || t->nch == 4) &&
+           (t->chbytes == 1 || t->chbytes == 2 || t->chbytes == 4) && t->nlevels >= 1 &&
+           t->nlevels <= TEX_MAX_LEVELS && t->width && t->height && t->depth && t->layers &&
+           t->addr[0] <= TEX_BORDER && t->addr[1] <= TEX_BORDER && t->addr[2] <= TEX_BORDER;
 }
 
 #endif

@@ -528,6 +528,17 @@ static void test_linear_pitch(void **state)
         run_case(f, &m, h, "k2di", 3, r, "pitch2D integer coordinates");
         make_coords(&m, false, 4242, r);
         run_case(f, &m, h, "k2d", 0, r, "pitch2D linear");
+        /* infinite and NaN coordinates and levels: a defined (clamped or
+         * border) texel, never a fault or undefined arithmetic */
+        const float odd[] = {INFINITY, -INFINITY, NAN, 3e38f, -3e38f};
+        for (int i = 0; i < NT; i++) {
+            r[i].c[0] = odd[i % 5];
+            r[i].c[1] = odd[(i / 5) % 5];
+            r[i].lod = odd[(i / 3) % 5];
+        }
+        assert_int_equal(ptxemu_memcpy_htod(f->ctx, f->in, r, sizeof r), PTXEMU_OK);
+        void *args2[] = {&h, &f->in, &f->out};
+        assert_int_equal(ptxemu_launch(f->mod, "k2d", g, b, 0, args2), PTXEMU_OK);
         assert_int_equal(ptxemu_object_destroy(f->ctx, h), PTXEMU_OK);
     }
 }
