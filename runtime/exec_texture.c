@@ -483,7 +483,9 @@ static bool decode_tex(ex_decoder *d, ex_instr *in, bool gather)
     /* the array index is an integer whatever the coordinate type */
     uint32_t cs[4];
     int nc = vector_slots(d, cv, ct, cs, 4);
-    if (nc < (int)(coords_needed(o->shape) == 4 ? 3 : coords_needed(o->shape)))
+    /* vectors are padded to 4 elements; the last is unused except for .acube */
+    unsigned need = coords_needed(o->shape);
+    if (nc < (int)(need == 4 && o->shape != TEX_ACUBE ? 3 : need))
         return fail(d, "coordinate vector shorter than the geometry needs");
     for (int k = 0; k < nc; k++)
         o->coord[k] = cs[k];
