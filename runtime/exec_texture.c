@@ -43,7 +43,10 @@ typedef struct tex_ops {
     uint8_t elem;               /* suld/sust element bytes */
     uint8_t nvec;               /* suld/sust elements */
     uint8_t is_surface;
+    uint8_t redop;              /* sured: RED_* */
 } tex_ops;
+
+enum { RED_NONE, RED_ADD, RED_MIN, RED_MAX, RED_AND, RED_OR };
 
 /* ------------------------------------------------------------ handlers */
 
@@ -305,6 +308,45 @@ static void h_sust(ex_warp *w, const ex_instr *in, uint32_t mask)
     ex_mark_progress(w);
 }
 
+/* sured.b: one read-modify-write of the element at the address (no
+ * result); signed or unsigned min/max by the type. */
+static void h_sured(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    const tex_ops *o = in->ext;
+    bool sgn = in->flags & EXF_SIGNED;
+    EX_LANES(mask, l, {
+        const tex_desc *t = lane_desc(w, o, l);
+        if (!t || !shape_ok(w, o, t, l))
+            return;
+        uint64_t a;
+        if (!surface_addr(w, o, t, l, &a))
+            return;
+        if (!a)
+            continue; /* .zero: dropped */
+        uint8_t *p = ex_addr(w, in, EX_SPACE_GLOBAL, a, o->elem, (int)l, true);
+        if (!p)
+            return;
+        uint64_t old = 0, v = w->r[o->data[0]][l], r;
+        memcpy(&old, p, o->elem);
+        if (o->elem == 4 && sgn) { /* compare as 32-bit signed values */
+            old = (uint64_t)(int64_t)(int32_t)old;
+            v = (uint64_t)(int64_t)(int32_t)v;
+        } else if (o->elem == 4) {
+            v = (uint32_t)v;
+        }
+        bool lt = sgn ? (int64_t)v < (int64_t)old : v < old;
+        switch (o->redop) {
+        case RED_ADD: r = old + v; break;
+        case RED_MIN: r = lt ? v : old; break;
+        case RED_MAX: r = lt ? old : v; break;
+        case RED_AND: r = old & v; break;
+        default: r = old | v; break;
+        }
+        memcpy(p, &r, o->elem);
+    });
+    ex_mark_progress(w);
+}
+
 /* ------------------------------------------------------------ decoders */
 
 static bool fail(ex_decoder *d, const char *msg)
@@ -409,6 +451,10 @@ static bool scan_mods(ex_decoder *d, tex_ops *o, int *geom_seen)
             /* vector width from pi->vec; cache operators do not change values */
         } else if (strlen(m) == 1 && strchr("rgba", m[0])) {
             o->comp = (uint8_t)(strchr("rgba", m[0]) - "rgba");
+        } else if (strcmp(m, "add") == 0 || strcmp(m, "min") == 0 || strcmp(m, "max") == 0 ||
+                   strcmp(m, "and") == 0 || strcmp(m, "or") == 0) {
+            o->redop = m[0] == 'a' ? (m[1] == 'd' ? RED_ADD : RED_AND)
+                       : m[0] == 'o' ? RED_OR : m[1] == 'i' ? RED_MIN : RED_MAX;
         } else if (strcmp(m, "trap") == 0) {
             o->mode = SU_TRAP;
         } else if (strcmp(m, "clamp") == 0) {
@@ -640,6 +686,50 @@ static bool decode_istypep(ex_decoder *d, ex_instr *in)
     return true;
 }
 
+/* sured.b.op.geom.ctype.mode [a, b], c (byte addressing). */
+static bool decode_sured(ex_decoder *d, ex_instr *in)
+{
+    const ptx_instr *pi = d->pi;
+    tex_ops *o = new_ops(d, in);
+    o->is_surface = 1;
+    for (unsigned i = 0; i < pi->nmods; i++)
+        if (strcmp(ptx_module_mod_name(d->ir, pi->mods[i]), "p") == 0)
+            return fail(d, "sured.p (sample addressing)");
+    int geom;
+    if (!scan_mods(d, o, &geom))
+        return false;
+    if (!geom || o->shape > TEX_3D)
+        return fail(d, "sured takes .1d, .2d or .3d");
+    if (o->redop == RED_NONE)
+        return fail(d, "sured needs .add, .min, .max, .and or .or");
+    ptx_type ty = pi->ntypes == 1 ? (ptx_type)pi->types[0] : PTX_T_B32;
+    if (pi->ntypes != 1 || (ty != PTX_T_U32 && ty != PTX_T_S32 && ty != PTX_T_B32 &&
+                            ty != PTX_T_U64 && ty != PTX_T_S64))
+        return fail(d, "sured.b type (.u32 .s32 .b32 .u64 .s64)");
+    if ((o->redop == RED_AND || o->redop == RED_OR) && ty != PTX_T_B32)
+        return fail(d, "sured .and/.or take .b32");
+    if (ty == PTX_T_S32 || ty == PTX_T_S64)
+        in->flags |= EXF_SIGNED;
+    o->elem = (uint8_t)ptx_type_size(ty);
+    o->nvec = 1;
+    const ptx_operand *addr = ex_opnd(d, 0), *val = ex_opnd(d, 1);
+    if (pi->nopnds != 2 || !addr || addr->kind != PTX_OPND_ADDRLIST || addr->id2 != 2)
+        return fail(d, "operands [surf, {coordinates}], value");
+    if (!decode_handle(d, elem(d, addr, 0), o))
+        return false;
+    uint32_t cs[4];
+    int nc = vector_slots(d, elem(d, addr, 1), PTX_T_S32, cs, 4);
+    if (nc < (int)(coords_needed(o->shape) == 4 ? 3 : coords_needed(o->shape)))
+        return fail(d, "coordinate vector shorter than the geometry needs");
+    memcpy(o->coord, cs, sizeof(uint32_t) * (unsigned)nc);
+    o->ncoord = (uint8_t)nc;
+    o->data[0] = d->slot(d, val, ty);
+    if (o->data[0] == EX_NONE)
+        return fail(d, "value operand");
+    in->fn = h_sured;
+    return true;
+}
+
 bool ex_decode_texture(ex_decoder *d, ex_instr *in)
 {
     switch ((ptx_opcode)d->pi->op) {
@@ -649,8 +739,7 @@ bool ex_decode_texture(ex_decoder *d, ex_instr *in)
     case PTX_OP_SUQ: return decode_query(d, in, true);
     case PTX_OP_SULD: return decode_surface(d, in, false);
     case PTX_OP_SUST: return decode_surface(d, in, true);
-    case PTX_OP_SURED:
-        return fail(d, "surface reductions (sured)");
+    case PTX_OP_SURED: return decode_sured(d, in);
     case PTX_OP_ISTYPEP: return decode_istypep(d, in);
     default:
         return fail(d, "this texture-family instruction");

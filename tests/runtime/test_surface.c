@@ -115,6 +115,19 @@ static char *build_module(void)
         " add.u32 %r3, %r3, 1000;\n sust.b.a2d.b32.trap [gs, {%r4, %r1, %r2, %r2}], {%r3};\n"
         " st.global.v4.f32 [%rd1], {%f3, %f4, %f7, %f8};\n st.global.u32 [%rd1+16], %r3;\n"
         " ret;\n}\n"
+        ".visible .entry reduce(.param .u64 su)\n{\n .reg .u32 %r<12>;\n .reg .u64 %rd1;\n"
+        " ld.param.u64 %rd1, [su];\n mov.u32 %r1, %tid.x;\n and.b32 %r2, %r1, 3;\n"
+        " shl.b32 %r3, %r2, 2;\n sured.b.add.1d.u32.trap [%rd1, {%r3}], %r1;\n"
+        " add.u32 %r4, %r3, 16;\n sub.s32 %r5, %r1, 16;\n"
+        " sured.b.min.1d.s32.trap [%rd1, {%r4}], %r5;\n"
+        " add.u32 %r4, %r3, 32;\n mul.lo.u32 %r5, %r1, 3;\n"
+        " sured.b.max.1d.u32.clamp [%rd1, {%r4}], %r5;\n"
+        " and.b32 %r6, %r1, 7;\n shl.b32 %r7, 1, %r6;\n not.b32 %r7, %r7;\n"
+        " and.b32 %r8, %r1, 1;\n shl.b32 %r8, %r8, 2;\n add.u32 %r9, %r8, 48;\n"
+        " sured.b.and.1d.b32.zero [%rd1, {%r9}], %r7;\n"
+        " add.u32 %r9, %r8, 56;\n shl.b32 %r10, 1, %r1;\n"
+        " sured.b.or.1d.b32.zero [%rd1, {%r9}], %r10;\n"
+        " mov.u32 %r11, 64;\n sured.b.add.1d.u32.zero [%rd1, {%r11}], 1;\n ret;\n}\n"
         ".visible .entry wrong3d(.param .u64 t)\n{\n .reg .u64 %rd1;\n .reg .f32 %f<6>;\n"
         " ld.param.u64 %rd1, [t];\n mov.f32 %f1, 0f00000000;\n"
         " tex.3d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%f1, %f1, %f1, %f1}];\n ret;\n}\n");
@@ -437,6 +450,46 @@ static void test_queries_refs(void **state)
     assert_int_equal(ptxemu_object_destroy(f->ctx, ti), PTXEMU_ERR_INVALID_VALUE);
 }
 
+/* sured.b: add, min (signed), max, and, or; out of bounds with .zero
+ * dropped; every lane's update lands (read-modify-write per lane). */
+static void test_sured(void **state)
+{
+    fixture *f = *state;
+    ptxemu_channel_desc cd = {32, 0, 0, 0, PTXEMU_CHANNEL_UNSIGNED};
+    ptxemu_array *a;
+    assert_int_equal(ptxemu_array_create(f->ctx, &a, &cd, (ptxemu_extent){16, 0, 0},
+                                         PTXEMU_ARRAY_SURFACE, 1), PTXEMU_OK);
+    uint32_t init[16] = {0}, got[16], want[16];
+    init[12] = init[13] = 0xffffffffu;
+    ptxemu_copy_side side = {init, 0, sizeof init, 1};
+    assert_int_equal(ptxemu_array_copy(f->ctx, a, 1, 0, 0, 0, &side, sizeof init, 1, 1),
+                     PTXEMU_OK);
+    ptxemu_resource_desc r = {PTXEMU_RES_ARRAY, a, 0, {0}, 0, 0, 0, 0};
+    uint64_t su;
+    assert_int_equal(ptxemu_surface_create(f->ctx, &su, &r), PTXEMU_OK);
+    void *args[] = {&su};
+    ptxemu_dim3 one = {1, 1, 1}, b = {NT, 1, 1};
+    if (ptxemu_launch(f->mod, "reduce", one, b, 0, args) != PTXEMU_OK)
+        fail_msg("%s", ptxemu_last_error(f->ctx));
+    memcpy(want, init, sizeof want);
+    for (int t = 0; t < NT; t++) {
+        int k = t % 4;
+        want[k] += (uint32_t)t;
+        if ((int32_t)(t - 16) < (int32_t)want[4 + k])
+            want[4 + k] = (uint32_t)(t - 16);
+        if ((uint32_t)(3 * t) > want[8 + k])
+            want[8 + k] = (uint32_t)(3 * t);
+        want[12 + t % 2] &= ~(1u << (t % 8));
+        want[14 + t % 2] |= 1u << t;
+    }
+    side.host = got;
+    assert_int_equal(ptxemu_array_copy(f->ctx, a, 0, 0, 0, 0, &side, sizeof got, 1, 1),
+                     PTXEMU_OK);
+    for (int i = 0; i < 16; i++)
+        if (got[i] != want[i])
+            fail_msg("element %d: 0x%x, want 0x%x", i, got[i], want[i]);
+}
+
 /* Forms without semantics are refused at load with their location. */
 static void test_unsupported_forms(void **state)
 {
@@ -459,6 +512,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_surface_sweep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_queries_refs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sured, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsupported_forms, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
