@@ -333,6 +333,7 @@ typedef struct ptxemu_array ptxemu_array;
 ptxemu_status ptxemu_array_create(ptxemu_ctx *ctx, ptxemu_array **out,
                                   const ptxemu_channel_desc *fmt, ptxemu_extent ext,
                                   unsigned flags, unsigned levels);
+/* Arrays not destroyed go with their context. */
 ptxemu_status ptxemu_array_destroy(ptxemu_ctx *ctx, ptxemu_array *a);
 /* Mipmap level `level` of an array as an array of its own (owned by `a`);
  * NULL when out of range. */

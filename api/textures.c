@@ -107,8 +107,29 @@ ptxemu_status ptxemu_array_create(ptxemu_ctx *ctx, ptxemu_array **out,
     a->ext = ext;
     a->flags = flags;
     a->views = g_new0(ptxemu_array *, levels);
+    if (!ctx->arrays)
+        ctx->arrays = g_ptr_array_new();
+    g_ptr_array_add(ctx->arrays, a);
     *out = a;
     return api_ok(ctx);
+}
+
+static void array_free(ptxemu_array *a)
+{
+    for (unsigned l = 0; l < a->d.nlevels; l++)
+        g_free(a->views[l]);
+    g_free(a->views);
+    g_free(a);
+}
+
+void api_arrays_free(ptxemu_ctx *ctx)
+{
+    if (!ctx->arrays)
+        return;
+    for (guint i = 0; i < ctx->arrays->len; i++)
+        array_free(g_ptr_array_index(ctx->arrays, i));
+    g_ptr_array_free(ctx->arrays, TRUE);
+    ctx->arrays = NULL;
 }
 
 ptxemu_status ptxemu_array_destroy(ptxemu_ctx *ctx, ptxemu_array *a)
@@ -123,11 +144,10 @@ ptxemu_status ptxemu_array_destroy(ptxemu_ctx *ctx, ptxemu_array *a)
     ptxemu_status qs = api_queue_drain(ctx); /* queued work may read it */
     if (qs != PTXEMU_OK)
         return qs;
+    if (!ctx->arrays || !g_ptr_array_remove_fast(ctx->arrays, a))
+        return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "array_destroy: not a live array");
     mem_free(&ctx->mem, a->d.base);
-    for (unsigned l = 0; l < a->d.nlevels; l++)
-        g_free(a->views[l]);
-    g_free(a->views);
-    g_free(a);
+    array_free(a);
     return api_ok(ctx);
 }
 

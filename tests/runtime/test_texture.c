@@ -366,7 +366,7 @@ static void sweep(fixture *f, bool quick)
                         uint64_t h = make_tex(f, &ts.m, &res, addr, filter, norm, fm->read_norm);
                         make_coords(&ts.m, norm, (uint32_t)(shape * 1000 + fi * 100 + addr * 10 +
                                                             filter * 2 + norm), r);
-                        char what[96];
+                        char what[160];
                         snprintf(what, sizeof what, "shape %d format %zu addr %d filter %d norm %d",
                                  shape, fi, addr, filter, norm);
                         run_case(f, &ts.m, h, fl ? kf[shape] : ku[shape], 0, r, what);
@@ -405,7 +405,7 @@ static void test_mipmaps(void **state)
                     ts.m.maxl = clampset ? 2.25f : 16.0f;
                     uint64_t h = make_tex(f, &ts.m, &res, filter ? M_WRAP : M_CLAMP, filter, 1, 0);
                     make_coords(&ts.m, true, (uint32_t)(77 + mf * 4 + filter * 2 + clampset), r);
-                    char what[64];
+                    char what[128];
                     snprintf(what, sizeof what, "mip 3d=%d mipfilter %d filter %d clamps %d",
                              three, mf, filter, clampset);
                     run_case(f, &ts.m, h, three ? "k3dlev" : "k2dlev", 1, r, what);
