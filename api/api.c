@@ -165,6 +165,7 @@ void ptxemu_ctx_destroy(ptxemu_ctx *ctx)
     g_free(ctx->stats_path);
     if (ctx->stats_json)
         g_string_free(ctx->stats_json, TRUE);
+    api_arrays_free(ctx);
     mem_destroy(&ctx->mem);
     g_string_free(ctx->error, TRUE);
     g_free(ctx);

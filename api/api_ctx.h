@@ -32,6 +32,7 @@ struct ptxemu_ctx {
      * device-launched grids (from 2^30, so they never meet host ids) */
     uint32_t cdp_max_depth, cdp_pending;
     uint32_t device_launch_ids;
+    GPtrArray *arrays;       /* live ptxemu_array* (textures.c), or NULL */
 };
 
 struct ptxemu_module {
@@ -69,6 +70,9 @@ ptxemu_status api_queue_drain(ptxemu_ctx *ctx);
 /* Runs the queue now (api_queue_drain does, or with host lanes the lane
  * that completes a round does). */
 ptxemu_status api_queue_run(ptxemu_ctx *ctx);
+
+/* textures.c: frees the arrays a context still holds (at destroy). */
+void api_arrays_free(ptxemu_ctx *ctx);
 
 /* lanes.c: with host lanes, a wait is the calling lane's turn ending. */
 ptxemu_status api_lane_wait(ptxemu_ctx *ctx);

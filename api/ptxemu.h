@@ -305,6 +305,88 @@ const char *ptxemu_timing_stats_json(ptxemu_ctx *ctx);
 /* A few lines for people: cycles, IPC, hit rates, stall breakdown. */
 void ptxemu_print_timing_summary(const ptxemu_ctx *ctx, FILE *out);
 
+/* ---- textures and surfaces (api/textures.c) ----
+ * As in CUDA: arrays (laid out by the emulator; copied in and out by
+ * region), resource and texture descriptors, and texture/surface objects
+ * as 64-bit handles a kernel takes as .u64 parameters.  Module-scope
+ * .texref/.surfref variables are bound to an object by name.  Enumerations
+ * have CUDA's values (cudaChannelFormatKind, cudaResourceType,
+ * cudaTextureAddressMode, cudaTextureFilterMode, cudaTextureReadMode,
+ * cudaArray* flags). */
+typedef enum ptxemu_channel_kind {
+    PTXEMU_CHANNEL_SIGNED = 0, PTXEMU_CHANNEL_UNSIGNED = 1, PTXEMU_CHANNEL_FLOAT = 2,
+} ptxemu_channel_kind;
+typedef struct ptxemu_channel_desc {
+    int x, y, z, w;             /* bits per channel (8, 16, 32; 0 = absent) */
+    ptxemu_channel_kind f;
+} ptxemu_channel_desc;
+enum {
+    PTXEMU_ARRAY_LAYERED = 1, PTXEMU_ARRAY_SURFACE = 2, PTXEMU_ARRAY_CUBEMAP = 4,
+    PTXEMU_ARRAY_GATHER = 8,
+};
+/* width, height (0: 1D), depth (0: 1D/2D; layers when layered; 6 for a
+ * cube map, 6 * n for a layered cube map) as cudaExtent */
+typedef struct ptxemu_extent {
+    size_t width, height, depth;
+} ptxemu_extent;
+typedef struct ptxemu_array ptxemu_array;
+ptxemu_status ptxemu_array_create(ptxemu_ctx *ctx, ptxemu_array **out,
+                                  const ptxemu_channel_desc *fmt, ptxemu_extent ext,
+                                  unsigned flags, unsigned levels);
+/* Arrays not destroyed go with their context. */
+ptxemu_status ptxemu_array_destroy(ptxemu_ctx *ctx, ptxemu_array *a);
+/* Mipmap level `level` of an array as an array of its own (owned by `a`);
+ * NULL when out of range. */
+ptxemu_array *ptxemu_array_level(ptxemu_array *a, unsigned level);
+void ptxemu_array_get_info(const ptxemu_array *a, ptxemu_channel_desc *fmt,
+                           ptxemu_extent *ext, unsigned *flags, unsigned *levels);
+/* One side of an array copy: host memory (host != NULL) or device memory
+ * at dev, rows `pitch` bytes apart, slices `height` rows apart. */
+typedef struct ptxemu_copy_side {
+    void *host;
+    ptxemu_dptr dev;
+    size_t pitch, height;
+} ptxemu_copy_side;
+/* Copies a box of width_bytes x height x depth between `mem` and the array
+ * at byte offset x, row y, slice/layer z (to_array: into the array). */
+ptxemu_status ptxemu_array_copy(ptxemu_ctx *ctx, ptxemu_array *a, int to_array, size_t x,
+                                size_t y, size_t z, const ptxemu_copy_side *mem,
+                                size_t width_bytes, size_t height, size_t depth);
+
+typedef enum ptxemu_resource_type {
+    PTXEMU_RES_ARRAY = 0, PTXEMU_RES_MIPMAPPED = 1, PTXEMU_RES_LINEAR = 2,
+    PTXEMU_RES_PITCH2D = 3,
+} ptxemu_resource_type;
+typedef struct ptxemu_resource_desc {
+    ptxemu_resource_type type;
+    ptxemu_array *array;        /* ARRAY (or one level of it), MIPMAPPED */
+    ptxemu_dptr ptr;            /* LINEAR, PITCH2D */
+    ptxemu_channel_desc fmt;    /* LINEAR, PITCH2D */
+    size_t size_bytes;          /* LINEAR */
+    size_t width, height, pitch_bytes; /* PITCH2D */
+} ptxemu_resource_desc;
+typedef struct ptxemu_texture_desc {
+    int addr[3];                /* 0 wrap, 1 clamp, 2 mirror, 3 border */
+    int filter;                 /* 0 point, 1 linear */
+    int read_normalized;        /* 8/16-bit integers read as floats in [0,1] / [-1,1] */
+    int srgb;
+    float border[4];
+    int normalized;             /* coordinates in [0, 1) */
+    unsigned max_aniso;
+    int mip_filter;
+    float lod_bias, min_lod, max_lod;
+} ptxemu_texture_desc;
+ptxemu_status ptxemu_texture_create(ptxemu_ctx *ctx, uint64_t *tex,
+                                    const ptxemu_resource_desc *res,
+                                    const ptxemu_texture_desc *desc);
+/* Surfaces need an array made with PTXEMU_ARRAY_SURFACE. */
+ptxemu_status ptxemu_surface_create(ptxemu_ctx *ctx, uint64_t *surf,
+                                    const ptxemu_resource_desc *res);
+/* Destroys a texture or surface object. */
+ptxemu_status ptxemu_object_destroy(ptxemu_ctx *ctx, uint64_t handle);
+/* Binds a module's .global .texref/.surfref `name` to an object (0 unbinds). */
+ptxemu_status ptxemu_module_bind_ref(ptxemu_module *mod, const char *name, uint64_t handle);
+
 #ifdef __cplusplus
 }
 #endif

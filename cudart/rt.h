@@ -98,6 +98,8 @@ typedef struct cudart {
     uint64_t allocated;          /* bytes of cudaMalloc blocks live */
     GHashTable *host_allocs;     /* cudaMallocHost blocks -> size */
     GPtrArray *managed;          /* managed blocks and variables (rt_managed.c) */
+    GHashTable *arrays;          /* ptxemu_array* -> rt_texture.c's record */
+    GHashTable *tex_objects;     /* texture/surface handle -> its CUDA descriptors */
     /* errors */
     cudaError_t last_error;      /* cudaGetLastError */
     cudaError_t sticky;          /* a kernel's failure, until cudaDeviceReset */

@@ -1,9 +1,10 @@
 /* cudart/rt_memory3d.c — 3-D pitched memory: cudaMalloc3D, cudaMemcpy3D
  * and cudaMemset3D between pitched pointers, slice by slice through the
- * 2-D copy (so every slice's footprint is checked).  CUDA arrays are not
- * supported (cudaErrorNotSupported, named once). */
+ * 2-D copy (so every slice's footprint is checked).  A copy with an array
+ * side goes to rt_texture_copy.c. */
 #include "cudart/rt_copy.h"
 #include "cudart/rt_stream.h"
+#include "cudart/rt_texture.h"
 
 #define CUDART_EXPORT __attribute__((visibility("default")))
 
@@ -51,9 +52,15 @@ static cudaError_t copy_3d(cudart *rt, const struct cudaMemcpy3DParms *p)
 {
     if (!p)
         return cudaErrorInvalidValue;
-    if (p->srcArray || p->dstArray)
-        return rt_unsupported(rt, "cudaMemcpy3D with CUDA arrays");
     const struct cudaExtent *e = &p->extent;
+    if (p->srcArray || p->dstArray) {
+        const struct cudaPitchedPtr *m = p->dstArray ? &p->srcPtr : &p->dstPtr;
+        const struct cudaPos *ap = p->dstArray ? &p->dstPos : &p->srcPos;
+        const struct cudaPos *mp = p->dstArray ? &p->srcPos : &p->dstPos;
+        return rt_array_copy_3d(rt, p->srcArray, p->dstArray, ap->x, ap->y, ap->z, m->ptr,
+                                m->pitch, m->ysize, mp->x, mp->y, mp->z, e->width, e->height,
+                                e->depth, p->kind);
+    }
     if (!e->width || !e->height || !e->depth)
         return cudaSuccess;
     if (e->height > p->srcPtr.ysize || e->height > p->dstPtr.ysize)

@@ -8,6 +8,7 @@
 #include "cudart/rt_managed.h"
 #include "cudart/rt_output.h"
 #include "cudart/rt_stream.h"
+#include "cudart/rt_texture.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,6 +142,8 @@ static gpointer create_runtime(gpointer unused)
     rt->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     rt_streams_init(rt);
     rt->launches = g_array_new(FALSE, FALSE, sizeof(rt_launch_record));
+    rt->arrays = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    rt->tex_objects = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     rt_managed_init(rt);
     make_device(rt);
     the_runtime = rt;
@@ -261,10 +264,12 @@ uint64_t rt_cycles(const cudart *rt)
 
 void rt_reset(cudart *rt)
 {
-    /* modules, streams and events go with the context: registrations
-     * reload their PTX; work still queued is dropped, as in CUDA */
+    /* modules, streams, events and arrays go with the context:
+     * registrations reload their PTX; work still queued is dropped, as in
+     * CUDA */
     rt->reset_cycles = rt_cycles(rt);
     rt_streams_reset(rt);
+    rt_texture_reset(rt);
     rt->launches_done = rt->launches->len;
     ptxemu_ctx_destroy(rt->ctx);
     rt->ctx = NULL;

@@ -39,6 +39,7 @@ typedef void (*ex_handler)(ex_warp *w, const ex_instr *in, uint32_t mask);
 typedef enum ex_space {
     EX_SPACE_GLOBAL, EX_SPACE_SHARED, EX_SPACE_LOCAL, EX_SPACE_KPARAM,
     EX_SPACE_FPARAM, EX_SPACE_CONST, EX_SPACE_GENERIC,
+    EX_SPACE_TEX,   /* texture fetch: global memory through the texture cache */
 } ex_space;
 
 enum {
@@ -399,6 +400,7 @@ bool ex_decode_half(ex_decoder *d, ex_instr *in);      /* isa/exec_half.c */
 bool ex_decode_video(ex_decoder *d, ex_instr *in);     /* runtime/exec_video.c */
 bool ex_decode_cache(ex_decoder *d, ex_instr *in);     /* runtime/exec_cache.c */
 bool ex_decode_matrix(ex_decoder *d, ex_instr *in);    /* runtime/exec_mma.c */
+bool ex_decode_texture(ex_decoder *d, ex_instr *in);   /* runtime/exec_texture.c */
 
 /* Helpers shared by the decoders. */
 const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i);

@@ -158,7 +158,7 @@ void ex_fault(ex_warp *w, int lane, const char *fmt, ...)
 static const char *space_word(ex_space s)
 {
     static const char *const n[] = {"global", "shared", "local", "kernel-param",
-                                    "param", "const", "generic"};
+                                    "param", "const", "generic", "texture"};
     return (unsigned)s < G_N_ELEMENTS(n) ? n[s] : "?";
 }
 

@@ -26,6 +26,8 @@ GROUPS = [
     ("rt_launch.c", "launch, function attributes, occupancy"),
     ("rt_stream.c", "streams and events"),
     ("rt_ptsz.c", "per-thread default stream forms (`--default-stream per-thread`)"),
+    ("rt_texture.c", "CUDA arrays, texture and surface objects"),
+    ("rt_texture_copy.c", "copies to and from CUDA arrays"),
     ("rt_unsupported.c", "other"),
 ]
 

@@ -165,16 +165,44 @@ static void send_write(memsys *m, ms_sm *s, uint64_t addr, uint32_t bytes, uint6
     missq_push(m, s, p, conv_ceil(m, D_CORE, r, D_ICNT));
 }
 
-/* Loads through the L1 data cache (global, local) or the constant cache. */
+/* The SM cache a read goes through: the L1 data cache (global, local), the
+ * constant cache or the texture cache (read-only, always cached). */
+enum { SEL_L1, SEL_CONST, SEL_TEX };
+static int read_sel(uint8_t space)
+{
+    return space == EX_SPACE_TEX ? SEL_TEX : coal_is_const(space) ? SEL_CONST : SEL_L1;
+}
+static cache *sel_cache(ms_sm *s, int sel)
+{
+    return sel == SEL_TEX ? &s->tc : sel == SEL_CONST ? &s->cc : &s->l1;
+}
+static mshr_table *sel_mshrs(ms_sm *s, int sel)
+{
+    return sel == SEL_TEX ? &s->tcm : sel == SEL_CONST ? &s->ccm : &s->l1m;
+}
+static uint32_t sel_shift(const memsys *m, int sel)
+{
+    return sel == SEL_TEX ? m->tc_shift : sel == SEL_CONST ? m->cc_shift : m->l1_shift;
+}
+static uint32_t sel_line(const memsys *m, int sel)
+{
+    return sel == SEL_TEX ? m->cfg.tex_cache.line
+           : sel == SEL_CONST ? m->cfg.const_cache.line : m->cfg.l1d.line;
+}
+
+/* Loads through the L1 data cache (global, local), the constant cache or
+ * the texture cache. */
 static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c,
-                       bool cst, bool local, bool bypass)
+                       int sel, bool local, bool bypass)
 {
     const coal_out *co = m->cur;
-    cache *ca = cst ? &s->cc : &s->l1;
-    mshr_table *t = cst ? &s->ccm : &s->l1m;
-    uint32_t shift = cst ? m->cc_shift : m->l1_shift;
-    bool cached = cst || local || (m->cfg.l1d.enabled && !bypass);
-    uint32_t hit_lat = cst ? m->cfg.const_cache.hit_latency : m->cfg.l1d.hit_latency;
+    bool cst = sel == SEL_CONST, tex = sel == SEL_TEX;
+    cache *ca = sel_cache(s, sel);
+    mshr_table *t = sel_mshrs(s, sel);
+    uint32_t shift = sel_shift(m, sel);
+    bool cached = cst || tex || local || (m->cfg.l1d.enabled && !bypass);
+    uint32_t hit_lat = tex ? m->cfg.tex_cache.hit_latency
+                       : cst ? m->cfg.const_cache.hit_latency : m->cfg.l1d.hit_latency;
     /* the constant cache serves one distinct address per cycle */
     uint32_t passes = cst ? max64(co->naddrs, co->ntx) : co->ntx;
 
@@ -204,12 +232,13 @@ static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64
     ms_inst *in = &s->inst[i];
     in->done_at = c + 1;
     /* an ordered load (memorder.c) past L1 skips the cluster's ICC too */
-    bool ordered = bypass && !cst && !local;
-    uint8_t flags = (uint8_t)((cst ? PKTF_CONST : 0) | (cached ? 0 : PKTF_UNCACHED) |
-                              (local ? PKTF_LOCAL : 0) | (ordered ? PKTF_BYPASS : 0));
-    uint32_t line_bytes = cst ? m->cfg.const_cache.line : m->cfg.l1d.line;
+    bool ordered = bypass && !cst && !tex && !local;
+    uint8_t flags = (uint8_t)((cst ? PKTF_CONST : 0) | (tex ? PKTF_TEX : 0) |
+                              (cached ? 0 : PKTF_UNCACHED) | (local ? PKTF_LOCAL : 0) |
+                              (ordered ? PKTF_BYPASS : 0));
+    uint32_t line_bytes = sel_line(m, sel);
     /* global reads pass the merge table on their way out */
-    uint64_t extra = m->icc_on && !cst && !local ? m->icc_delay : 0;
+    uint64_t extra = m->icc_on && !cst && !tex && !local ? m->icc_delay : 0;
     uint32_t hits = 0, misses = 0, merges = 0;
     for (uint32_t j = 0; j < co->ntx; j++) {
         uint64_t key = co->tx[j].line >> shift;
@@ -242,6 +271,9 @@ static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64
     if (cst) {
         m->x.const_hits += hits;
         m->x.const_misses += misses;
+    } else if (tex) {
+        m->x.tex_hits += hits;
+        m->x.tex_misses += misses;
     } else if (ordered) {
         m->x.l1_bypasses += misses;
         m->st.l1_mshr_merges += merges;
@@ -375,7 +407,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
         m->x.l1_port_stalls++;
         return false;
     }
-    bool cst = coal_is_const(acc->space), local = coal_is_local(acc->space);
+    bool local = coal_is_local(acc->space);
     flags = ms_order_flags(acc, flags);
     uint64_t addr0 = acc->addr[__builtin_ctz(acc->mask)];
     ms_refused *r = NULL;
@@ -403,7 +435,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
             /* refused for want of MSHRs: fresh lines can have dropped by at
              * most the fills since, so while that bound still exceeds the
              * free MSHRs (not all free) the check would refuse again */
-            const mshr_table *t = cst ? &s->ccm : &s->l1m;
+            const mshr_table *t = sel_mshrs(s, read_sel(acc->space));
             uint64_t gone = s->fills - r->fills_at;
             if (gone < r->fresh && r->fresh - gone > t->nfree && t->nfree < t->n) {
                 m->st.l1_reservation_fails++;
@@ -418,7 +450,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
         }
         m->cur = &r->co;
     } else {
-        coalesce(acc, smi, warp, cst ? m->cfg.const_cache.line : m->cfg.l1d.line, &m->co);
+        coalesce(acc, smi, warp, sel_line(m, read_sel(acc->space)), &m->co);
         m->cur = &m->co;
     }
     bool ok;
@@ -428,7 +460,8 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
     else if (acc->write)
         ok = issue_store(m, s, smi, token, c, local, (flags & MS_WRITE_THROUGH) != 0);
     else
-        ok = issue_read(m, s, smi, token, c, cst, local, (flags & MEMSYS_BYPASS_L1) != 0);
+        ok = issue_read(m, s, smi, token, c, read_sel(acc->space), local,
+                        (flags & MEMSYS_BYPASS_L1) != 0);
     if (ok) {
         s->ver++;
         if (flags & MS_ACQUIRE)
@@ -485,10 +518,10 @@ static void sm_fill(memsys *m, uint32_t smi, uint64_t line, uint8_t flags, uint3
         pkt_release(m, p);
         return;
     }
-    bool cst = flags & PKTF_CONST;
-    cache *ca = cst ? &s->cc : &s->l1;
-    mshr_table *t = cst ? &s->ccm : &s->l1m;
-    uint32_t shift = cst ? m->cc_shift : m->l1_shift;
+    int sel = (flags & PKTF_TEX) ? SEL_TEX : (flags & PKTF_CONST) ? SEL_CONST : SEL_L1;
+    cache *ca = sel_cache(s, sel);
+    mshr_table *t = sel_mshrs(s, sel);
+    uint32_t shift = sel_shift(m, sel);
     uint64_t key = line >> shift;
     uint32_t e = mshr_find(t, key);
     uint32_t f = e != MSHR_NONE ? t->flags[e] : flags;
@@ -523,7 +556,7 @@ static void sm_fill(memsys *m, uint32_t smi, uint64_t line, uint8_t flags, uint3
 static inline bool icc_eligible(const noc_pkt *p)
 {
     return p->kind == PKT_READ &&
-           !(p->flags & (PKTF_CONST | PKTF_LOCAL | PKTF_NOMSHR | PKTF_BYPASS));
+           !(p->flags & (PKTF_CONST | PKTF_TEX | PKTF_LOCAL | PKTF_NOMSHR | PKTF_BYPASS));
 }
 
 static void cluster_deliver(memsys *m, ms_cluster *cl, uint32_t p, uint64_t k)
@@ -757,6 +790,7 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
         m->next[d] = NEVER;
     m->l1_shift = log2u(cfg->l1d.line);
     m->cc_shift = log2u(cfg->const_cache.line);
+    m->tc_shift = log2u(cfg->tex_cache.line);
     m->l2_shift = log2u(cfg->l2.line);
     m->il_shift = log2u(cfg->dram.interleave);
     m->icc_on = cfg->icc.mode != GPU_ICC_OFF;
@@ -781,6 +815,9 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
                    cfg->const_cache.assoc, GPU_REPL_LRU);
         mshr_init(&s->l1m, cfg->l1d.mshrs, cfg->l1d.mshr_merge);
         mshr_init(&s->ccm, cfg->l1d.mshrs, cfg->l1d.mshr_merge);
+        cache_init(&s->tc, cfg->tex_cache.size / cfg->tex_cache.line, cfg->tex_cache.assoc,
+                   GPU_REPL_LRU);
+        mshr_init(&s->tcm, cfg->l1d.mshrs, cfg->l1d.mshr_merge);
         s->inst = g_new0(ms_inst, ninst);
         s->inst_free = g_new(uint32_t, ninst);
         for (uint32_t j = 0; j < ninst; j++)
@@ -833,6 +870,8 @@ void memsys_destroy(memsys *m)
         cache_free(&s->cc);
         mshr_free(&s->l1m);
         mshr_free(&s->ccm);
+        cache_free(&s->tc);
+        mshr_free(&s->tcm);
         g_free(s->inst);
         g_free(s->inst_free);
         g_free(s->rc);

@@ -83,6 +83,7 @@ typedef struct memsys_extra_stats {
     uint64_t l1_accesses;         /* data transactions looked up in L1 (energy) */
     uint64_t l1_writebacks;       /* dirty L1 lines written back (local memory) */
     uint64_t const_hits, const_misses;
+    uint64_t tex_hits, tex_misses;  /* texture-cache line lookups (tex, tld4) */
     uint64_t l2_accesses, l2_writebacks;
     uint64_t noc_flits;           /* both directions */
     uint64_t icc_lookups;         /* merge-table / coalesced-cache lookups */

@@ -29,8 +29,8 @@ typedef struct ms_event {
 
 typedef struct ms_sm {
     uint32_t cluster, local;
-    cache l1, cc;
-    mshr_table l1m, ccm;
+    cache l1, cc, tc;               /* L1 data, constant and texture caches */
+    mshr_table l1m, ccm, tcm;
     ms_inst *inst;
     uint32_t *inst_free, ninst_free;
     uint32_t pkt_free, npkt_free;   /* this SM's packet quota */
@@ -115,7 +115,7 @@ struct memsys {
     bool refused_quick;             /* the last refusal came from the rc fast paths */
     uint32_t refused_fresh;         /* issue_read: fresh lines when it refused for want
                                        of MSHRs, else UINT32_MAX */
-    uint32_t l1_shift, cc_shift, l2_shift, il_shift;
+    uint32_t l1_shift, cc_shift, tc_shift, l2_shift, il_shift;
     uint32_t missq_cap, ret_cap, icc_delay;
     bool icc_on;
     uint32_t pkts_used, insts_used, dram_pending;

@@ -29,6 +29,7 @@ enum {
     PKTF_NOMSHR = 1u << 2,    /* load beyond the MSHRs: completes `inst` only */
     PKTF_LOCAL = 1u << 3,     /* local-space line (bypasses the ICC merge table) */
     PKTF_BYPASS = 1u << 4,    /* ordered load past L1 (memorder.c): no ICC either */
+    PKTF_TEX = 1u << 5,       /* texture-cache line (fills the texture cache) */
 };
 
 typedef struct noc_pkt {

@@ -27,7 +27,7 @@
     X(latency_count) X(latency_overlapped_sum) X(l1_port_stalls)             \
     X(l1_accesses) X(const_hits) X(const_misses) X(l2_accesses) X(noc_flits) \
     X(dram_activates) X(dram_bytes) X(dram_same_sm) X(l1_bypasses)         \
-    X(l1_acquire_drops)
+    X(l1_acquire_drops) X(tex_hits) X(tex_misses)
 #define MEMSYS_FIELDS(X)                                                     \
     X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
     X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
@@ -38,7 +38,7 @@
 #define EXTRA_FIELDS(X)                                                      \
     X(l1_port_stalls) X(l1_accesses) X(const_hits) X(const_misses)           \
     X(l2_accesses) X(noc_flits) X(dram_activates) X(dram_bytes) X(dram_same_sm) \
-    X(l1_bypasses) X(l1_acquire_drops)
+    X(l1_bypasses) X(l1_acquire_drops) X(tex_hits) X(tex_misses)
 
 void tm_core_counters_add(tm_core_counters *d, const tm_core_counters *s)
 {
@@ -359,6 +359,8 @@ static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
     jw_u64(j, "l1_accesses", m->l1_accesses);
     jw_u64(j, "const_hits", m->const_hits);
     jw_u64(j, "const_misses", m->const_misses);
+    jw_u64(j, "tex_hits", m->tex_hits);
+    jw_u64(j, "tex_misses", m->tex_misses);
     jw_u64(j, "l2_accesses", m->l2_accesses);
     jw_u64(j, "noc_flits", m->noc_flits);
     jw_u64(j, "dram_activates", m->dram_activates);

@@ -79,6 +79,7 @@ typedef struct tm_mem_counters {
     uint64_t l1_port_stalls, l1_accesses, const_hits, const_misses;
     uint64_t l2_accesses, noc_flits, dram_activates, dram_bytes, dram_same_sm;
     uint64_t l1_bypasses, l1_acquire_drops;
+    uint64_t tex_hits, tex_misses;
 } tm_mem_counters;
 
 void tm_mem_counters_from(tm_mem_counters *dst, const memsys_stats *src,

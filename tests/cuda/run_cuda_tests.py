@@ -214,6 +214,8 @@ def run(t):
     t.check("wmma_gemm: nvcuda::wmma GEMM", t.exec("--", wmma), want_out=["PASS wmma_gemm"])
     t.check("wmma_gemm: timing mode", t.exec("--timing", "--", wmma),
             want_out=["PASS wmma_gemm"])
+    t.check("texture and surface objects, CUDA arrays",
+            t.exec("--", t.build("texture", PTX75)), want_out=["PASS texture"])
     t.check("errors: documented error codes", t.exec("--", t.build("errors", PTX75)),
             want_out=["PASS errors"],
             want_err=["not supported yet: cudaGraphCreate", "out-of-bounds"])
