@@ -10,6 +10,7 @@
 #include "timing/outfile.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -111,11 +112,15 @@ static void apply_limits(ptxemu_ctx *c)
         c->opts.max_warp_instructions = cfg->limits.max_warp_instructions;
     if (!c->opts.max_cycles)
         c->opts.max_cycles = cfg->limits.max_cycles;
+    if (!c->opts.malloc_heap)
+        c->opts.malloc_heap = cfg->limits.malloc_heap;
     c->mem.limit = c->opts.device_memory;
     c->cdp_max_depth = c->opts.cdp_max_depth ? c->opts.cdp_max_depth : cfg->cdp.max_depth;
     c->cdp_pending = c->opts.cdp_pending_launches ? c->opts.cdp_pending_launches
                                                   : cfg->cdp.pending_launches;
     c->device_launch_ids = 1u << 30;
+    c->mem.heap_size = c->opts.malloc_heap;
+    c->its_mode = cfg->warp.its;
     g_free(def);
 }
 
@@ -575,7 +580,10 @@ ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, e
     L->kparam_size = k->kparam_size;
     L->printf_out = ctx->opts.printf_stream;
     L->livelock_limit = ctx->opts.livelock_limit;
-    L->its = ctx->opts.its != 0;
+    L->its = ctx->opts.its > 0 ||
+             (ctx->opts.its == 0 && (ctx->its_mode == GPU_ITS_ON ||
+                                     (ctx->its_mode == GPU_ITS_AUTO &&
+                                      api_target_sm(mod->ir->target) >= 70)));
     L->max_warp_instrs = ctx->opts.max_warp_instructions;
     L->max_cycles = ctx->opts.max_cycles;
     L->stack_limit = DEFAULT_STACK_LIMIT;
@@ -587,9 +595,19 @@ ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, e
     return PTXEMU_OK;
 }
 
+/* The SM number of a module's .target ("sm_90a, ..." -> 90; 0 if none). */
+unsigned api_target_sm(const char *target)
+{
+    const char *p = target ? strstr(target, "sm_") : NULL;
+    return p ? (unsigned)strtoul(p + 3, NULL, 10) : 0;
+}
+
 void api_launch_release(ex_launch *L)
 {
     ex_cdp_release(L); /* the device launches' tree (runtime/cdp.h) */
+    if (L->grid_ws)
+        mem_free(L->mem, L->grid_ws);
+    L->grid_ws = 0;
     g_free(L->kparams);
     L->kparams = NULL;
     if (L->error)
@@ -614,6 +632,12 @@ static int cmp_order(const void *a, const void *b)
 ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs,
                                   unsigned n)
 {
+    return api_launch_batch(ctx, descs, n, false);
+}
+
+ptxemu_status api_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs, unsigned n,
+                               bool cooperative)
+{
     if (!ctx || (n && !descs))
         return PTXEMU_ERR_INVALID_VALUE;
     WAIT_QUEUE(ctx); /* a synchronous launch waits for queued work */
@@ -633,6 +657,8 @@ ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *des
                       "earlier launch of the batch", i, d->append_to);
         else
             st = api_launch_prepare(ctx, d, &Ls[i], (uint32_t)(ctx->counters.launches + 1 + i));
+        if (st == PTXEMU_OK && cooperative)
+            st = api_coop_prepare(ctx, d, &Ls[i]);
         if (st == PTXEMU_OK)
             prepared++;
     }

@@ -33,6 +33,7 @@ struct ptxemu_ctx {
     uint32_t cdp_max_depth, cdp_pending;
     uint32_t device_launch_ids;
     GPtrArray *arrays;       /* live ptxemu_array* (textures.c), or NULL */
+    int32_t its_mode;        /* warp.its (gpu_its_mode): options.its overrides */
 };
 
 struct ptxemu_module {
@@ -49,6 +50,13 @@ ptxemu_status api_ok(ptxemu_ctx *ctx);
 ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, ex_launch *L,
                                  uint32_t launch_id);
 void api_launch_release(ex_launch *L);
+unsigned api_target_sm(const char *target);
+/* ptxemu_launch_batch, the launches cooperative or not. */
+ptxemu_status api_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs, unsigned n,
+                               bool cooperative);
+/* A cooperative launch's checks and grid-barrier workspace (api/coop.c);
+ * releases L on failure. */
+ptxemu_status api_coop_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, ex_launch *L);
 /* After launches ran (good or not): counters, the memory digest. */
 void api_launches_done(ptxemu_ctx *ctx, ex_launch *Ls, unsigned n);
 /* After a run that succeeded: the statistics file; a status. */

@@ -56,7 +56,8 @@ typedef struct ptxemu_options {
     uint64_t seed;              /* seed for anything randomised; default 0 */
     int its;                    /* independent thread scheduling: per-lane PCs,
                                    so lanes of one warp may wait for each other
-                                   (intra-warp locks); 0 = the SIMT stack */
+                                   (intra-warp locks); > 0 on, < 0 off (the
+                                   SIMT stack), 0 = the config's warp.its */
 
     /* Timing model.  With `timing` set every launch runs on the cycle-level
      * model (timing/): memory ends up exactly as in a functional run, and
@@ -91,6 +92,7 @@ typedef struct ptxemu_options {
      * and device launches pending at once. */
     uint32_t cdp_max_depth;
     uint32_t cdp_pending_launches;
+    uint64_t malloc_heap;       /* device heap of malloc in kernels (limits.malloc_heap) */
     /* Optional: called with an allocation's final bytes just before
      * ptxemu_free releases it, so a caller can compare the buffers of a
      * host program that frees them before it returns. */
@@ -201,6 +203,22 @@ typedef struct ptxemu_launch_desc {
 } ptxemu_launch_desc;
 ptxemu_status ptxemu_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs,
                                   unsigned n);
+/* Sets the device heap of malloc in kernels (cudaLimitMallocHeapSize);
+ * PTXEMU_ERR_INVALID_VALUE once a kernel has used the heap. */
+ptxemu_status ptxemu_set_malloc_heap(ptxemu_ctx *ctx, uint64_t bytes);
+uint64_t ptxemu_malloc_heap(const ptxemu_ctx *ctx);
+/* ptxemu_launch as a cooperative launch (cudaLaunchCooperativeKernel):
+ * every CTA is resident at once, so cooperative_groups' grid.sync() works;
+ * PTXEMU_ERR_LAUNCH_RESOURCES when the grid exceeds the CTAs the GPU config
+ * holds at once (api/coop.c). */
+ptxemu_status ptxemu_launch_cooperative(ptxemu_module *mod, const char *kernel,
+                                        ptxemu_dim3 grid, ptxemu_dim3 block,
+                                        size_t dynamic_shared_bytes, void **args);
+/* The most CTAs of `kernel` with this block and dynamic shared memory that
+ * can be resident at once (the bound of a cooperative launch). */
+ptxemu_status ptxemu_max_coresident_ctas(ptxemu_module *mod, const char *kernel,
+                                         ptxemu_dim3 block, size_t dynamic_shared_bytes,
+                                         uint64_t *ctas);
 /* Waits for all queued work (streams, below); PTXEMU_OK or the error of
  * the queued work that failed. */
 ptxemu_status ptxemu_synchronize(ptxemu_ctx *ctx);

@@ -41,6 +41,7 @@ typedef enum cudaError {
     cudaErrorAssert = 710,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotSupported = 801,
     cudaErrorUnknown = 999,
 } cudaError_t;

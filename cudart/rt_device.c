@@ -200,12 +200,29 @@ CUDART_EXPORT cudaError_t cudaDeviceReset(void)
     return rt_leave(rt, rt->init_error);
 }
 
-/* Limits and cache preferences change nothing an emulated run shows. */
+/* cudaLimitMallocHeapSize sizes the device heap of malloc in kernels; the
+ * other limits and the cache preferences change nothing an emulated run
+ * shows. */
+#define LIMIT_MALLOC_HEAP 2 /* cudaLimitMallocHeapSize */
 CUDART_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
-    (void)value;
     cudart *rt = rt_enter();
+    if (limit == LIMIT_MALLOC_HEAP && rt->ctx)
+        return rt_leave(rt, ptxemu_set_malloc_heap(rt->ctx, value) == PTXEMU_OK
+                                ? cudaSuccess : cudaErrorInvalidValue);
     return rt_leave(rt, limit >= 0 && limit <= 6 ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* CUDA's defaults for the limits that do not change a run (CUDA Runtime
+ * API, cudaDeviceSetLimit), and the device heap's size. */
+CUDART_EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
+{
+    cudart *rt = rt_enter();
+    static const size_t defaults[] = {1024, 1u << 20, 0, 2, 2048, 64, 0};
+    if (!value || limit < 0 || limit > 6)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    *value = limit == LIMIT_MALLOC_HEAP ? (size_t)ptxemu_malloc_heap(rt->ctx) : defaults[limit];
+    return rt_leave(rt, cudaSuccess);
 }
 
 CUDART_EXPORT cudaError_t cudaDeviceSetCacheConfig(int config)
@@ -273,6 +290,8 @@ CUDART_EXPORT cudaError_t cudaPeekAtLastError(void)
     X(cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered")              \
     X(cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address")  \
     X(cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure")  \
+    X(cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",        \
+      "too many blocks in cooperative launch")                                         \
     X(cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported")       \
     X(cudaErrorUnknown, "cudaErrorUnknown", "unknown error")
 

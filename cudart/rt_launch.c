@@ -38,7 +38,7 @@ static cudaError_t check_config(const cudart *rt, dim3 g, dim3 b, size_t shared)
 }
 
 static cudaError_t launch(cudart *rt, const rt_kernel *k, dim3 g, dim3 b, void **args,
-                          size_t shared, cudaStream_t stream)
+                          size_t shared, cudaStream_t stream, bool coop)
 {
     if (!k)
         return cudaErrorInvalidDeviceFunction;
@@ -58,7 +58,13 @@ static cudaError_t launch(cudart *rt, const rt_kernel *k, dim3 g, dim3 b, void *
     g_array_append_val(rt->launches, r);
     ptxemu_dim3 pg = {g.x, g.y, g.z}, pb = {b.x, b.y, b.z};
     ptxemu_status s;
-    if (rt->managed->len) {
+    if (coop) {
+        /* a cooperative launch runs now, after all queued work, with every
+         * CTA resident (api/coop.c) */
+        rt_managed_to_device(rt);
+        s = ptxemu_launch_cooperative(k->fb->mod, k->name, pg, pb, shared, args);
+        rt_managed_to_host(rt);
+    } else if (rt->managed->len) {
         /* managed blocks are synchronised around each launch (rt_managed.c),
          * so with any alive the launch runs now, after all queued work */
         rt_managed_to_device(rt);
@@ -71,6 +77,8 @@ static cudaError_t launch(cudart *rt, const rt_kernel *k, dim3 g, dim3 b, void *
     if (s == PTXEMU_ERR_LAUNCH_FAILED) /* an execution error: sticky, later calls fail */
         return rt_status(rt, s, "kernel launch"), cudaSuccess;
     e = rt_status(rt, s, "kernel launch");
+    if (coop && s == PTXEMU_ERR_LAUNCH_RESOURCES)
+        e = cudaErrorCooperativeLaunchTooLarge; /* the grid cannot be co-resident */
     if (e) { /* refused before it was queued: it never runs */
         rt_launch_record *last = &g_array_index(rt->launches, rt_launch_record,
                                                 rt->launches->len - 1);
@@ -90,7 +98,7 @@ CUDART_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 
 {
     cudart *rt = rt_enter();
     return rt_leave(rt, launch(rt, find_kernel(rt, func), gridDim, blockDim, args, sharedMem,
-                               stream));
+                               stream, false));
 }
 
 CUDART_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
@@ -102,18 +110,16 @@ CUDART_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, 
                             stream ? stream : (cudaStream_t)0x2);
 }
 
-/* A cooperative launch runs all CTAs to completion like any other; every
- * CTA must fit on the device at once (CUDA's own rule for grid sync). */
+/* A cooperative launch: every CTA resident at once, so that
+ * cooperative_groups' grid.sync() works (api/coop.c); a grid the config
+ * cannot hold at once is cudaErrorCooperativeLaunchTooLarge, as in CUDA. */
 CUDART_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
                                                       dim3 blockDim, void **args,
                                                       size_t sharedMem, cudaStream_t stream)
 {
     cudart *rt = rt_enter();
-    uint64_t ctas = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
-    if (ctas > (uint64_t)rt->cfg.gpu.num_sms * rt->cfg.core.max_ctas)
-        return rt_leave(rt, cudaErrorInvalidConfiguration);
     return rt_leave(rt, launch(rt, find_kernel(rt, func), gridDim, blockDim, args, sharedMem,
-                               stream));
+                               stream, true));
 }
 
 CUDART_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
@@ -130,7 +136,7 @@ CUDART_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, 
 {
     cudart *rt = rt_enter();
     return rt_leave(rt, launch(rt, (const rt_kernel *)kernel, gridDim, blockDim, args, sharedMem,
-                               stream));
+                               stream, false));
 }
 
 CUDART_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,

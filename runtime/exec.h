@@ -119,7 +119,8 @@ typedef struct ex_reguse {
     uint32_t nread, nwrite;
 } ex_reguse;
 
-enum { EX_BUILTIN_NONE, EX_BUILTIN_VPRINTF, EX_BUILTIN_ASSERTFAIL, EX_BUILTIN_CDP };
+enum { EX_BUILTIN_NONE, EX_BUILTIN_VPRINTF, EX_BUILTIN_ASSERTFAIL, EX_BUILTIN_CDP,
+       EX_BUILTIN_MALLOC, EX_BUILTIN_FREE /* runtime/devheap.c */ };
 
 struct ex_func {
     const char *name;
@@ -208,6 +209,10 @@ typedef struct ex_access {
     uint8_t atomic;
     uint8_t order;              /* EX_ORD_* of the instruction */
     uint16_t size;              /* bytes per lane */
+    uint8_t async;              /* 1 cp.async, 2 cp.async.bulk: a copy that lands
+                                   later, tracked by its group or mbarrier */
+    uint32_t mbar;              /* shared offset of the mbarrier tracking it,
+                                   or UINT32_MAX (runtime/exec_async.c) */
     uint64_t addr[WARP_SIZE];   /* resolved address (global, shared or local offset) */
 } ex_access;
 
@@ -286,6 +291,9 @@ struct ex_launch {
     FILE *printf_out;
     uint64_t livelock_limit;
     bool its;                   /* independent thread scheduling (runtime/its.c) */
+    bool cooperative;           /* every CTA resident at once (grid-wide sync) */
+    uint64_t grid_ws;           /* cooperative: global address of the grid-barrier
+                                   workspace (%envreg1/%envreg2); 0 otherwise */
     uint64_t max_warp_instrs;   /* stop the launch beyond this many; 0 = none */
     uint64_t max_cycles;        /* timing model: core cycles; 0 = none */
     uint64_t clock;             /* warp instructions executed so far (also %clock) */
@@ -401,6 +409,7 @@ bool ex_decode_video(ex_decoder *d, ex_instr *in);     /* runtime/exec_video.c *
 bool ex_decode_cache(ex_decoder *d, ex_instr *in);     /* runtime/exec_cache.c */
 bool ex_decode_matrix(ex_decoder *d, ex_instr *in);    /* runtime/exec_mma.c */
 bool ex_decode_texture(ex_decoder *d, ex_instr *in);   /* runtime/exec_texture.c */
+bool ex_decode_async(ex_decoder *d, ex_instr *in);     /* runtime/exec_async.c */
 
 /* Helpers shared by the decoders. */
 const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i);

@@ -2,6 +2,7 @@
  * barriers, fences and the no-op hints.  Branches diverge on the SIMT stack
  * and reconverge at the immediate post-dominator the CFG computed. */
 #include "runtime/cdp.h"
+#include "runtime/devheap.h"
 #include "runtime/printf.h"
 #include "runtime/warp.h"
 
@@ -122,6 +123,10 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
             ex_vprintf(w, c, mask);
         else if (c->builtin == EX_BUILTIN_CDP)
             ex_cdp_call(w, c, mask);
+        else if (c->builtin == EX_BUILTIN_MALLOC)
+            ex_devheap_malloc(w, c, mask);
+        else if (c->builtin == EX_BUILTIN_FREE)
+            ex_devheap_free(w, c, mask);
         else
             ex_assertfail(w, c, mask);
         if (w->state == WARP_RUNNING)
@@ -450,6 +455,14 @@ static bool decode_call(ex_decoder *d, ex_instr *in)
             else if (ex_cdp_op(f->name) >= 0) {
                 c.builtin = EX_BUILTIN_CDP; /* the device runtime (runtime/cdp.c) */
                 c.cdp_op = (uint8_t)ex_cdp_op(f->name);
+            }
+            else if (!strcmp(f->name, "malloc"))
+                c.builtin = EX_BUILTIN_MALLOC;
+            else if (!strcmp(f->name, "free"))
+                c.builtin = EX_BUILTIN_FREE;
+            else if (!strncmp(f->name, "cudaGraph", 9)) {
+                g_string_printf(d->why, "device-side CUDA graph call '%s'", f->name);
+                return false;
             } else {
                 g_string_printf(d->why, "call to external function '%s' (no body in this module)",
                                 f->name);

@@ -234,7 +234,12 @@ static void h_sreg(ex_warp *w, const ex_instr *in, uint32_t mask)
         case PTX_SREG_RESERVED_SMEM_OFFSET: case PTX_SREG_RESERVED_SMEM_END:
         case PTX_SREG_RESERVED_SMEM_CAP: case PTX_SREG_RESERVED_SMEM_0:
         case PTX_SREG_RESERVED_SMEM_1: case PTX_SREG_CURRENT_GRAPH_EXEC: v = 0; break;
-        default: v = 0; break; /* %envregN, %pmN, %is_explicit_cluster ... */
+        /* a cooperative launch's grid-barrier workspace (cooperative_groups
+         * reads it as %envreg2 | %envreg1 << 32); 0 otherwise */
+        case PTX_SREG_ENVREG:
+            v = comp == 1 ? L->grid_ws >> 32 : comp == 2 ? (uint32_t)L->grid_ws : 0;
+            break;
+        default: v = 0; break; /* %pmN, %is_explicit_cluster ... */
         }
         w->r[in->d][l] = v & dm;
     });
@@ -605,6 +610,8 @@ static bool decode_mov(ex_decoder *d, ex_instr *in)
     if (src->kind == PTX_OPND_SREG) {
         in->imm = src->id;
         in->op2 = src->comp;
+        if (src->id == PTX_SREG_ENVREG) /* the index, read back as the component */
+            in->op2 = (uint8_t)(src->val + 1);
         in->fn = h_sreg;
         return true;
     }

@@ -109,6 +109,8 @@ static bool run_grid(ex_launch *L)
 {
     uint64_t total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     uint32_t nslots = total < RESIDENT_CTAS ? (uint32_t)total : RESIDENT_CTAS;
+    if (L->cooperative) /* a grid barrier needs every CTA resident (the API checked it fits) */
+        nslots = (uint32_t)total;
     cta_slot *slots = g_new0(cta_slot, nslots ? nslots : 1);
     uint64_t next = 0, done = 0;
     while (done < total && !L->failed) {

@@ -209,8 +209,6 @@ const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i)
 static const char *known_gap(ptx_family fam)
 {
     switch (fam) {
-    case PTX_FAM_ASYNC:
-        return "asynchronous copies, mbarriers and tensor maps are planned for a later issue";
     case PTX_FAM_CLUSTER:
         return "cluster and launch-control instructions are planned for a later issue";
     case PTX_FAM_STACK:
@@ -242,6 +240,7 @@ static bool decode_one(ex_decoder *d, ex_instr *in)
     case PTX_FAM_CACHE: return ex_decode_cache(d, in);
     case PTX_FAM_MATRIX: return ex_decode_matrix(d, in);
     case PTX_FAM_TEXTURE: return ex_decode_texture(d, in);
+    case PTX_FAM_ASYNC: return ex_decode_async(d, in);
     case PTX_FAM_ARITH: {
         static bool (*const arith[])(ex_decoder *, ex_instr *) = {
             ex_decode_int, ex_decode_float, ex_decode_half,

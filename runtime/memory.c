@@ -9,6 +9,9 @@ void mem_init(dev_memory *m)
     m->next = MEM_GLOBAL_BASE;
     m->total = 0;
     m->limit = MEM_DEFAULT_LIMIT;
+    m->heap_size = MEM_DEFAULT_HEAP;
+    m->heap_base = 0;
+    m->heap_blocks = NULL;
 }
 
 void mem_destroy(dev_memory *m)
@@ -19,6 +22,9 @@ void mem_destroy(dev_memory *m)
         g_free(g_array_index(m->allocs, mem_alloc, i).data);
     g_array_free(m->allocs, TRUE);
     m->allocs = NULL;
+    if (m->heap_blocks)
+        g_array_free(m->heap_blocks, TRUE);
+    m->heap_blocks = NULL;
 }
 
 uint64_t mem_alloc_bytes(dev_memory *m, uint64_t size, bool is_symbol)

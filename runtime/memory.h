@@ -32,7 +32,15 @@ typedef struct dev_memory {
     uint64_t total;     /* bytes allocated now */
     uint64_t limit;     /* most bytes allocated at once (device memory size) */
     uint64_t peak;      /* most bytes allocated at once so far (the footprint) */
+    /* the device heap of malloc/free in kernels (runtime/devheap.c): one
+     * allocation made at the first malloc, heap_size bytes */
+    uint64_t heap_size;
+    uint64_t heap_base; /* 0 until the first malloc */
+    GArray *heap_blocks; /* live blocks {offset, bytes}, sorted by offset */
 } dev_memory;
+
+/* CUDA's default device heap (cudaLimitMallocHeapSize, limits.malloc_heap). */
+#define MEM_DEFAULT_HEAP (8ull << 20)
 
 /* The device-memory size when nobody sets one (limits.device_memory). */
 #define MEM_DEFAULT_LIMIT (4ull << 30)

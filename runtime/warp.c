@@ -361,6 +361,8 @@ void ex_warp_step(ex_warp *w, ex_access *rec)
         rec->atomic = 0;
         rec->order = 0;
         rec->size = 0;
+        rec->async = 0;
+        rec->mbar = UINT32_MAX;
     }
     w->rec = rec;
     ex_warp_run(w, 1);

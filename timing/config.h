@@ -37,6 +37,9 @@
 #define GPU_DRAM_SCHEDULERS(X) X(FR_FCFS, "fr-fcfs") X(FCFS, "fcfs")
 #define GPU_ICC_MODES(X) X(OFF, "off") X(ICC, "icc") X(ICC_CC, "icc-cc")
 #define GPU_CDP_MODES(X) X(CDP, "cdp") X(DTBL, "dtbl")
+/* warp.its: independent thread scheduling (runtime/its.c); auto = on for
+ * modules whose .target is sm_70 or newer */
+#define GPU_ITS_MODES(X) X(OFF, "off") X(ON, "on") X(AUTO, "auto")
 
 #define GPU_ENUM_ITEM(prefix, e) prefix##e,
 typedef enum gpu_write_policy {
@@ -64,6 +67,11 @@ typedef enum gpu_cdp_mode {
     GPU_CDP_MODES(X)
 #undef X
 } gpu_cdp_mode;
+typedef enum gpu_its_mode {
+#define X(e, s) GPU_ENUM_ITEM(GPU_ITS_, e)
+    GPU_ITS_MODES(X)
+#undef X
+} gpu_its_mode;
 
 /* NULL-terminated name arrays, indexed by the enums above. */
 extern const char *const gpu_write_policy_names[];
@@ -71,6 +79,7 @@ extern const char *const gpu_replacement_names[];
 extern const char *const gpu_dram_scheduler_names[];
 extern const char *const gpu_icc_mode_names[];
 extern const char *const gpu_cdp_mode_names[];
+extern const char *const gpu_its_mode_names[];
 
 /* An ordered list of choices (cta.filters: admission filters run in the
  * order written). */
@@ -331,7 +340,11 @@ typedef struct gpu_name_list {
  * ([throttle] burst = 4), generated from sched/policies.def. */
 #define GPU_CFG_warp(X)                                                      \
     X(warp, policy, ENUM, 0, 0, 0, 0, "", sched_names_warp,                  \
-      "Warp scheduling (ordering) policy")
+      "Warp scheduling (ordering) policy")                                   \
+    X(warp, its, ENUM, GPU_ITS_OFF, 0, 0, 0, "", gpu_its_mode_names,         \
+      "Independent thread scheduling: each lane keeps its own PC (on), the " \
+      "SIMT reconvergence stack (off), or on for modules whose .target is "  \
+      "sm_70 or newer (auto); functional runs take the default")
 
 #define GPU_CFG_spin(X)                                                      \
     X(spin, policy, ENUM, 0, 0, 0, 0, "", sched_names_backoff,               \
@@ -374,7 +387,10 @@ typedef struct gpu_name_list {
     X(limits, max_cycles, SIZE, 20000000, 1, 999999999999999, 0,            \
       "core cycles", NULL,                                                   \
       "Core cycles a launch (or a batch of launches) may take on the "      \
-      "timing model before it is stopped")
+      "timing model before it is stopped") \
+    X(limits, malloc_heap, SIZE, 8ull << 20, 16, 1ull << 40, 0, "bytes",    \
+      NULL, "Device heap of malloc/free called in kernels (CUDA's "          \
+      "cudaLimitMallocHeapSize); malloc returns NULL beyond it")
 
 /* Dynamic parallelism (docs/cdp.md): the device runtime's limits (CUDA's
  * defaults; functional runs honour them too) and how device launches reach

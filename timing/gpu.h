@@ -77,6 +77,11 @@ bool tm_gpu_run(tm_gpu *g, ex_launch *const *launches, uint32_t n, GError **erro
 
 const tm_stats *tm_gpu_stats(const tm_gpu *g);
 const gpu_config *tm_gpu_config(const tm_gpu *g);
+/* CTAs of `kernel` (threads, shared bytes per CTA; registers per thread, 0 =
+ * estimated from its PTX) that all SMs of `c` hold at once; *why names the
+ * limiting resource (timing/coresident.c). */
+uint32_t tm_coresident_ctas(const gpu_config *c, const ex_func *kernel, uint32_t threads,
+                            uint32_t shared, uint32_t regs_per_thread, const char **why);
 /* The last simulated cycle. */
 uint64_t tm_gpu_cycle(const tm_gpu *g);
 

@@ -132,6 +132,8 @@ void tm_sm_destroy(tm_sm *sm)
     }
     g_free(sm->fetch_scratch);
     g_free(sm->scheds);
+    for (uint32_t i = 0; i < sm->nwarps; i++)
+        tm_async_free(&sm->warps[i]);
     g_free(sm->warps);
     g_free(sm->pend);
     g_free(sm->ctas);
@@ -435,6 +437,8 @@ static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
     if ((t->flags & TM_INS_FENCE) && tw->outstanding) {
         blocked = on_mem = waits_event = true;
     }
+    if (in && (in->op == PTX_OP_CP || in->op == PTX_OP_MBARRIER) && tm_async_blocked(sm, tw, in))
+        blocked = on_mem = waits_event = true; /* copies still landing */
     if (!blocked && tw->npend + t->ndst > TM_MAX_PENDING) {
         /* scoreboard full: wait for the first entry to retire */
         blocked = true;
@@ -696,6 +700,8 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
      * was a call (calls drain first, so nothing else is pending) */
     for (unsigned j = 0; j < t->ndst; j++)
         add_pending(tw, roff + t->dst[j], tag, ready, mem);
+    if (in && (in->op == PTX_OP_CP || in->op == PTX_OP_MBARRIER))
+        tm_async_issued(tw, in, &s->acc, to_memsys, tag);
     if (to_memsys) {
         flush_mem(sm, now);
         sm->mem_inflight++;
@@ -1022,6 +1028,7 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         tw->relaxed_at = TM_NEVER;
         tw->outstanding = 0;
         tw->npend = 0;
+        tm_async_reset(tw);
         tm_sched *s = &sm->scheds[tw->sched];
         sched_warp_view *v = &s->views[tw->view];
         v->age = sm->env->next_age++;
@@ -1106,6 +1113,8 @@ void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
     tw->outstanding--;
     tm_cta *c = tw->cta;
     c->outstanding--;
+    if (tw->nasync && tm_async_landed(tw, tag))
+        invalidate_cta(sm, c, cycle); /* warps may wait on its mbarrier */
     sched_warp_view *v = &sm->scheds[tw->sched].views[tw->view];
     v->outstanding = tw->outstanding;
     if (sm->env->pol->wants & SCHED_WANT_MEM_REPLY) {

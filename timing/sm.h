@@ -147,6 +147,10 @@ typedef struct tm_warp {
     uint8_t ready_unit;      /* operands of its next instruction are known
                                 ready and only this unit can hold it back;
                                 TM_UNIT_COUNT: unknown (evaluate fully) */
+    /* asynchronous copies in flight (timing/sm_async.c) */
+    struct tm_async *async;  /* TM_MAX_ASYNC entries, made at its first copy */
+    uint32_t nasync;
+    uint32_t async_group, bulk_group; /* numbers of the open (uncommitted) groups */
 } tm_warp;
 
 typedef struct tm_sched {

@@ -618,8 +618,8 @@ int cmd_run(int argc, char **argv)
             first_end = i;
             break;
         }
-    gboolean its = FALSE;
-    GOptionEntry entries[14];
+    gboolean its = FALSE, no_its = FALSE;
+    GOptionEntry entries[15];
     launch_entries(&ls[0], entries);
     entries[10] = (GOptionEntry){"livelock-limit", 0, 0, G_OPTION_ARG_INT64, &livelock,
                                  "warp instructions without a memory change before a launch is "
@@ -631,7 +631,10 @@ int cmd_run(int argc, char **argv)
     entries[12] = (GOptionEntry){"its", 0, 0, G_OPTION_ARG_NONE, &its,
                                  "independent thread scheduling (per-lane PCs, sm_70 and newer) "
                                  "instead of the SIMT reconvergence stack", NULL};
-    entries[13] = (GOptionEntry){NULL, 0, 0, 0, NULL, NULL, NULL};
+    entries[13] = (GOptionEntry){"no-its", 0, 0, G_OPTION_ARG_NONE, &no_its,
+                                 "the SIMT reconvergence stack even where warp.its would turn "
+                                 "independent thread scheduling on", NULL};
+    entries[14] = (GOptionEntry){NULL, 0, 0, 0, NULL, NULL, NULL};
     GOptionContext *oc = g_option_context_new("FILE.ptx [--then LAUNCH-OPTIONS]... | "
                                               "--run-file FILE");
     g_option_context_set_summary(oc, "Launch a kernel functionally (or, with --timing, on the "
@@ -697,7 +700,7 @@ int cmd_run(int argc, char **argv)
             goto out;
     ptxemu_options opts = {0};
     opts.livelock_limit = (uint64_t)livelock;
-    opts.its = its;
+    opts.its = its ? 1 : no_its ? -1 : 0; /* 0: the config's warp.its */
     if (!timing_cli_options(&tc, &opts, &sched_trace, "ptxemu run"))
         goto out;
     if (ptxemu_ctx_create(&ctx, &opts) != PTXEMU_OK) {

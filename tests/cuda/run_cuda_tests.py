@@ -216,6 +216,9 @@ def run(t):
             want_out=["PASS wmma_gemm"])
     t.check("texture and surface objects, CUDA arrays",
             t.exec("--", t.build("texture", PTX75)), want_out=["PASS texture"])
+    t.check("async_coop: grid.sync, device heap, cp.async (sm_80 PTX)",
+            t.exec("--", t.build("async_coop", ["-gencode", "arch=compute_80,code=compute_80"])),
+            want_out=["PASS async_coop"])
     t.check("errors: documented error codes", t.exec("--", t.build("errors", PTX75)),
             want_out=["PASS errors"],
             want_err=["not supported yet: cudaGraphCreate", "out-of-bounds"])

@@ -18,6 +18,7 @@ static ptxemu_status launch_bad(const char *name, const char *kernel, unsigned b
 {
     ptxemu_options opts = {0};
     opts.livelock_limit = livelock;
+    opts.its = -1; /* the SIMT stack: livelock.ptx is its intra-warp livelock */
     ptxemu_ctx *ctx;
     assert_int_equal(ptxemu_ctx_create(&ctx, &opts), PTXEMU_OK);
     char rel[256];
@@ -125,7 +126,8 @@ static void cli_case(const char *file, const char *kernel, const char *block,
     g_snprintf(rel, sizeof rel, "tests/corpus/runtime_bad/%s", file);
     path = test_source_path(rel);
     const char *argv[] = {"run", path, "--kernel", kernel, "--grid", "1", "--block", block,
-                          "--arg", "zeros:64", "--livelock-limit", livelock, NULL};
+                          "--arg", "zeros:64", "--livelock-limit", livelock,
+                          "--no-its", NULL}; /* livelock.ptx livelocks on the SIMT stack */
     char *out = NULL, *err = NULL;
     int rc = test_run_cli(argv, &out, &err);
     assert_int_equal(rc, 1);

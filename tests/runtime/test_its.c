@@ -30,7 +30,7 @@ static ptxemu_status run(const char *ptx, bool its, bool timing, unsigned grid, 
                          void *buf, size_t bytes, char **msg)
 {
     ptxemu_options o = {0};
-    o.its = its;
+    o.its = its ? 1 : -1; /* without: the SIMT stack, whatever warp.its says */
     o.timing = timing;
     o.livelock_limit = 200000;
     ptxemu_ctx *ctx = NULL;

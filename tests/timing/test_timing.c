@@ -561,6 +561,7 @@ static void expect_fault(const char *file, const char *kernel, unsigned block,
 {
     ptxemu_options o = timing_opts("m2090", "gto");
     o.livelock_limit = livelock;
+    o.its = -1; /* the SIMT stack: the intra-warp livelock of livelock.ptx */
     ptxemu_ctx *ctx;
     assert_int_equal(ptxemu_ctx_create(&ctx, &o), PTXEMU_OK);
     char rel[256];
