@@ -618,8 +618,8 @@ int cmd_run(int argc, char **argv)
             first_end = i;
             break;
         }
-    gboolean its = FALSE, no_its = FALSE;
-    GOptionEntry entries[15];
+    gboolean its = FALSE, no_its = FALSE, coop = FALSE;
+    GOptionEntry entries[16];
     launch_entries(&ls[0], entries);
     entries[10] = (GOptionEntry){"livelock-limit", 0, 0, G_OPTION_ARG_INT64, &livelock,
                                  "warp instructions without a memory change before a launch is "
@@ -634,7 +634,11 @@ int cmd_run(int argc, char **argv)
     entries[13] = (GOptionEntry){"no-its", 0, 0, G_OPTION_ARG_NONE, &no_its,
                                  "the SIMT reconvergence stack even where warp.its would turn "
                                  "independent thread scheduling on", NULL};
-    entries[14] = (GOptionEntry){NULL, 0, 0, 0, NULL, NULL, NULL};
+    entries[14] = (GOptionEntry){"cooperative", 0, 0, G_OPTION_ARG_NONE, &coop,
+                                 "a cooperative launch (cudaLaunchCooperativeKernel): every CTA "
+                                 "resident at once, so cooperative_groups' grid.sync() works; "
+                                 "one launch only", NULL};
+    entries[15] = (GOptionEntry){NULL, 0, 0, 0, NULL, NULL, NULL};
     GOptionContext *oc = g_option_context_new("FILE.ptx [--then LAUNCH-OPTIONS]... | "
                                               "--run-file FILE");
     g_option_context_set_summary(oc, "Launch a kernel functionally (or, with --timing, on the "
@@ -693,6 +697,13 @@ int cmd_run(int argc, char **argv)
     }
     if (livelock < 0) {
         fprintf(stderr, "ptxemu run: --livelock-limit must not be negative\n");
+        goto out;
+    }
+    /* a cooperative grid owns the GPU: no concurrent launches to place beside it */
+    if (coop && (nl != 1 || ls[0].stream >= 0 || ls[0].wait >= 0 || ls[0].arrive ||
+                 ls[0].append_to >= 0)) {
+        fprintf(stderr, "ptxemu run: --cooperative takes exactly one launch, without "
+                        "--then, --stream, --wait, --arrive or --append-to\n");
         goto out;
     }
     for (int i = 0; i < nl; i++)
@@ -757,8 +768,12 @@ int cmd_run(int argc, char **argv)
                                         l->argv_ptrs, (uint64_t)l->arrive, (int)l->append_to};
     }
     gint64 t0 = g_get_monotonic_time();
-    ptxemu_status s = streams ? run_streams(ctx, descs, ls, nl)
-                              : ptxemu_launch_batch(ctx, descs, (unsigned)nl);
+    ptxemu_status s =
+        coop      ? ptxemu_launch_cooperative(descs[0].mod, descs[0].kernel, descs[0].grid,
+                                              descs[0].block, descs[0].dynamic_shared_bytes,
+                                              descs[0].args)
+        : streams ? run_streams(ctx, descs, ls, nl)
+                  : ptxemu_launch_batch(ctx, descs, (unsigned)nl);
     gint64 t1 = g_get_monotonic_time();
     fflush(stdout);
     if (s != PTXEMU_OK) {
