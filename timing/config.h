@@ -341,10 +341,10 @@ typedef struct gpu_name_list {
 #define GPU_CFG_warp(X)                                                      \
     X(warp, policy, ENUM, 0, 0, 0, 0, "", sched_names_warp,                  \
       "Warp scheduling (ordering) policy")                                   \
-    X(warp, its, ENUM, GPU_ITS_OFF, 0, 0, 0, "", gpu_its_mode_names,         \
+    X(warp, its, ENUM, GPU_ITS_AUTO, 0, 0, 0, "", gpu_its_mode_names,        \
       "Independent thread scheduling: each lane keeps its own PC (on), the " \
       "SIMT reconvergence stack (off), or on for modules whose .target is "  \
-      "sm_70 or newer (auto); functional runs take the default")
+      "sm_70 or newer (auto); the presets of pre-Volta GPUs set off")
 
 #define GPU_CFG_spin(X)                                                      \
     X(spin, policy, ENUM, 0, 0, 0, 0, "", sched_names_backoff,               \
