@@ -417,6 +417,12 @@ static void make_bf_inputs(uint16_t *a, uint16_t *b, uint16_t *c, uint32_t seed)
             c[i] = (uint16_t)rng(&seed);
         }
     }
+    /* fma with cancellation: c is about -RN(a*b) */
+    for (unsigned i = 2 * S + 10; i < 2 * S + 40; i++) {
+        uint16_t p = m_mul(a[i], b[i]);
+        if (!bnan(p))
+            c[i] = (uint16_t)((p ^ 0x8000u) + rng(&seed) % 3u - 1u);
+    }
     /* fma: the product (1+2^-7)*1.5 is a tie; c = +-tiny decides it */
     a[2 * S] = 0x3f81, b[2 * S] = 0x3fc0, c[2 * S] = 0x8001;
     a[2 * S + 1] = 0x3f81, b[2 * S + 1] = 0x3fc0, c[2 * S + 1] = 0x0001;
@@ -533,6 +539,9 @@ static void test_conv_to(void **state)
             check_u32(&c, "__ushort_as_bfloat16", o[36], (uint16_t)(l >> 16));
             check_u32(&c, "make_bfloat162", o[37],
                       (uint16_t)l | (uint32_t)(uint16_t)(l >> 16) << 16);
+            check_bf(&c, "operator=(int)", o[38], m_s64((int32_t)l, RN));
+            check_bf(&c, "operator=(unsigned long long)", o[39],
+                     m_int2bf(false, (uint64_t)l, RN));
         }
         ptxemu_ctx_destroy(f.ctx);
     }
@@ -540,7 +549,7 @@ static void test_conv_to(void **state)
 
 /* ------------------------------------------------------------ conv_from */
 
-enum { NCONV_FROM = 48 };
+enum { NCONV_FROM = 56 };
 
 static void test_conv_from(void **state)
 {
@@ -602,6 +611,15 @@ static void test_conv_from(void **state)
             } else {
                 check_u32(&c, "operator float / operator<", o[47], ((uint32_t)h << 16) ^ kneg);
             }
+            check_u32(&c, "operator int", o[48], (uint32_t)m_bf2int(h, RZ, 32, true));
+            check_u32(&c, "operator unsigned", o[49], (uint32_t)m_bf2int(h, RZ, 32, false));
+            check_u32(&c, "operator short", o[50], (uint32_t)m_bf2int(h, RZ, 16, true));
+            check_u32(&c, "operator unsigned short", o[51], (uint32_t)m_bf2int(h, RZ, 16, false));
+            check_u32(&c, "operator signed char", o[52], (uint32_t)m_bf2int(h, RZ, 8, true));
+            check_u32(&c, "operator unsigned char", o[53], (uint32_t)m_bf2int(h, RZ, 8, false));
+            uint64_t llz = m_bf2int(h, RZ, 64, true);
+            check_u32(&c, "operator long long", o[54], (uint32_t)llz);
+            check_u32(&c, "operator long long", o[55], (uint32_t)(llz >> 32));
         }
         ptxemu_ctx_destroy(f.ctx);
     }

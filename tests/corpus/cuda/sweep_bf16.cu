@@ -68,12 +68,15 @@ __global__ void conv_to_bf16(const float *fs, const double *ds, const long long 
     o[35] = B(__short_as_bfloat16((short)l));
     o[36] = B(__ushort_as_bfloat16((unsigned short)(l >> 16)));
     o[37] = B2(make_bfloat162(H((u16)l), H((u16)(l >> 16))));
-    o[38] = 0;
-    o[39] = 0;
+    __nv_bfloat16 t;
+    t = (int)l;               // operator=(int): __int2bfloat16_rn
+    o[38] = B(t);
+    t = (u64)l;               // operator=(unsigned long long): __ull2bfloat16_rn
+    o[39] = B(t);
 }
 
-// 48 slots per element: conversions from bf16 and data movement.
-#define NCONV_FROM 48
+// 56 slots per element: conversions from bf16 and data movement.
+#define NCONV_FROM 56
 __global__ void conv_from_bf16(const u16 *hs, u32 *out)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -124,6 +127,16 @@ __global__ void conv_from_bf16(const u16 *hs, u32 *out)
     o[45] = B2(__bfloat162bfloat162(h));
     o[46] = (u16)__bfloat16_as_short(h);
     o[47] = F((float)h) ^ (u32)(float(k) < 0.0f);   // operator float
+    // conversion operators: the _rz functions
+    o[48] = (u32)(int)h;
+    o[49] = (unsigned)h;
+    o[50] = (u16)(short)h;
+    o[51] = (unsigned short)h;
+    o[52] = (unsigned char)(signed char)h;
+    o[53] = (unsigned char)h;
+    long long lh = (long long)h;
+    o[54] = (u32)lh;
+    o[55] = (u32)((u64)lh >> 32);
 }
 
 // 64 slots per element: bf16 arithmetic and comparisons on (a, b, c).
