@@ -46,6 +46,10 @@
 static const char *const archs[] = {"75", "80", "90"};
 
 enum { N = 256, BLOCK = 128 };
+/* The conversion and math kernels take NU inputs: N edge cases and a
+ * random batch as for the others, then NU - N more (bf16 inputs spread over
+ * all bit patterns with stride US; random floats, doubles, integers). */
+enum { NU = 1024, US = 85 };
 enum { RN, RZ, RD, RU };
 
 typedef struct fixture {
@@ -465,12 +469,14 @@ static void test_conv_to(void **state)
         0x0101000000000001LL, (int64_t)UINT64_C(0x8080000000000001), (int64_t)UINT64_C(0xff7fffffffffffff),
         -2, 0x7f80, 0x10000ff01LL, 0x7fffff80LL, 0x7fffffc0LL, (int64_t)UINT64_C(0xffffffffffffffff),
     };
-    float fs[N];
-    double ds[N];
-    int64_t ls[N];
+    static float fs[NU];
+    static double ds[NU];
+    static int64_t ls[NU];
     uint32_t seed = 99;
-    for (unsigned i = 0; i < N; i++) {
+    for (unsigned i = 0; i < NU; i++) {
         uint32_t fu = i < G_N_ELEMENTS(fspecial) ? fspecial[i] : rng(&seed);
+        if (i >= N && i % 4 == 0) /* a tie, or one below / above it */
+            fu = (fu & 0xffff0000u) | (0x7fffu + rng(&seed) % 3u);
         memcpy(&fs[i], &fu, sizeof fu);
         if (i < G_N_ELEMENTS(dspecial)) {
             ds[i] = dspecial[i];
@@ -494,13 +500,13 @@ static void test_conv_to(void **state)
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         fixture f;
         load(&f, archs[ai]);
-        static uint32_t out[N * NCONV_TO];
+        static uint32_t out[NU * NCONV_TO];
         ptxemu_dptr df = upload(&f, fs, sizeof fs), dd = upload(&f, ds, sizeof ds),
                     dl = upload(&f, ls, sizeof ls), dout = upload(&f, NULL, sizeof out);
         void *args[] = {&df, &dd, &dl, &dout};
-        launch(&f, "_Z12conv_to_bf16PKfPKdPKxPj", N / BLOCK, BLOCK, args);
+        launch(&f, "_Z12conv_to_bf16PKfPKdPKxPj", NU / BLOCK, BLOCK, args);
         download(&f, out, dout, sizeof out);
-        for (unsigned i = 0; i < N; i++) {
+        for (unsigned i = 0; i < NU; i++) {
             const uint32_t *o = out + NCONV_TO * i;
             ctx c = {&f, "conv_to_bf16", i};
             double fv = fs[i], gv = fs[i ^ 1];
@@ -554,17 +560,19 @@ enum { NCONV_FROM = 56 };
 static void test_conv_from(void **state)
 {
     (void)state;
-    uint16_t hs[N], b[N], cc[N];
+    static uint16_t hs[NU], b[NU], cc[NU];
     make_bf_inputs(hs, b, cc, 5);
+    for (unsigned i = N; i < NU; i++)
+        hs[i] = (uint16_t)((i - N) * US + 0x13);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         fixture f;
         load(&f, archs[ai]);
-        static uint32_t out[N * NCONV_FROM];
+        static uint32_t out[NU * NCONV_FROM];
         ptxemu_dptr dh = upload(&f, hs, sizeof hs), dout = upload(&f, NULL, sizeof out);
         void *args[] = {&dh, &dout};
-        launch(&f, "_Z14conv_from_bf16PKtPj", N / BLOCK, BLOCK, args);
+        launch(&f, "_Z14conv_from_bf16PKtPj", NU / BLOCK, BLOCK, args);
         download(&f, out, dout, sizeof out);
-        for (unsigned i = 0; i < N; i++) {
+        for (unsigned i = 0; i < NU; i++) {
             const uint32_t *o = out + NCONV_FROM * i;
             ctx c = {&f, "conv_from_bf16", i};
             uint16_t h = hs[i], k = hs[i ^ 1];
@@ -874,18 +882,22 @@ static uint16_t m_round_int(uint16_t h, int mode)
 static void test_math(void **state)
 {
     (void)state;
-    uint16_t a[N], b[N], c[N];
+    static uint16_t a[NU], b[NU], c[NU];
     make_bf_inputs(a, b, c, 31);
+    for (unsigned i = N; i < NU; i++) {
+        a[i] = (uint16_t)((i - N) * US + 0x13);
+        b[i] = a[i] ^ 0x8000u;
+    }
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         fixture f;
         load(&f, archs[ai]);
-        static uint32_t out[N * NMATH];
+        static uint32_t out[NU * NMATH];
         ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
                     dout = upload(&f, NULL, sizeof out);
         void *args[] = {&da, &db, &dout};
-        launch(&f, "_Z9math_bf16PKtS0_Pj", N / BLOCK, BLOCK, args);
+        launch(&f, "_Z9math_bf16PKtS0_Pj", NU / BLOCK, BLOCK, args);
         download(&f, out, dout, sizeof out);
-        for (unsigned i = 0; i < N; i++) {
+        for (unsigned i = 0; i < NU; i++) {
             const uint32_t *o = out + NMATH * i;
             ctx cx = {&f, "math_bf16", i};
             char name[40];
