@@ -50,6 +50,9 @@ enum { N = 256, BLOCK = 128 };
  * random batch as for the others, then NU - N more (bf16 inputs spread over
  * all bit patterns with stride US; random floats, doubles, integers). */
 enum { NU = 1024, US = 85 };
+/* The arithmetic kernels take NA inputs: N as above, then random operands
+ * by class (subnormal, moderate, near overflow, any bits; fma cancellation). */
+enum { NA = 4096 };
 enum { RN, RZ, RD, RU };
 
 typedef struct fixture {
@@ -399,7 +402,7 @@ static const uint16_t bf_special[] = {
     0x437f, 0x4380, 0x3f7f, 0x4049, 0xc2b0, 0x42b0, 0x4120, 0xc120, 0x3a80, 0xbc95,
 };
 
-static void make_bf_inputs(uint16_t *a, uint16_t *b, uint16_t *c, uint32_t seed)
+static void make_bf_inputs(uint16_t *a, uint16_t *b, uint16_t *c, unsigned n, uint32_t seed)
 {
     const unsigned S = G_N_ELEMENTS(bf_special);
     for (unsigned i = 0; i < N; i++) {
@@ -419,6 +422,26 @@ static void make_bf_inputs(uint16_t *a, uint16_t *b, uint16_t *c, uint32_t seed)
             a[i] = (uint16_t)rng(&seed);
             b[i] = (uint16_t)rng(&seed);
             c[i] = (uint16_t)rng(&seed);
+        }
+    }
+    /* beyond N: random operands by class (tiny/subnormal, moderate,
+     * near overflow, any bits) */
+    for (unsigned i = N; i < n; i++) {
+        uint16_t *v[3] = {&a[i], &b[i], &c[i]};
+        for (int k = 0; k < 3; k++) {
+            uint32_t r = rng(&seed), e;
+            switch (rng(&seed) % 4u) {
+            case 0: e = rng(&seed) % 4u; break;
+            case 1: e = 0x70u + rng(&seed) % 32u; break;
+            case 2: e = 0xf8u + rng(&seed) % 7u; break;
+            default: e = (r >> 7) & 0xffu; break;
+            }
+            *v[k] = (uint16_t)((r & 0x807fu) | e << 7);
+        }
+        if (i % 3 == 0) { /* fma cancellation */
+            uint16_t p = m_mul(a[i], b[i]);
+            if (!bnan(p))
+                c[i] = (uint16_t)((p ^ 0x8000u) + rng(&seed) % 3u - 1u);
         }
     }
     /* fma with cancellation: c is about -RN(a*b) */
@@ -561,7 +584,7 @@ static void test_conv_from(void **state)
 {
     (void)state;
     static uint16_t hs[NU], b[NU], cc[NU];
-    make_bf_inputs(hs, b, cc, 5);
+    make_bf_inputs(hs, b, cc, N, 5);
     for (unsigned i = N; i < NU; i++)
         hs[i] = (uint16_t)((i - N) * US + 0x13);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
@@ -642,18 +665,18 @@ static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 static void test_arith(void **state)
 {
     (void)state;
-    uint16_t a[N], b[N], c[N];
-    make_bf_inputs(a, b, c, 17);
+    static uint16_t a[NA], b[NA], c[NA];
+    make_bf_inputs(a, b, c, NA, 17);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         fixture f;
         load(&f, archs[ai]);
-        static uint32_t out[N * NARITH];
+        static uint32_t out[NA * NARITH];
         ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
                     dc = upload(&f, c, sizeof c), dout = upload(&f, NULL, sizeof out);
         void *args[] = {&da, &db, &dc, &dout};
-        launch(&f, "_Z10arith_bf16PKtS0_S0_Pj", N / BLOCK, BLOCK, args);
+        launch(&f, "_Z10arith_bf16PKtS0_S0_Pj", NA / BLOCK, BLOCK, args);
         download(&f, out, dout, sizeof out);
-        for (unsigned i = 0; i < N; i++) {
+        for (unsigned i = 0; i < NA; i++) {
             const uint32_t *o = out + NARITH * i;
             ctx cx = {&f, "arith_bf16", i};
             uint16_t x = a[i], y = b[i], z = c[i];
@@ -733,18 +756,18 @@ static uint16_t m_cmadd_im(uint16_t ax, uint16_t ay, uint16_t bx, uint16_t by, u
 static void test_arith2(void **state)
 {
     (void)state;
-    uint16_t a[N], b[N], c[N];
-    make_bf_inputs(a, b, c, 23);
+    static uint16_t a[NA], b[NA], c[NA];
+    make_bf_inputs(a, b, c, NA, 23);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         fixture f;
         load(&f, archs[ai]);
-        static uint32_t out[N * NARITH2];
+        static uint32_t out[NA * NARITH2];
         ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
                     dc = upload(&f, c, sizeof c), dout = upload(&f, NULL, sizeof out);
         void *args[] = {&da, &db, &dc, &dout};
-        launch(&f, "_Z11arith_bf162PKtS0_S0_Pj", N / BLOCK, BLOCK, args);
+        launch(&f, "_Z11arith_bf162PKtS0_S0_Pj", NA / BLOCK, BLOCK, args);
         download(&f, out, dout, sizeof out);
-        for (unsigned i = 0; i < N; i++) {
+        for (unsigned i = 0; i < NA; i++) {
             const uint32_t *o = out + NARITH2 * i;
             ctx cx = {&f, "arith_bf162", i};
             /* x = (a, b), y = (b, c), z = (c, a) */
@@ -883,7 +906,7 @@ static void test_math(void **state)
 {
     (void)state;
     static uint16_t a[NU], b[NU], c[NU];
-    make_bf_inputs(a, b, c, 31);
+    make_bf_inputs(a, b, c, N, 31);
     for (unsigned i = N; i < NU; i++) {
         a[i] = (uint16_t)((i - N) * US + 0x13);
         b[i] = a[i] ^ 0x8000u;
@@ -948,7 +971,7 @@ static void test_shfl(void **state)
 {
     (void)state;
     uint16_t a[N], b[N], c[N];
-    make_bf_inputs(a, b, c, 41);
+    make_bf_inputs(a, b, c, N, 41);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         fixture f;
         load(&f, archs[ai]);
@@ -984,7 +1007,7 @@ static void test_mem(void **state)
 {
     (void)state;
     uint16_t a[N], b[N], c[N];
-    make_bf_inputs(a, b, c, 53);
+    make_bf_inputs(a, b, c, N, 53);
     uint32_t q[N];
     for (unsigned i = 0; i < N; i++)
         q[i] = b[i] | (uint32_t)c[i] << 16;
@@ -1041,7 +1064,7 @@ static void test_atomic(void **state)
 {
     (void)state;
     uint16_t a[N], b[N], c[N];
-    make_bf_inputs(a, b, c, 67);
+    make_bf_inputs(a, b, c, N, 67);
     uint32_t acc2[N];
     for (unsigned i = 0; i < N; i++)
         acc2[i] = a[i] | (uint32_t)b[i] << 16;
