@@ -388,3 +388,70 @@ extern "C" __global__ void half_atomic(__half *ctr, __half2 *ctr2, __half *own, 
     o[2] = B(atomicAdd(own + i, H(v[i])));
     o[3] = B2(atomicAdd(own2 + i, H2(v2[i])));
 }
+
+// 32 results per (a, b, d): the C++ operators and conversions of __half and
+// __half2 (cuda_fp16.hpp defines them through the functions above: + - * /
+// are __hadd..__hdiv, != is the unordered __hneu, half2 comparisons are the
+// __hb*2 forms, conversions to integers truncate, assignments round to
+// nearest).
+extern "C" __global__ void half_operators(const unsigned short *ain, const unsigned short *bin,
+                                          const double *din, unsigned *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    __half a = H(ain[i]), b = H(bin[i]);
+    double d = din[i];
+    unsigned *o = out + 32 * i;
+    o[0] = B(a + b);
+    o[1] = B(a - b);
+    o[2] = B(a * b);
+    o[3] = B(a / b);
+    __half x = a;
+    x += b;
+    o[4] = B(x);
+    x -= b;
+    o[5] = B(x);
+    x *= b;
+    o[6] = B(x);
+    x /= b;
+    o[7] = B(x);
+    __half y = a;
+    o[8] = B(++y);
+    o[9] = B(y++);
+    o[10] = B(y);
+    o[11] = B(--y);
+    o[12] = B(y--);
+    o[13] = B(-a);
+    o[14] = B(+a);
+    o[15] = (unsigned)(a == b) | (unsigned)(a != b) << 1 | (unsigned)(a > b) << 2 |
+            (unsigned)(a < b) << 3 | (unsigned)(a >= b) << 4 | (unsigned)(a <= b) << 5;
+    __half2 p = __halves2half2(a, b), q = __halves2half2(b, a);
+    o[16] = B2(p + q);
+    o[17] = B2(p - q);
+    o[18] = B2(p * q);
+    o[19] = B2(p / q);
+    __half2 r = p;
+    r += q;
+    r *= q;
+    r -= q;
+    r /= q;
+    o[20] = B2(r);
+    __half2 s = p;
+    o[21] = B2(++s);
+    o[22] = B2(s--);
+    o[23] = B2(-s);
+    o[24] = (unsigned)(p == q) | (unsigned)(p != q) << 1 | (unsigned)(p > q) << 2 |
+            (unsigned)(p < q) << 3 | (unsigned)(p >= q) << 4 | (unsigned)(p <= q) << 5;
+    o[25] = (unsigned)(int)a;
+    o[26] = (unsigned)(unsigned short)a;
+    o[27] = (unsigned)(signed char)a;
+    o[28] = __float_as_uint((float)a);
+    __half z;
+    z = d;
+    o[29] = B(z);
+    z = (int)(long long)d;
+    o[30] = B(z);
+    z = (float)d;
+    o[31] = B(z);
+}
