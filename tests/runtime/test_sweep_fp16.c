@@ -1148,13 +1148,14 @@ static void test_half_ldst(void **state)
 
 /* ---------------------------------------------------------------- atomics */
 
-#define NA 64
+#define NA 128 /* two blocks of 64 */
 
 static void test_half_atomic(void **state)
 {
     (void)state;
     uint16_t own[NA], v[NA], own_out[NA], ctr = 0, ctr_out;
-    uint32_t own2[NA], v2[NA], own2_out[NA], ctr2 = 0, ctr2_out, old[4 * NA], seed = 8;
+    uint32_t own2[NA], v2[NA], own2_out[NA], ctr2 = 0, ctr2_out, old[6 * NA], shout[4],
+        seed = 8;
     for (unsigned i = 0; i < NA; i++) {
         own[i] = rand_half(&seed);
         v[i] = i < 8 ? edges[i * 5] : rand_half(&seed);
@@ -1171,36 +1172,55 @@ static void test_half_atomic(void **state)
         ptxemu_dptr dc = upload(&f, &ctr, sizeof ctr), dc2 = upload(&f, &ctr2, sizeof ctr2),
                     dow = upload(&f, own, sizeof own), dow2 = upload(&f, own2, sizeof own2),
                     dv = upload(&f, v, sizeof v), dv2 = upload(&f, v2, sizeof v2),
-                    dold = upload(&f, NULL, sizeof old);
+                    dold = upload(&f, NULL, sizeof old), dsh = upload(&f, NULL, sizeof shout);
         int nn = NA;
-        void *args[] = {&dc, &dc2, &dow, &dow2, &dv, &dv2, &dold, &nn};
+        void *args[] = {&dc, &dc2, &dow, &dow2, &dv, &dv2, &dold, &dsh, &nn};
         launch(&f, "half_atomic", NA, args);
         download(&f, &ctr_out, dc, sizeof ctr_out);
         download(&f, &ctr2_out, dc2, sizeof ctr2_out);
         download(&f, own_out, dow, sizeof own_out);
         download(&f, own2_out, dow2, sizeof own2_out);
         download(&f, old, dold, sizeof old);
+        download(&f, shout, dsh, sizeof shout);
         /* the shared counters: every partial sum is exact, so the final
          * values are fixed and the old values are a permutation of them */
         check_eq(&f, "atomicAdd(__half) total", 0, 0, ctr_out, h_from_double(NA, RN));
         check_eq(&f, "atomicAdd(__half2) total", 0, 0, ctr2_out,
                  pk(h_from_double(0.5 * NA, RN), h_from_double(-2.0 * NA, RN)));
-        bool seen[NA] = {false}, seen2[NA] = {false};
+        for (unsigned blk = 0; blk < 2; blk++) {
+            check_eq(&f, "atomicAdd(__shared__ __half) total", blk, 0, shout[2 * blk],
+                     h_from_double(-0.25 * 64, RN));
+            check_eq(&f, "atomicAdd(__shared__ __half2) total", blk, 0, shout[2 * blk + 1],
+                     pk(h_from_double(2.0 * 64, RN), h_from_double(0.125 * 64, RN)));
+        }
+        bool seen[NA] = {false}, seen2[NA] = {false}, seen3[NA] = {false},
+             seen4[NA] = {false};
         for (unsigned i = 0; i < NA; i++) {
-            double o = h_val((uint16_t)old[4 * i]);
-            uint32_t o2 = old[4 * i + 1];
-            double ol = h_val(lo16(o2)), oh = h_val(hi16(o2));
-            unsigned k = (unsigned)o, k2 = (unsigned)(ol * 2);
-            if (o != k || k >= NA || seen[k])
-                fail_at(&f, "atomicAdd(__half) old", i, 0, old[4 * i], 0);
+            const uint32_t *o = old + 6 * i;
+            double g = h_val((uint16_t)o[0]);
+            double ol = h_val(lo16(o[1])), oh = h_val(hi16(o[1]));
+            unsigned k = (unsigned)g, k2 = (unsigned)(ol * 2);
+            if (g != k || k >= NA || seen[k])
+                fail_at(&f, "atomicAdd(__half) old", i, 0, o[0], 0);
             seen[k] = true;
             if (ol * 2 != k2 || k2 >= NA || seen2[k2] || oh != -2.0 * k2)
-                fail_at(&f, "atomicAdd(__half2) old", i, 0, o2, 0);
+                fail_at(&f, "atomicAdd(__half2) old", i, 0, o[1], 0);
             seen2[k2] = true;
+            /* shared: per block, old values k * -0.25 and k * (2, 0.125) */
+            unsigned base = (i / 64) * 64;
+            double s1 = h_val((uint16_t)o[4]) / -0.25;
+            double sl = h_val(lo16(o[5])) / 2.0, sh = h_val(hi16(o[5])) / 0.125;
+            unsigned k3 = (unsigned)s1, k4 = (unsigned)sl;
+            if (s1 != k3 || k3 >= 64 || seen3[base + k3])
+                fail_at(&f, "atomicAdd(__shared__ __half) old", i, 0, o[4], 0);
+            seen3[base + k3] = true;
+            if (sl != k4 || sh != k4 || k4 >= 64 || seen4[base + k4])
+                fail_at(&f, "atomicAdd(__shared__ __half2) old", i, 0, o[5], 0);
+            seen4[base + k4] = true;
             /* own elements: one round-to-nearest add each (atom.add.noftz) */
-            check_eq(&f, "atomicAdd(__half) old own", i, own[i], old[4 * i + 2], own[i]);
+            check_eq(&f, "atomicAdd(__half) old own", i, own[i], o[2], own[i]);
             check_h(&f, "atomicAdd(__half) own", i, own[i], own_out[i], h_add(own[i], v[i]));
-            check_eq(&f, "atomicAdd(__half2) old own", i, own2[i], old[4 * i + 3], own2[i]);
+            check_eq(&f, "atomicAdd(__half2) old own", i, own2[i], o[3], own2[i]);
             check_h2(&f, "atomicAdd(__half2) own", i, own2[i], 0, own2_out[i],
                      pk(h_add(lo16(own2[i]), lo16(v2[i])), h_add(hi16(own2[i]), hi16(v2[i]))));
         }

@@ -372,21 +372,36 @@ extern "C" __global__ void half_ldst(const __half *h, const __half2 *h2, unsigne
     __stwt(h2st + 4 * i + 3, y);
 }
 
-// atomicAdd on __half and __half2: every thread adds to one shared counter
-// (exactly representable sums, so the order does not matter) and to its own
-// element (one correctly rounded add each); the old values come back.
+// atomicAdd on __half and __half2: every thread adds to one global counter
+// and one __shared__ counter of its block (exactly representable sums, so
+// the order does not matter) and to its own element (one correctly rounded
+// add each); the old values come back, the shared totals go to shout.
+// Launched with n a multiple of the block size.
 extern "C" __global__ void half_atomic(__half *ctr, __half2 *ctr2, __half *own, __half2 *own2,
                                        const unsigned short *v, const unsigned *v2,
-                                       unsigned *old, int n)
+                                       unsigned *old, unsigned *shout, int n)
 {
+    __shared__ __half sh;
+    __shared__ __half2 sh2;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    unsigned *o = old + 4 * i;
+    if (threadIdx.x == 0) {
+        sh = __float2half(0.0f);
+        sh2 = __floats2half2_rn(0.0f, 0.0f);
+    }
+    __syncthreads();
+    unsigned *o = old + 6 * i;
     o[0] = B(atomicAdd(ctr, __float2half(1.0f)));
     o[1] = B2(atomicAdd(ctr2, __floats2half2_rn(0.5f, -2.0f)));
     o[2] = B(atomicAdd(own + i, H(v[i])));
     o[3] = B2(atomicAdd(own2 + i, H2(v2[i])));
+    o[4] = B(atomicAdd(&sh, __float2half(-0.25f)));
+    o[5] = B2(atomicAdd(&sh2, __floats2half2_rn(2.0f, 0.125f)));
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        shout[2 * blockIdx.x] = B(sh);
+        shout[2 * blockIdx.x + 1] = B2(sh2);
+    }
+    (void)n;
 }
 
 // 32 results per (a, b, d): the C++ operators and conversions of __half and
