@@ -16,6 +16,8 @@
  *   vote_ops   __all/__any/__uni/__ballot_sync, __activemask and
  *              __ballot_sync/__syncwarp in a divergent branch,
  *              __syncthreads_count/and/or, __threadfence{,_block,_system};
+ *   barrier_ops  __barrier_sync, __barrier_sync_count (a named barrier for
+ *              two of three warps), syncthreads_count/and/or (bool forms);
  *   space_ops  __isGlobal/__isShared/__isConstant/__isLocal/__isGridConstant
  *              and the __cvta_* conversions both ways;
  *   cache_*    __ldg/__ldcg/__ldca/__ldcs/__ldlu/__ldcv and
@@ -494,6 +496,37 @@ static void test_vote_ops(void **state)
         for (unsigned t = 0; t < 64; t++)
             in[t] = t == 40 ? 0xffu : 0; /* a single thread's predicates */
         run_vote(&f, in);
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
+static void test_barrier_ops(void **state)
+{
+    (void)state;
+    for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
+        fixture f;
+        load(&f, "sweep_intrinsics", archs[ai]);
+        for (unsigned round = 0; round < 3; round++) {
+            uint32_t in[96], out[96 * 8], seed = 17 + round;
+            for (unsigned t = 0; t < 96; t++)
+                in[t] = round == 0 ? rng(&seed) : round == 1 ? 7u : (t == 95 ? 7u : 0u);
+            ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+            void *args[] = {&din, &dout};
+            launch(&f, "barrier_ops", 96, args);
+            download(&f, out, dout, sizeof out);
+            uint32_t cnt = 0, and_ = 1, or_ = 0;
+            for (unsigned t = 0; t < 96; t++) {
+                cnt += in[t] & 1u;
+                and_ &= (in[t] & 2u) != 0;
+                or_ |= (in[t] & 4u) != 0;
+            }
+            for (unsigned t = 0; t < 96; t++) {
+                uint32_t want[8] = {t < 64 ? in[63 - t] : 0, in[95 - t] * 3u, cnt, and_, or_,
+                                    0, 0, 0};
+                for (unsigned k = 0; k < 8; k++)
+                    check(&f, "barrier_ops", t, k, out[8 * t + k], want[k]);
+            }
+        }
         ptxemu_ctx_destroy(f.ctx);
     }
 }
@@ -1354,6 +1387,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simd_ops),  cmocka_unit_test(test_int_ops),
         cmocka_unit_test(test_shfl_ops),  cmocka_unit_test(test_vote_ops),
+        cmocka_unit_test(test_barrier_ops),
         cmocka_unit_test(test_space_ops), cmocka_unit_test(test_cache_ops),
         cmocka_unit_test(test_fp_ops),    cmocka_unit_test(test_atomic_sequence),
         cmocka_unit_test(test_atomic_contend),

@@ -171,6 +171,33 @@ extern "C" __global__ void vote_ops(const unsigned *in, unsigned *out)
     o[11] = (unsigned)__syncthreads_count(1);
 }
 
+// 96 threads (three warps), 8 results per thread: named barriers and the
+// bool forms syncthreads_count/and/or of sm_20_intrinsics.h.  Warps 0 and 1
+// meet at barrier 1 (a count of 64 threads) while warp 2 goes ahead to
+// barrier 2, where all 96 meet.
+extern "C" __global__ void barrier_ops(const unsigned *in, unsigned *out)
+{
+    __shared__ unsigned x[96];
+    unsigned t = threadIdx.x, v = in[t];
+    unsigned *o = out + 8 * t;
+    x[t] = v;
+    o[0] = 0;
+    if (t < 64) {
+        __barrier_sync_count(1, 64);
+        o[0] = x[63 - t];
+    }
+    __barrier_sync(2);
+    x[t] = v * 3u;
+    __syncthreads();
+    o[1] = x[95 - t];
+    o[2] = (unsigned)syncthreads_count(v & 1u);
+    o[3] = (unsigned)syncthreads_and(v & 2u);
+    o[4] = (unsigned)syncthreads_or(v & 4u);
+    o[5] = 0;
+    o[6] = 0;
+    o[7] = 0;
+}
+
 // ----------------------------------------------- address-space predicates
 __constant__ int cvals[4] = {11, 22, 33, 44};
 
