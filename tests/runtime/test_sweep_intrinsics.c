@@ -6,6 +6,10 @@
  * Programming Guide (warp vote/shuffle, atomics) and the PTX ISA manual:
  *   simd_ops   all 82 SIMD video intrinsics, halfword and byte forms
  *              (__vabsdiffu4 and __vadd2 are in test_intrinsics.c as well);
+ *   dpx_ops    the 36 DPX functions __viaddmax/__viaddmin/__vimax3/__vimin3
+ *              (s16x2, s32, their _relu forms, u16x2, u32), __vimax/__vimin
+ *              _relu, __vibmax/__vibmin with their predicates (native
+ *              max/min/add .s16x2/.relu instructions on sm_90);
  *   int_ops    __hadd __urhadd __mulhi __mul64hi __umul64hi __sad __umul24
  *              __clzll __ffsll __popcll __brevll __funnelshift_l/r/lc/rc
  *              (shift >= 32 too) __dp4a __dp2a_lo __dp2a_hi (every overload)
@@ -260,6 +264,112 @@ static void test_simd_ops(void **state)
                                  v_names[op], n, a, b, got, want);
                 }
             }
+        }
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
+/* ------------------------------------------------------------------- DPX */
+
+/* One lane (w = 16 or 32 bits, signed or not) of the DPX functions from the
+ * Math API: a + b wraps around in the lane's width; relu = max(x, 0). */
+static int64_t lane_val(uint32_t v, unsigned w, unsigned i, bool sgn)
+{
+    uint32_t x = w == 32 ? v : (v >> (16 * i)) & 0xffffu;
+    if (!sgn)
+        return x;
+    return w == 32 ? (int64_t)(int32_t)x : (int64_t)(int16_t)x;
+}
+
+static int64_t wrap_lane(int64_t x, unsigned w, bool sgn)
+{
+    uint32_t m = w == 32 ? 0xffffffffu : 0xffffu;
+    return lane_val((uint32_t)x & m, w, 0, sgn);
+}
+
+static int64_t max64(int64_t x, int64_t y)
+{
+    return x > y ? x : y;
+}
+
+static int64_t min64(int64_t x, int64_t y)
+{
+    return x < y ? x : y;
+}
+
+enum { D_ADDMAX, D_ADDMIN, D_MAX3, D_MIN3, D_MAX, D_MIN };
+
+static uint32_t m_dpx(unsigned fn, unsigned w, bool sgn, bool relu, uint32_t a, uint32_t b,
+                      uint32_t c)
+{
+    uint32_t r = 0;
+    for (unsigned i = 0; i < 32 / w; i++) {
+        int64_t x = lane_val(a, w, i, sgn), y = lane_val(b, w, i, sgn), z = lane_val(c, w, i, sgn);
+        int64_t v;
+        switch (fn) {
+        case D_ADDMAX: v = max64(wrap_lane(x + y, w, sgn), z); break;
+        case D_ADDMIN: v = min64(wrap_lane(x + y, w, sgn), z); break;
+        case D_MAX3: v = max64(max64(x, y), z); break;
+        case D_MIN3: v = min64(min64(x, y), z); break;
+        case D_MAX: v = max64(x, y); break;
+        default: v = min64(x, y); break;
+        }
+        if (relu)
+            v = max64(v, 0);
+        r |= ((uint32_t)v & (w == 32 ? 0xffffffffu : 0xffffu)) << (w == 32 ? 0 : 16 * i);
+    }
+    return r;
+}
+
+static void test_dpx_ops(void **state)
+{
+    (void)state;
+    static const uint32_t edge[] = {0, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x80008000u,
+                                    0x7fff7fffu, 0x00010001u, 0xffff0000u, 0x8000ffffu, 1};
+    for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
+        fixture f;
+        load(&f, "sweep_intrinsics", archs[ai]);
+        uint32_t in[96], out[32 * 48], seed = 90;
+        for (unsigned i = 0; i < 96; i++)
+            in[i] = i < 30 ? edge[(i * 7) % 10] : rng(&seed);
+        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+        void *args[] = {&din, &dout};
+        launch(&f, "dpx_ops", 32, args);
+        download(&f, out, dout, sizeof out);
+        static const char *const fam[4] = {"__viaddmax", "__viaddmin", "__vimax3", "__vimin3"};
+        for (unsigned t = 0; t < 32; t++) {
+            uint32_t a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2], want[48];
+            unsigned k = 0;
+            for (unsigned fn = 0; fn < 4; fn++) {
+                want[k++] = m_dpx(fn, 16, true, false, a, b, c);
+                want[k++] = m_dpx(fn, 16, true, true, a, b, c);
+                want[k++] = m_dpx(fn, 32, true, false, a, b, c);
+                want[k++] = m_dpx(fn, 32, true, true, a, b, c);
+                want[k++] = m_dpx(fn, 16, false, false, a, b, c);
+                want[k++] = m_dpx(fn, 32, false, false, a, b, c);
+            }
+            want[k++] = m_dpx(D_MAX, 16, true, true, a, b, 0);
+            want[k++] = m_dpx(D_MAX, 32, true, true, a, b, 0);
+            want[k++] = m_dpx(D_MIN, 16, true, true, a, b, 0);
+            want[k++] = m_dpx(D_MIN, 32, true, true, a, b, 0);
+            for (unsigned mx = 0; mx < 2; mx++) { /* __vibmax then __vibmin */
+                unsigned fn = mx ? D_MIN : D_MAX;
+                for (unsigned form = 0; form < 4; form++) { /* s16x2 s32 u16x2 u32 */
+                    unsigned w = form % 2 ? 32 : 16;
+                    bool sgn = form < 2;
+                    want[k++] = m_dpx(fn, w, sgn, false, a, b, 0);
+                    for (unsigned i = w == 16 ? 2 : 1; i-- > 0;) { /* pred_hi, then pred_lo */
+                        int64_t x = lane_val(a, w, i, sgn), y = lane_val(b, w, i, sgn);
+                        want[k++] = mx ? x <= y : x >= y;
+                    }
+                }
+            }
+            for (k = 0; k < 48; k++)
+                if (out[48 * t + k] != want[k])
+                    fail_msg("sm_%u dpx_ops thread %u result %u (%s family %u)"
+                             "(0x%08x, 0x%08x, 0x%08x): got 0x%08x, want 0x%08x", f.sm, t, k,
+                             k < 24 ? fam[k / 6] : k < 28 ? "__vimax/__vimin_relu" : "__vib*",
+                             k % 6, a, b, c, out[48 * t + k], want[k]);
         }
         ptxemu_ctx_destroy(f.ctx);
     }
@@ -1385,7 +1495,8 @@ static void test_atomic_contend(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_simd_ops),  cmocka_unit_test(test_int_ops),
+        cmocka_unit_test(test_simd_ops),  cmocka_unit_test(test_dpx_ops),
+        cmocka_unit_test(test_int_ops),
         cmocka_unit_test(test_shfl_ops),  cmocka_unit_test(test_vote_ops),
         cmocka_unit_test(test_barrier_ops),
         cmocka_unit_test(test_space_ops), cmocka_unit_test(test_cache_ops),

@@ -46,6 +46,36 @@ extern "C" __global__ void simd_ops(const unsigned *in, unsigned *out)
 #undef BIN
 }
 
+// ------------------------------------------------------ DPX (sm_90 native)
+// 48 results per thread from a, b, c = in[3t], in[3t+1], in[3t+2]: the 36
+// __vi* functions of the Math API's SIMD group (max/min with add, three-way,
+// relu, and the __vibmax/__vibmin forms with their predicates).
+extern "C" __global__ void dpx_ops(const unsigned *in, unsigned *out)
+{
+    unsigned t = threadIdx.x, a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2];
+    int sa = (int)a, sb = (int)b, sc = (int)c;
+    unsigned *o = out + 48 * t;
+    int k = 0;
+#define ADDMM(F)                                                                      \
+    o[k++] = F##_s16x2(a, b, c); o[k++] = F##_s16x2_relu(a, b, c);                  \
+    o[k++] = (unsigned)F##_s32(sa, sb, sc); o[k++] = (unsigned)F##_s32_relu(sa, sb, sc); \
+    o[k++] = F##_u16x2(a, b, c); o[k++] = F##_u32(a, b, c);
+    ADDMM(__viaddmax) ADDMM(__viaddmin) ADDMM(__vimax3) ADDMM(__vimin3)
+#undef ADDMM
+    o[k++] = __vimax_s16x2_relu(a, b);
+    o[k++] = (unsigned)__vimax_s32_relu(sa, sb);
+    o[k++] = __vimin_s16x2_relu(a, b);
+    o[k++] = (unsigned)__vimin_s32_relu(sa, sb);
+    bool p, q;
+#define BMM(F)                                                                        \
+    o[k++] = F##_s16x2(a, b, &p, &q); o[k++] = p; o[k++] = q;                       \
+    o[k++] = (unsigned)F##_s32(sa, sb, &p); o[k++] = p;                             \
+    o[k++] = F##_u16x2(a, b, &p, &q); o[k++] = p; o[k++] = q;                       \
+    o[k++] = F##_u32(a, b, &p); o[k++] = p;
+    BMM(__vibmax) BMM(__vibmin)
+#undef BMM
+}
+
 // --------------------------------------------------------------- integer
 // 40 results per thread (64-bit slots) from in[2t], in[2t+1].
 extern "C" __global__ void int_ops(const unsigned long long *in, unsigned long long *out)
