@@ -29,9 +29,13 @@
  *              types the headers declare them for;
  *   fp_ops     the directed-rounding double arithmetic of sm_20_intrinsics.h
  *              (__dadd/__dsub/__dmul/__ddiv/__drcp/__dsqrt/__fma _rn/_rz/_ru/
- *              _rd), __fmaf_ieee_*, and the double conversions (bit-exact
- *              against the host's IEEE arithmetic under fesetround);
- *   atomics    see sweep_atomics.cu. */
+ *              _rd), __fmaf_ieee_*, and the double conversions, bit-exact
+ *              against the host's IEEE arithmetic under fesetround (the
+ *              manual leaves NaN payloads open: a NaN only has to be NaN);
+ *   atomic_sequence  every atomic function of sweep_atomics.cu by one
+ *              thread, each returned old value exact (global and shared);
+ *   atomic_contend   256 threads (128 on shared memory): order-independent
+ *              final values, returned old values as multisets. */
 #include "api/ptxemu.h"
 #include "tests/support/test_util.h"
 
@@ -1108,7 +1112,7 @@ static void test_atomic_sequence(void **state)
         for (int32_t in_shared = 0; in_shared < 2; in_shared++) {
             atom_cells init = {-5, 7, 1ull << 40, -(1ll << 50), 1.5f, 0, -2.0, {1, 0xffff, 3, 4}};
             atom_cells model = init;
-            static atom_op ops[N];
+            atom_op ops[N];
             uint64_t want[N], got[N];
             uint32_t seed = 2024u + (uint32_t)in_shared;
             for (int i = 0; i < N; i++) {
