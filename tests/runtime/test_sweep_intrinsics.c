@@ -240,8 +240,8 @@ static void test_simd_ops(void **state)
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         fixture f;
         load(&f, "sweep_intrinsics", archs[ai]);
-        uint32_t in[64], out[32 * 82], seed = 1234;
-        for (unsigned i = 0; i < 64; i++)
+        uint32_t in[256], out[128 * 82], seed = 1234;
+        for (unsigned i = 0; i < 256; i++)
             in[i] = rng(&seed);
         /* every pair of edge values in the first threads, in both orders */
         for (unsigned i = 0; i < 18; i++) {
@@ -255,9 +255,9 @@ static void test_simd_ops(void **state)
         in[44] = 0xfffdfffdu; in[45] = 0x00000000u; /* -3 + 0: halves round away */
         ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
         void *args[] = {&din, &dout};
-        launch(&f, "simd_ops", 32, args);
+        launch(&f, "simd_ops", 128, args);
         download(&f, out, dout, sizeof out);
-        for (unsigned t = 0; t < 32; t++) {
+        for (unsigned t = 0; t < 128; t++) {
             uint32_t a = in[2 * t], b = in[2 * t + 1];
             for (unsigned half = 0; half < 2; half++) {
                 unsigned n = half ? 4 : 2;
@@ -442,17 +442,17 @@ static void test_int_ops(void **state)
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         fixture f;
         load(&f, "sweep_intrinsics", archs[ai]);
-        uint64_t in[64], out[32 * 40];
+        uint64_t in[256], out[128 * 40];
         uint32_t seed = 4321;
-        for (unsigned i = 0; i < 64; i++)
+        for (unsigned i = 0; i < 256; i++)
             in[i] = rng64(&seed);
         for (unsigned i = 0; i < 24; i++)
             in[i] = edge[(i * 7) % 12] ^ (i >= 12 ? edge[i % 12] : 0);
         ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
         void *args[] = {&din, &dout};
-        launch(&f, "int_ops", 32, args);
+        launch(&f, "int_ops", 128, args);
         download(&f, out, dout, sizeof out);
-        for (unsigned t = 0; t < 32; t++) {
+        for (unsigned t = 0; t < 128; t++) {
             uint64_t x = in[2 * t], y = in[2 * t + 1];
             uint32_t a = (uint32_t)x, b = (uint32_t)y, c = (uint32_t)(x >> 32);
             int32_t sa = (int32_t)a, sb = (int32_t)b;
@@ -826,83 +826,103 @@ static void test_fp_ops(void **state)
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         fixture f;
         load(&f, "sweep_intrinsics", archs[ai]);
-        double in[96];
-        uint64_t out[32 * 64];
         uint32_t seed = 999;
-        for (unsigned t = 0; t < 32; t++) {
-            in[3 * t] = edge[t];
-            in[3 * t + 1] = t % 3 == 0 ? edge[(t * 7 + 5) % 32]
-                                       : ldexp((double)(int32_t)rng(&seed), (int)(t % 9) - 33);
-            in[3 * t + 2] = t % 4 == 0 ? edge[(t * 11 + 1) % 32]
-                                       : ldexp((double)(int32_t)rng(&seed), (int)(t % 5) - 40);
-        }
-        in[3 * 2 + 1] = 3.0; /* 1/3: inexact in every mode */
-        in[3 * 3 + 1] = -1.0; /* -1 + -1 ... */
-        in[3 * 8 + 1] = -DBL_MIN; /* exact cancellation: -0 under rd */
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch(&f, "fp_ops", 32, args);
-        download(&f, out, dout, sizeof out);
-        for (unsigned t = 0; t < 32; t++) {
-            double x = in[3 * t], y = in[3 * t + 1], z = in[3 * t + 2];
-            const uint64_t *r = out + 64 * t;
-            uint64_t ly;
-            memcpy(&ly, &y, 8);
-            char what[64];
-            for (unsigned op = 0; op < 7; op++)
+        /* round 0: edge values; 1, 2: random bits with exponents near 1 and
+         * anywhere; 3: halfway cases of the integer conversions and fma
+         * cancellation */
+        for (unsigned round = 0; round < 4; round++) {
+            double in[96];
+            uint64_t out[32 * 64];
+            for (unsigned t = 0; t < 32; t++) {
+                in[3 * t] = edge[t];
+                in[3 * t + 1] = t % 3 == 0 ? edge[(t * 7 + 5) % 32]
+                                           : ldexp((double)(int32_t)rng(&seed), (int)(t % 9) - 33);
+                in[3 * t + 2] = t % 4 == 0 ? edge[(t * 11 + 1) % 32]
+                                           : ldexp((double)(int32_t)rng(&seed), (int)(t % 5) - 40);
+            }
+            in[3 * 2 + 1] = 3.0; /* 1/3: inexact in every mode */
+            in[3 * 3 + 1] = -1.0; /* -1 + -1 ... */
+            in[3 * 8 + 1] = -DBL_MIN; /* exact cancellation: -0 under rd */
+            for (unsigned i = 0; round > 0 && i < 96; i++) {
+                uint64_t bits = rng64(&seed);
+                if (round == 1) /* exponent within 2^-64 .. 2^64 */
+                    bits = (bits & 0x800fffffffffffffull) |
+                           (uint64_t)(1023 - 64 + rng(&seed) % 129) << 52;
+                memcpy(&in[i], &bits, 8);
+                if (round == 3) {
+                    double k = (double)((int32_t)rng(&seed) >> (rng(&seed) % 31));
+                    in[i] = i % 3 == 0 ? k + 0.5 : i % 3 == 1 ? ldexp(k, -(int)(rng(&seed) % 20))
+                                                              : -in[i - 2] * in[i - 1];
+                }
+            }
+            ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+            void *args[] = {&din, &dout};
+            launch(&f, "fp_ops", 32, args);
+            download(&f, out, dout, sizeof out);
+            for (unsigned t = 0; t < 32; t++) {
+                double x = in[3 * t], y = in[3 * t + 1], z = in[3 * t + 2];
+                const uint64_t *r = out + 64 * t;
+                uint64_t ly;
+                memcpy(&ly, &y, 8);
+                char what[64];
+                for (unsigned op = 0; op < 7; op++)
+                    for (unsigned m = 0; m < 4; m++) {
+                        uint64_t want = host_op((int)op, modes[m], x, y, z, 0), got = r[4 * op + m];
+                        snprintf(what, sizeof what, "%s_%s(%a, %a, %a)", names[op], rnd[m], x,
+                                 y, z);
+                        if (is_nan_bits(want, false))
+                            check(&f, what, t, 4 * op + m, is_nan_bits(got, false), 1);
+                        else
+                            check(&f, what, t, 4 * op + m, got, want);
+                    }
                 for (unsigned m = 0; m < 4; m++) {
-                    uint64_t want = host_op((int)op, modes[m], x, y, z, 0), got = r[4 * op + m];
-                    snprintf(what, sizeof what, "%s_%s(%a, %a, %a)", names[op], rnd[m], x, y, z);
-                    if (is_nan_bits(want, false))
-                        check(&f, what, t, 4 * op + m, is_nan_bits(got, false), 1);
+                    uint64_t want = host_op(OP_D2F, modes[m], x, y, z, 0), got = r[28 + m];
+                    snprintf(what, sizeof what, "__double2float_%s(%a)", rnd[m], x);
+                    if (is_nan_bits(want, true))
+                        check(&f, what, t, 28 + m, is_nan_bits(got, true), 1);
                     else
-                        check(&f, what, t, 4 * op + m, got, want);
+                        check(&f, what, t, 28 + m, got, want);
+                    want = host_op(OP_FMAF, modes[m], x, y, z, 0);
+                    got = r[32 + m];
+                    snprintf(what, sizeof what, "__fmaf_ieee_%s", rnd[m]);
+                    if (is_nan_bits(want, true))
+                        check(&f, what, t, 32 + m, is_nan_bits(got, true), 1);
+                    else
+                        check(&f, what, t, 32 + m, got, want);
                 }
-            for (unsigned m = 0; m < 4; m++) {
-                uint64_t want = host_op(OP_D2F, modes[m], x, y, z, 0), got = r[28 + m];
-                snprintf(what, sizeof what, "__double2float_%s(%a)", rnd[m], x);
-                if (is_nan_bits(want, true))
-                    check(&f, what, t, 28 + m, is_nan_bits(got, true), 1);
-                else
-                    check(&f, what, t, 28 + m, got, want);
-                want = host_op(OP_FMAF, modes[m], x, y, z, 0);
-                got = r[32 + m];
-                snprintf(what, sizeof what, "__fmaf_ieee_%s", rnd[m]);
-                if (is_nan_bits(want, true))
-                    check(&f, what, t, 32 + m, is_nan_bits(got, true), 1);
-                else
-                    check(&f, what, t, 32 + m, got, want);
-            }
-            static const struct {
-                bool sgn;
-                unsigned bits;
-            } cv[4] = {{true, 32}, {false, 32}, {true, 64}, {false, 64}};
-            for (unsigned c = 0; c < 4; c++)
-                for (unsigned h = 0; h < 3; h++) {
-                    snprintf(what, sizeof what, "__double2%s_%s(%a)",
-                             c == 0 ? "int" : c == 1 ? "uint" : c == 2 ? "ll" : "ull",
-                             h == 0 ? "rn" : h == 1 ? "ru" : "rd", x);
-                    check(&f, what, t, 36 + 3 * c + h, r[36 + 3 * c + h],
-                          m_d2i(x, (int)h, cv[c].sgn, cv[c].bits));
+                static const struct {
+                    bool sgn;
+                    unsigned bits;
+                } cv[4] = {{true, 32}, {false, 32}, {true, 64}, {false, 64}};
+                for (unsigned c = 0; c < 4; c++)
+                    for (unsigned h = 0; h < 3; h++) {
+                        snprintf(what, sizeof what, "__double2%s_%s(%a)",
+                                 c == 0 ? "int" : c == 1 ? "uint" : c == 2 ? "ll" : "ull",
+                                 h == 0 ? "rn" : h == 1 ? "ru" : "rd", x);
+                        check(&f, what, t, 36 + 3 * c + h, r[36 + 3 * c + h],
+                              m_d2i(x, (int)h, cv[c].sgn, cv[c].bits));
+                    }
+                double di = (double)(int32_t)(uint32_t)ly, du = (double)(uint32_t)ly;
+                uint64_t bi, bu;
+                memcpy(&bi, &di, 8);
+                memcpy(&bu, &du, 8);
+                check(&f, "__int2double_rn", t, 48, r[48], bi);
+                check(&f, "__uint2double_rn", t, 49, r[49], bu);
+                for (unsigned m = 0; m < 4; m++) {
+                    check(&f, "__ll2double", t, 50 + m, r[50 + m],
+                          host_op(OP_L2D, modes[m], 0, 0, 0, ly));
+                    check(&f, "__ull2double", t, 54 + m, r[54 + m],
+                          host_op(OP_UL2D, modes[m], 0, 0, 0, ly));
                 }
-            double di = (double)(int32_t)(uint32_t)ly, du = (double)(uint32_t)ly;
-            uint64_t bi, bu;
-            memcpy(&bi, &di, 8);
-            memcpy(&bu, &du, 8);
-            check(&f, "__int2double_rn", t, 48, r[48], bi);
-            check(&f, "__uint2double_rn", t, 49, r[49], bu);
-            for (unsigned m = 0; m < 4; m++) {
-                check(&f, "__ll2double", t, 50 + m, r[50 + m], host_op(OP_L2D, modes[m], 0, 0, 0, ly));
-                check(&f, "__ull2double", t, 54 + m, r[54 + m],
-                      host_op(OP_UL2D, modes[m], 0, 0, 0, ly));
+                uint64_t lx, lz;
+                memcpy(&lx, &x, 8);
+                memcpy(&lz, &z, 8);
+                check(&f, "__double2hiint", t, 58, r[58], lx >> 32);
+                check(&f, "__double2loint", t, 59, r[59], (uint32_t)lx);
+                check(&f, "__hiloint2double", t, 60, r[60],
+                      (uint64_t)(uint32_t)ly << 32 | lz >> 32);
+                check(&f, "__longlong_as_double", t, 61, r[61], ly + 1);
             }
-            uint64_t lx, lz;
-            memcpy(&lx, &x, 8);
-            memcpy(&lz, &z, 8);
-            check(&f, "__double2hiint", t, 58, r[58], lx >> 32);
-            check(&f, "__double2loint", t, 59, r[59], (uint32_t)lx);
-            check(&f, "__hiloint2double", t, 60, r[60], (uint64_t)(uint32_t)ly << 32 | lz >> 32);
-            check(&f, "__longlong_as_double", t, 61, r[61], ly + 1);
         }
         ptxemu_ctx_destroy(f.ctx);
     }
