@@ -269,11 +269,22 @@ static void h_isspacep(ex_warp *w, const ex_instr *in, uint32_t mask)
         uint64_t a = w->r[in->a][l];
         bool sh = a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE;
         bool lo = a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE;
+        bool kp = a - MEM_KPARAM_WINDOW < MEM_WINDOW_SIZE;
+        /* a .const variable's generic address is its allocation's address
+         * (cvta.const adds nothing), so the allocation tells the spaces apart */
+        bool co = false;
+        if (!sh && !lo && !kp && (in->space == EX_SPACE_CONST || in->space == EX_SPACE_GLOBAL)) {
+            const mem_alloc *ma = mem_find(w->launch->mem, a, 1);
+            co = ma && ma->is_const;
+        }
         bool r;
         switch ((ex_space)in->space) {
         case EX_SPACE_SHARED: r = sh; break;
         case EX_SPACE_LOCAL: r = lo; break;
-        case EX_SPACE_GLOBAL: r = !sh && !lo; break;
+        case EX_SPACE_CONST: r = co; break;
+        /* isspacep.param: the kernel parameters' window (cvta.param) */
+        case EX_SPACE_KPARAM: case EX_SPACE_FPARAM: r = kp; break;
+        case EX_SPACE_GLOBAL: r = !sh && !lo && !kp && !co; break;
         default: r = false; break;
         }
         w->r[in->d][l] = r;
@@ -694,11 +705,15 @@ bool ex_decode_memory(ex_decoder *d, ex_instr *in)
         case PTX_SPACE_LOCAL: in->imm = (int64_t)MEM_LOCAL_WINDOW; break;
         case PTX_SPACE_GLOBAL: case PTX_SPACE_CONST: in->imm = 0; break;
         case PTX_SPACE_PARAM:
-            if (d->fn->is_entry) { /* kernel parameters only (PTX ISA, cvta) */
+            /* kernel parameters only (PTX ISA, cvta): in a .func a register
+             * operand holds a kernel parameter's address (what
+             * __cvta_generic_to_grid_constant and back compute); a .func's
+             * own parameter named as the operand has no such address */
+            if (d->fn->is_entry || src->kind != PTX_OPND_SYM) {
                 in->imm = (int64_t)MEM_KPARAM_WINDOW;
                 break;
             }
-            g_string_assign(d->why, "cvta.param in a .func (kernel parameters only)");
+            g_string_assign(d->why, "cvta.param of a .func parameter (kernel parameters only)");
             return false;
         default:
             g_string_printf(d->why, "cvta for the .%s space", ptx_space_name((ptx_space)pi->space));

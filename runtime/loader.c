@@ -584,6 +584,11 @@ static bool layout_module_vars(ex_module *m, GError **err)
                 g_array_free(dyn, TRUE);
                 return false;
             }
+            if (v->space == PTX_SPACE_CONST) {
+                mem_alloc *a = mem_find(m->mem, m->var_addr[vi], 0);
+                if (a)
+                    a->is_const = true;
+            }
             break;
         case PTX_SPACE_SHARED:
             if (size == 0) { /* .extern .shared x[]: dynamic shared memory */

@@ -38,7 +38,7 @@ uint64_t mem_alloc_bytes(dev_memory *m, uint64_t size, bool is_symbol)
         return 0;
     /* addresses only grow, so the array stays sorted; a 256-byte gap after
      * each allocation makes small overruns fault instead of aliasing */
-    mem_alloc a = {m->next, size, data, is_symbol};
+    mem_alloc a = {m->next, size, data, is_symbol, false};
     m->next = (m->next + size + 256 + 255) & ~255ull;
     g_array_append_val(m->allocs, a);
     m->total += size;

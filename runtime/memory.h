@@ -24,6 +24,7 @@ typedef struct mem_alloc {
     uint64_t size;
     uint8_t *data;
     bool is_symbol;     /* a module variable, not a user allocation */
+    bool is_const;      /* a .const module variable (isspacep.const) */
 } mem_alloc;
 
 typedef struct dev_memory {
