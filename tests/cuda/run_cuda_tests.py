@@ -77,16 +77,23 @@ class Runner:
                 'struct bench_host_sym { const char *name; const void *host; };\n'
                 'extern "C" const bench_host_sym bench_host_syms[];\n'
                 f'extern "C" const bench_host_sym bench_host_syms[] = {{\n{table}    {{0, 0}}\n}};\n')
+        # device-side launches (the CDP benchmarks) need separate compilation,
+        # as scripts/regen-ptx.sh compiles their kernels.ptx
+        with open(os.path.join(bdir, "kernels.cu")) as f:
+            rdc = ["-rdc=true"] if "ptxemu: -rdc=true" in f.read() else []
         shim = os.path.join(self.src, "tests", "cuda", "bench")
         srcs = [os.path.join(shim, "ptxemu_on_cuda.c"), os.path.join(shim, "bench_main.c"),
                 os.path.join(bdir, "driver.c"), os.path.join(self.src, "benchmarks", "bench_util.c")]
+        if rdc:  # the CDP drivers' shared inputs and CPU references
+            srcs += [os.path.join(self.src, "benchmarks", n) for n in ("cdp_inputs.c", "cdp_ref.c")]
         deps = srcs + [os.path.join(bdir, "kernels.cu"), os.path.join(bdir, "kernels.ptx"),
                        os.path.join(self.src, "benchmarks", "bench.h"),
                        os.path.join(self.src, "api", "ptxemu.h")]
         glib = subprocess.run(["pkg-config", "--cflags", "--libs", "glib-2.0"],
                               capture_output=True, text=True).stdout.split()
-        flags = PTX75 + ["-I", self.src, "-DBENCH_DEFS=" + " ".join(f"X({d})" for d in defs),
-                         *glib, "-lm"]
+        flags = rdc + PTX75 + ["-I", self.src,
+                               "-DBENCH_DEFS=" + " ".join(f"X({d})" for d in defs),
+                               *glib, "-lm"]
         return "bench-" + bench, srcs, deps, flags, {"syms.cu": syms}
 
     def _out(self, spec):
