@@ -15,8 +15,11 @@
  *   - a group waits at shfl/vote/match/redux/elect .sync until every live
  *     lane of its membermask has the same PC; at bar.warp.sync until every
  *     live member waits at a bar.warp.sync (any one: __syncwarp in both
- *     arms of a branch synchronises); at a CTA barrier until all live lanes
- *     of the warp are there;
+ *     arms of a branch synchronises); at an aligned CTA barrier (bar.sync,
+ *     barrier.sync.aligned) until all live lanes of the warp are there;
+ *     at barrier.sync, which counts threads, it arrives on its own and its
+ *     lanes are parked (its_parked) until the barrier completes, while the
+ *     warp's other groups run on;
  *   - forward progress: when the issuing group takes ITS_PATIENCE backward
  *     branches with no change to memory (a spin loop), it yields to the
  *     next group by PC, which runs until it wraps around (finishes, blocks or
@@ -36,6 +39,7 @@ void ex_its_init(ex_warp *w)
     w->its_spins = 0;
     w->its_yield_pc = EX_NONE;
     w->its_released = 0;
+    w->its_parked = 0;
     w->its_mark = w->launch->last_progress;
 }
 
@@ -82,8 +86,8 @@ static bool blocked(ex_warp *w, uint32_t pc, uint32_t g, uint32_t alive)
     if (pc >= w->fn->ninstrs)
         return false;
     const ex_instr *in = &w->code[pc];
-    if (in->flags & EXF_CTA_BARRIER)
-        return (alive & ~g) != 0;
+    if (in->flags & EXF_CTA_BARRIER) /* barrier.sync (not .aligned) counts threads */
+        return in->op2 != EX_BAR_SYNC_THREADS && (alive & ~g) != 0;
     uint32_t members = sync_members(w, in, g) & alive;
     if (!is_warp_barrier(in))
         return (members & ~g) != 0;
@@ -100,9 +104,34 @@ static bool blocked(ex_warp *w, uint32_t pc, uint32_t g, uint32_t alive)
     return false;
 }
 
+/* sm_70+ lets a shfl/vote/match/redux .sync meet the same instruction kind
+ * at another program point (same membermask): not supported yet, so a group
+ * whose missing members wait at such an instruction stops with a message
+ * instead of running without them. */
+static void unsupported_cross_pc(ex_warp *w, uint32_t pc, uint32_t g, uint32_t alive)
+{
+    if (pc >= w->fn->ninstrs)
+        return;
+    const ex_instr *in = &w->code[pc];
+    if (is_warp_barrier(in) || (in->flags & EXF_CTA_BARRIER))
+        return;
+    uint32_t missing = sync_members(w, in, g) & alive & ~g;
+    EX_LANES(missing, l, {
+        uint32_t p = w->lpc[l];
+        if (p != pc && p < w->fn->ninstrs && w->code[p].op == in->op) {
+            ex_fault(w, (int)l, "not supported yet: a warp-synchronous %s whose membermask "
+                                "lanes wait at another %s instruction (at another program "
+                                "point; independent thread scheduling)",
+                     ptx_opcode_info((ptx_opcode)in->op)->name,
+                     ptx_opcode_info((ptx_opcode)in->op)->name);
+            return;
+        }
+    });
+}
+
 /* The next group: lanes grouped by PC in PC order; the lowest unblocked
  * one, or after a yield the first unblocked one above the yielding PC. */
-static uint32_t pick(ex_warp *w, uint32_t alive, uint32_t *pc_out)
+static uint32_t pick(ex_warp *w, uint32_t alive, uint32_t *pc_out, bool *stuck)
 {
     uint32_t pcs[WARP_SIZE], masks[WARP_SIZE], n = 0;
     EX_LANES(alive, l, {
@@ -134,6 +163,7 @@ static uint32_t pick(ex_warp *w, uint32_t alive, uint32_t *pc_out)
             for (uint32_t k = 1; k < n; k++)
                 if (pcs[k] < pcs[best])
                     best = (int)k;
+            *stuck = true;
         }
     }
     *pc_out = pcs[best];
@@ -172,9 +202,29 @@ void ex_its_settle(ex_warp *w)
         w->state = WARP_DONE;
         return;
     }
+    if (!(alive & ~w->its_parked)) {
+        /* every live lane waits at a barrier.sync (the others have exited
+         * since): the warp waits there as a whole, the lowest group on the
+         * stack to go on with once the barrier completes */
+        uint32_t low = EX_NONE, lg = 0;
+        EX_LANES(alive, l, low = w->lpc[l] < low ? w->lpc[l] : low;);
+        EX_LANES(alive, l, lg |= (uint32_t)(w->lpc[l] == low) << l;);
+        w->its_group = lg;
+        ex_simt e = {low, EX_NONE, lg, 0};
+        g_array_append_val(w->simt, e);
+        w->state = WARP_AT_BARRIER;
+        w->bar_lanes = w->its_parked;
+        w->bar_dst = EX_NONE;
+        w->bar_redop = 0;
+        w->its_parked = 0;
+        return;
+    }
     uint32_t pc;
-    w->its_group = pick(w, alive, &pc);
+    bool stuck = false;
+    w->its_group = pick(w, alive & ~w->its_parked, &pc, &stuck);
     ex_simt e = {pc, EX_NONE, w->its_group, 0};
     g_array_append_val(w->simt, e);
     w->state = WARP_RUNNING;
+    if (stuck)
+        unsupported_cross_pc(w, pc, w->its_group, alive & ~w->its_parked);
 }

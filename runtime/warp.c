@@ -43,6 +43,8 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id)
     w->state = WARP_RUNNING;
     w->instrs = w->thread_instrs = 0;
     w->bar_dst = EX_NONE;
+    w->cbar_pending = 0;
+    w->its_parked = 0;
     w->hint = NULL;
     ex_warp_enter(w, k);
     w->stack_top = 0;
