@@ -30,8 +30,29 @@
  *   cuda_pipe       cuda::pipeline producer/consumer (block scope, two
  *                   stages) and a thread-scope pipeline;
  *   cuda_bar        cuda::barrier arrive/wait/arrive_and_wait/arrive_and_drop,
- *                   a completion function, cuda::memcpy_async on a barrier.
- * An exclusive scan's result for rank 0 is not specified and not checked. */
+ *                   a completion function, cuda::memcpy_async on a barrier;
+ *   multi_tiles     thread_block_tile<64/128/256/512> (reserved shared
+ *                   memory on sm_80+, block_tile_memory on sm_75): ranks,
+ *                   shfl, any, all, sync, reduce, scans;
+ *   invoke_k        invoke_one / invoke_one_broadcast (elect.sync on sm_90):
+ *                   one call per group, the caller a member, one value;
+ *   shfl_edges      source ranks past the tile (modulo the width), deltas of
+ *                   the tile width, a 12-byte struct and a float (NaN, -0,
+ *                   subnormal bits) through the generic shuffle;
+ *   divergent_sync  warp.sync and thread_block::sync (barrier.sync, counted
+ *                   per thread) from two program points: ITS only; the SIMT
+ *                   stack deadlocks as a pre-Volta GPU would;
+ *   barrier_exit    the same with the warp's other lanes exiting (ITS);
+ *   divergent_shfl  shfl/ballot from two program points: legal on sm_70+,
+ *                   a "not supported yet" error under ITS;
+ *   grid_split      grid.barrier_arrive/barrier_wait and
+ *                   thread_block::barrier_arrive/barrier_wait under a
+ *                   cooperative launch;
+ *   cluster_k       sm_90 this_cluster() of a launch without clusters (one
+ *                   block per cluster): %cluster_* queries, this_grid()'s
+ *                   cluster queries, barrier.cluster.arrive/wait.
+ * An exclusive scan's result for rank 0 is not specified and not checked;
+ * neither is which lane invoke_one elects. */
 #include "api/ptxemu.h"
 #include "tests/support/test_util.h"
 
@@ -675,6 +696,276 @@ static void test_cuda_barrier(void **state)
     }
 }
 
+/* ----------------------------------------------------------- multi_tiles */
+
+static void test_multi_tiles(void **state)
+{
+    (void)state;
+    for (size_t v = 0; v < VARIANTS; v++) {
+        fixture f;
+        load(&f, v);
+        uint32_t in[512], seed = 73u + (uint32_t)v;
+        for (unsigned t = 0; t < 512; t++)
+            in[t] = rng(&seed);
+        for (unsigned t = 32; t < 48; t++)
+            in[t] = 0x12345677u;
+        in[100] = 0xffffffffu;
+        size_t n = 12 * 512 * 4;
+        uint32_t *out = g_new0(uint32_t, n);
+        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, n * 4);
+        void *args[] = {&din, &dout};
+        launch1(&f, "_Z11multi_tilesPKjPj", 512, args);
+        download(&f, out, dout, n * 4);
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned S = 64u << k;
+            char what[32];
+            snprintf(what, sizeof what, "tile<%u>", S);
+            for (unsigned t = 0; t < 512; t++) {
+                const uint32_t *o = out + 12 * (512 * k + t), *tv = in + (t & ~(S - 1));
+                unsigned r = t % S;
+                uint32_t any = 0, all = 1, sum = 0, mx = 0, inc = 0, exx = 0;
+                for (unsigned j = 0; j < S; j++) {
+                    any |= tv[j] == 0x12345677u;
+                    all &= tv[j] != 0xffffffffu;
+                    sum += tv[j];
+                    mx = tv[j] > mx ? tv[j] : mx;
+                    if (j <= r)
+                        inc += tv[j];
+                    if (j < r)
+                        exx ^= tv[j];
+                }
+                const uint32_t want[12] = {r,   S,   t / S, 512 / S, tv[S / 2 + 3], any,
+                                           all, sum, mx,    inc,     exx,
+                                           tv[(r + 1) % S] ^ 0xffu};
+                for (unsigned q = 0; q < 12; q++)
+                    if (!(q == 10 && r == 0))
+                        check(&f, what, t, q, o[q], want[q]);
+            }
+        }
+        g_free(out);
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
+/* -------------------------------------------------------------- invoke_k */
+
+static void test_invoke_one(void **state)
+{
+    (void)state;
+    for (size_t v = 0; v < VARIANTS; v++) {
+        fixture f;
+        load(&f, v);
+        uint32_t in[64], out[4 * 64], counts[12];
+        make_inputs(in, 79u + (uint32_t)v);
+        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr dc = upload(&f, NULL, sizeof counts);
+        void *args[] = {&din, &dout, &dc};
+        launch1(&f, "_Z8invoke_kPKjPjS1_", 64, args);
+        download(&f, out, dout, sizeof out);
+        download(&f, counts, dc, sizeof counts);
+        /* exactly one call per group; the broadcast value is the calling
+         * thread's rank, the same for the whole group */
+        for (unsigned g = 0; g < 10; g++)
+            check(&f, "invoke_one calls", g, 0, counts[g], 1);
+        for (unsigned w = 0; w < 2; w++) {
+            unsigned n = 0;
+            for (unsigned l = 0; l < 32; l++)
+                n += (in[32 * w + l] & 2u) != 0;
+            check(&f, "invoke_one(coalesced) calls", w, 0, counts[10 + w], n ? 1 : 0);
+            unsigned rank = 0;
+            for (unsigned l = 0; l < 32; l++) {
+                unsigned t = 32 * w + l;
+                const uint32_t *o = out + 4 * t;
+                check(&f, "invoke_one_broadcast(tile<8>)", t, 0, o[0], out[4 * (t & ~7u)]);
+                if (o[0] >= 8)
+                    check(&f, "invoke_one_broadcast(tile<8>) rank", t, 0, o[0], 0);
+                check(&f, "invoke_one_broadcast(tile<32>)", t, 1, o[1], out[4 * 32 * w + 1]);
+                if (o[1] >= 32)
+                    check(&f, "invoke_one_broadcast(tile<32>) rank", t, 1, o[1], 0);
+                if (!(in[t] & 2u)) {
+                    check(&f, "coalesced (inactive)", t, 2, o[2], 0xffffffffu);
+                    check(&f, "coalesced (inactive)", t, 3, o[3], 0xffffffffu);
+                    continue;
+                }
+                check(&f, "coalesced rank", t, 3, o[3], rank++);
+                if (o[2] >= n)
+                    check(&f, "invoke_one_broadcast(coalesced) rank", t, 2, o[2], 0);
+                for (unsigned u = 32 * w; u < t; u++)
+                    if (in[u] & 2u)
+                        check(&f, "invoke_one_broadcast(coalesced)", t, 2, o[2], out[4 * u + 2]);
+            }
+        }
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
+/* ------------------------------------------------------------ shfl_edges */
+
+static void test_shfl_edges(void **state)
+{
+    (void)state;
+    for (size_t v = 0; v < VARIANTS; v++) {
+        fixture f;
+        load(&f, v);
+        uint32_t in[64], out[8 * 64 * 2];
+        make_inputs(in, 83u + (uint32_t)v);
+        in[54] = 0x7fc00001u; /* quiet NaN with payload */
+        in[55] = 0xff800000u; /* -inf */
+        in[56] = 0x80000000u; /* -0 */
+        in[57] = 0x00000001u; /* smallest subnormal */
+        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+        void *args[] = {&din, &dout};
+        launch1(&f, "_Z10shfl_edgesPKjPj", 64, args);
+        download(&f, out, dout, sizeof out);
+        for (unsigned k = 0; k < 2; k++) {
+            unsigned S = k ? 32 : 8;
+            char what[32];
+            snprintf(what, sizeof what, "tile<%u> shfl edge", S);
+            for (unsigned t = 0; t < 64; t++) {
+                const uint32_t *o = out + 8 * (64 * k + t), *tv = in + (t & ~(S - 1));
+                unsigned r = t % S, q = (r + 2) % S;
+                const uint32_t want[8] = {in[t], tv[3], in[t],  in[t],
+                                          tv[q], ~tv[q], q,     tv[r ^ 1u]};
+                for (unsigned j = 0; j < 8; j++)
+                    check(&f, what, t, j, o[j], want[j]);
+            }
+        }
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
+/* -------------------------------------------------------- divergent_sync */
+
+static void test_divergent_sync(void **state)
+{
+    (void)state;
+    for (size_t v = 0; v < VARIANTS; v++) {
+        fixture f;
+        load(&f, v);
+        uint32_t in[64], out[2 * 64];
+        make_inputs(in, 89u + (uint32_t)v);
+        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+        void *args[] = {&din, &dout};
+        if (!f.its) {
+            /* the SIMT stack runs one side of the branch to the CTA barrier
+             * first: the barrier deadlocks, as on a pre-Volta GPU */
+            ptxemu_status s = ptxemu_launch(f.mod, "_Z14divergent_syncPKjPj",
+                                            (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){64, 1, 1}, 0,
+                                            args);
+            assert_int_not_equal(s, PTXEMU_OK);
+            assert_non_null(strstr(ptxemu_last_error(f.ctx), "barrier deadlock"));
+            ptxemu_ctx_destroy(f.ctx);
+            continue;
+        }
+        launch1(&f, "_Z14divergent_syncPKjPj", 64, args);
+        download(&f, out, dout, sizeof out);
+        for (unsigned t = 0; t < 64; t++) {
+            const uint32_t *o = out + 2 * t;
+            check(&f, "divergent warp.sync", t, 0, o[0],
+                  (t & 1) ? in[t ^ 1u] + 7u : (in[t ^ 1u] * 3u) ^ 0x10000u);
+            check(&f, "divergent block sync", t, 1, o[1], t < 16 ? 0 : t % 16);
+        }
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
+/* barrier.sync reached from two program points by some lanes while the
+ * others exit: ITS parks the arrived lanes, then the warp waits as a whole */
+static void test_barrier_exit(void **state)
+{
+    (void)state;
+    for (size_t v = 1; v < VARIANTS; v += 2) {
+        fixture f;
+        load(&f, v);
+        uint32_t out[128];
+        ptxemu_dptr dout = upload(&f, NULL, sizeof out);
+        void *args[] = {&dout};
+        launch(&f, "_Z12barrier_exitPj", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){64, 1, 1},
+               args);
+        download(&f, out, dout, sizeof out);
+        for (unsigned i = 0; i < 128; i++) {
+            unsigned t = i % 64;
+            check(&f, "barrier.sync with exited lanes", i, 0, out[i],
+                  (t & 1) ? 7u : (t ^ 2u) + 1u + 1000u * (i / 64));
+        }
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
+/* shfl.sync / vote.sync of one membermask at two program points: legal on
+ * sm_70+, not run yet under ITS (a clear error); the SIMT stack runs each
+ * side alone and reads the other side's lanes' registers (undefined there,
+ * not checked). */
+static void test_divergent_shfl(void **state)
+{
+    (void)state;
+    for (size_t v = 1; v < VARIANTS; v += 2) {
+        fixture f;
+        load(&f, v);
+        uint32_t in[64];
+        make_inputs(in, 97u + (uint32_t)v);
+        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, 2 * 64 * 4);
+        void *args[] = {&din, &dout};
+        ptxemu_status s = ptxemu_launch(f.mod, "_Z14divergent_shflPKjPj", (ptxemu_dim3){1, 1, 1},
+                                        (ptxemu_dim3){64, 1, 1}, 0, args);
+        assert_int_not_equal(s, PTXEMU_OK);
+        assert_non_null(strstr(ptxemu_last_error(f.ctx), "not supported yet"));
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
+/* ------------------------------------------------------------ grid_split */
+
+static void test_grid_split(void **state)
+{
+    (void)state;
+    for (size_t v = 0; v < VARIANTS; v++) {
+        fixture f;
+        load(&f, v);
+        uint32_t out[128];
+        ptxemu_dptr dbuf = upload(&f, NULL, 16), dout = upload(&f, NULL, sizeof out);
+        void *args[] = {&dbuf, &dout};
+        ptxemu_status s = ptxemu_launch_cooperative(f.mod, "_Z10grid_splitPjS_",
+                                                    (ptxemu_dim3){4, 1, 1},
+                                                    (ptxemu_dim3){32, 1, 1}, 0, args);
+        if (s != PTXEMU_OK)
+            fail_msg("sm_%u%s grid_split: %s", f.sm, f.its ? " its" : "",
+                     ptxemu_last_error(f.ctx));
+        download(&f, out, dout, sizeof out);
+        for (unsigned b = 0; b < 4; b++)
+            for (unsigned l = 0; l < 32; l++)
+                check(&f, "grid barrier_arrive/wait", b * 32 + l, 0, out[b * 32 + l],
+                      ((b + 1) % 4 + 1) * 32u + l + ((l + 1) % 32) * ((l + 1) % 32));
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
+/* ------------------------------------------------------------- cluster_k */
+
+static void test_cluster(void **state)
+{
+    (void)state;
+    for (size_t v = 0; v < VARIANTS; v++) {
+        fixture f;
+        load(&f, v);
+        uint32_t out[12 * 128];
+        ptxemu_dptr dout = upload(&f, NULL, sizeof out);
+        void *args[] = {&dout};
+        launch(&f, "_Z9cluster_kPj", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){64, 1, 1}, args);
+        download(&f, out, dout, sizeof out);
+        for (unsigned b = 0; b < 2; b++)
+            for (unsigned t = 0; t < 64; t++) {
+                const uint32_t *o = out + 12 * (64 * b + t);
+                const uint32_t want[12] = {0,  1,  1u | 1u << 8 | 1u << 16, 0, t, 64, 64,
+                                           (t + 1) % 64 + 1000u * b, 0, b | 2u << 8, b, 2};
+                for (unsigned q = 0; q < 12; q++)
+                    check(&f, "this_cluster", 64 * b + t, q, o[q],
+                          f.sm >= 90 ? want[q] : 0xffffffffu);
+            }
+        ptxemu_ctx_destroy(f.ctx);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -682,7 +973,12 @@ int main(void)
         cmocka_unit_test(test_coalesced),      cmocka_unit_test(test_partitions),
         cmocka_unit_test(test_reductions),     cmocka_unit_test(test_memcpy_async),
         cmocka_unit_test(test_pipeline_prims), cmocka_unit_test(test_cuda_pipeline),
-        cmocka_unit_test(test_cuda_barrier),
+        cmocka_unit_test(test_cuda_barrier),   cmocka_unit_test(test_multi_tiles),
+        cmocka_unit_test(test_invoke_one),     cmocka_unit_test(test_shfl_edges),
+        cmocka_unit_test(test_divergent_sync), cmocka_unit_test(test_barrier_exit),
+        cmocka_unit_test(test_divergent_shfl),
+        cmocka_unit_test(test_grid_split),
+        cmocka_unit_test(test_cluster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -471,3 +471,243 @@ __global__ void cuda_bar(const unsigned *in, unsigned *out)
         out[320 + t] = sm[(t + 5) % 32];
     }
 }
+
+// ----------------------------------------------------------- multi_tiles
+// One block of 512 threads; thread_block_tile<64/128/256/512>: 12 results
+// per thread at out + 12 * (512 * k + t).  sm_80+ keeps the tiles' scratch
+// in reserved shared memory (%reserved_smem_offset_1); sm_75 needs a
+// block_tile_memory.
+template <unsigned S>
+__device__ void multi_ops(cg::thread_block tb, const unsigned *in, unsigned *out, unsigned k)
+{
+    __shared__ unsigned sm[512];
+    unsigned t = tb.thread_rank(), v = in[t];
+    unsigned *o = out + 12 * (512 * k + t);
+    cg::thread_block_tile<S> tile = cg::tiled_partition<S>(tb);
+    unsigned r = tile.thread_rank();
+    o[0] = r;
+    o[1] = tile.num_threads();
+    o[2] = tile.meta_group_rank();
+    o[3] = tile.meta_group_size();
+    o[4] = tile.shfl(v, S / 2 + 3);
+    o[5] = tile.any(v == 0x12345677u);
+    o[6] = tile.all(v != 0xffffffffu);
+    o[7] = cg::reduce(tile, v, cg::plus<unsigned>());
+    o[8] = cg::reduce(tile, v, cg::greater<unsigned>());
+    o[9] = cg::inclusive_scan(tile, v);
+    o[10] = cg::exclusive_scan(tile, v, cg::bit_xor<unsigned>());
+    sm[t] = v ^ 0xffu;
+    tile.sync();
+    o[11] = sm[t - r + (r + 1) % S];
+    tb.sync();
+}
+
+__global__ void multi_tiles(const unsigned *in, unsigned *out)
+{
+#if __CUDA_ARCH__ >= 800
+    cg::thread_block tb = cg::this_thread_block();
+#else
+    __shared__ cg::block_tile_memory<512> scratch;
+    cg::thread_block tb = cg::this_thread_block(scratch);
+#endif
+    multi_ops<64>(tb, in, out, 0);
+    multi_ops<128>(tb, in, out, 1);
+    multi_ops<256>(tb, in, out, 2);
+    multi_ops<512>(tb, in, out, 3);
+}
+
+// -------------------------------------------------------------- invoke_k
+// One block of 64 threads: invoke_one / invoke_one_broadcast (elect.sync on
+// sm_90, rank 0 before) on tiles of 8 and 32 and on a coalesced group.
+// counts[0..7]: calls per 8-tile, counts[8..9]: per warp, counts[10..11]:
+// per coalesced group (one per warp); out + 4 * t: the broadcast ranks
+// (tile<8>, tile<32>, coalesced or 0xffffffff) and the thread's
+// coalesced-group rank.
+__global__ void invoke_k(const unsigned *in, unsigned *out, unsigned *counts)
+{
+    cg::thread_block tb = cg::this_thread_block();
+    unsigned t = tb.thread_rank(), v = in[t];
+    unsigned *o = out + 4 * t;
+    cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(tb);
+    cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(tb);
+    unsigned r8 = t8.thread_rank(), r32 = t32.thread_rank();
+    cg::invoke_one(t8, [&] { atomicAdd(&counts[t8.meta_group_rank()], 1u); });
+    cg::invoke_one(t32, [&] { atomicAdd(&counts[8 + t32.meta_group_rank()], 1u); });
+    o[0] = cg::invoke_one_broadcast(t8, [&] { return r8; });
+    o[1] = cg::invoke_one_broadcast(t32, [&] { return r32; });
+    o[2] = 0xffffffffu;
+    o[3] = 0xffffffffu;
+    if (v & 2) {
+        cg::coalesced_group g = cg::coalesced_threads();
+        unsigned rg = g.thread_rank();
+        cg::invoke_one(g, [&] { atomicAdd(&counts[10 + t / 32], 1u); });
+        o[2] = cg::invoke_one_broadcast(g, [&] { return rg; });
+        o[3] = rg;
+    }
+}
+
+// ------------------------------------------------------------ shfl_edges
+// One block of 64 threads; tiles of 8 and 32, 8 results each per thread at
+// out + 8 * (64 * k + t): source ranks out of range (taken modulo the
+// width), deltas of the tile width (own value), a 12-byte struct and a
+// float through the generic shuffle.
+struct three {
+    unsigned a, b, c;
+};
+
+template <unsigned S>
+__device__ void edge_ops(cg::thread_block tb, const unsigned *in, unsigned *out, unsigned k)
+{
+    unsigned t = tb.thread_rank(), v = in[t];
+    unsigned *o = out + 8 * (64 * k + t);
+    cg::thread_block_tile<S> tile = cg::tiled_partition<S>(tb);
+    unsigned r = tile.thread_rank();
+    o[0] = tile.shfl(v, r + S);
+    o[1] = tile.shfl(v, 3 + 2 * S);
+    o[2] = tile.shfl_up(v, S);
+    o[3] = tile.shfl_down(v, S);
+    three x = {v, v ^ 0xffffffffu, r};
+    three y = tile.shfl(x, (r + 2) % S);
+    o[4] = y.a;
+    o[5] = y.b;
+    o[6] = y.c;
+    float f = __uint_as_float(v);
+    o[7] = __float_as_uint(tile.shfl_xor(f, 1));
+}
+
+__global__ void shfl_edges(const unsigned *in, unsigned *out)
+{
+    cg::thread_block tb = cg::this_thread_block();
+    edge_ops<8>(tb, in, out, 0);
+    edge_ops<32>(tb, in, out, 1);
+}
+
+// ------------------------------------------------------- divergent_sync
+// One block of 64 threads.  Odd and even lanes reach warp.sync() and the
+// block's sync() at different program points, which sm_70+ (independent
+// thread scheduling; barrier.sync without .aligned counts threads) allows;
+// with the SIMT stack of older GPUs it is undefined.  out + 2 * t.
+__global__ void divergent_sync(const unsigned *in, unsigned *out)
+{
+    __shared__ unsigned sm[64];
+    cg::thread_block tb = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(tb);
+    unsigned t = tb.thread_rank(), v = in[t];
+    unsigned *o = out + 2 * t;
+    if (t & 1) {
+        sm[t] = v * 3u;
+        warp.sync();
+        o[0] = sm[t ^ 1u];
+    } else {
+        sm[t] = v + 7u;
+        warp.sync();
+        o[0] = sm[t ^ 1u] ^ 0x10000u;
+    }
+    tb.sync();
+    if (t < 16) {
+        sm[t] = t;
+        tb.sync();
+    } else {
+        tb.sync();
+    }
+    o[1] = t < 16 ? 0 : sm[t % 16];
+}
+
+// Two blocks of 64 threads: lanes t % 4 == 0 and t % 4 == 2 reach the
+// block's sync() (barrier.sync, counted per thread) at two program points,
+// the odd lanes finish without it (exited threads do not count; CG's sync,
+// unlike __syncthreads, which is bar.sync and must not be divergent).
+// out[t]: sm[t ^ 2] + 1000 * block for even t, 7 for odd t.
+__global__ void barrier_exit(unsigned *out)
+{
+    __shared__ unsigned sm[64];
+    cg::thread_block tb = cg::this_thread_block();
+    unsigned t = threadIdx.x, b = blockIdx.x;
+    unsigned *o = out + 64 * b;
+    if ((t & 3) == 0) {
+        sm[t] = t + 1u;
+        tb.sync();
+        o[t] = sm[t ^ 2u] + 1000u * b;
+    } else if ((t & 3) == 2) {
+        sm[t] = t + 1u;
+        tb.sync();
+        o[t] = sm[t ^ 2u] + 1000u * b;
+    } else {
+        o[t] = 7u;
+    }
+}
+
+// The same for warp.shfl and warp.ballot (shfl.sync / vote.sync at two
+// program points): out + 2 * t.
+__global__ void divergent_shfl(const unsigned *in, unsigned *out)
+{
+    cg::thread_block tb = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(tb);
+    unsigned t = tb.thread_rank(), v = in[t];
+    unsigned *o = out + 2 * t;
+    if (t & 1) {
+        o[0] = warp.shfl(v, 0);
+        o[1] = warp.ballot(v & 1u);
+    } else {
+        o[0] = warp.shfl(v + 1u, 31);
+        o[1] = warp.ballot(!(v & 1u)) ^ 0x5u;
+    }
+}
+
+// ------------------------------------------------------------ grid_split
+// A cooperative launch of 4 blocks x 32 threads: grid.barrier_arrive /
+// barrier_wait (split grid barrier) and thread_block::barrier_arrive /
+// barrier_wait.  out[b * 32 + l] = buf[(b + 1) % 4] * 32 + l + l' where
+// buf[b] = b + 1 written before the barrier and l' = the neighbour lane's
+// value through shared memory.
+__global__ void grid_split(unsigned *buf, unsigned *out)
+{
+    __shared__ unsigned sm[32];
+    cg::grid_group grid = cg::this_grid();
+    cg::thread_block tb = cg::this_thread_block();
+    unsigned b = (unsigned)grid.block_rank(), l = tb.thread_rank();
+    if (l == 0)
+        buf[b] = b + 1;
+    sm[l] = l * l;
+    cg::thread_block::arrival_token btok = tb.barrier_arrive();
+    tb.barrier_wait(std::move(btok));
+    cg::grid_group::arrival_token tok = grid.barrier_arrive();
+    unsigned mine = sm[(l + 1) % 32];
+    grid.barrier_wait(std::move(tok));
+    out[b * 32 + l] = *(volatile unsigned *)&buf[(b + 1) % grid.num_blocks()] * 32u + l + mine;
+}
+
+// ------------------------------------------------------------- cluster_k
+// sm_90: this_cluster() of an ordinary launch (a cluster of one block),
+// its queries (%cluster_* special registers) and barrier.cluster,
+// grid (2,1,1) x block 64: 12 results per thread at out + 12 * (64 * b + t).
+__global__ void cluster_k(unsigned *out)
+{
+    cg::thread_block tb = cg::this_thread_block();
+    unsigned t = tb.thread_rank(), b = blockIdx.x;
+    unsigned *o = out + 12 * (64 * b + t);
+#if __CUDA_ARCH__ >= 900
+    __shared__ unsigned sm[64];
+    cg::cluster_group cl = cg::this_cluster();
+    o[0] = cl.block_rank();
+    o[1] = cl.num_blocks();
+    o[2] = cl.dim_blocks().x | cl.dim_blocks().y << 8 | cl.dim_blocks().z << 16;
+    o[3] = cl.block_index().x | cl.block_index().y << 8 | cl.block_index().z << 16;
+    o[4] = cl.thread_rank();
+    o[5] = cl.num_threads();
+    o[6] = cl.dim_threads().x;
+    sm[t] = t + 1000u * b;
+    cl.sync();
+    // map_shared_rank / query_shared_rank (mapa, getctarank) are left
+    // out: ptxemu does not run cluster instructions yet
+    o[7] = sm[(t + 1) % 64];
+    o[8] = 0;
+    o[9] = (unsigned)cg::this_grid().cluster_rank() | (unsigned)cg::this_grid().num_clusters() << 8;
+    cl.barrier_wait(cl.barrier_arrive());
+    o[10] = cg::this_grid().cluster_index().x;
+    o[11] = cg::this_grid().dim_clusters().x;
+#else
+    for (int k = 0; k < 12; k++)
+        o[k] = 0xffffffffu;
+#endif
+}
