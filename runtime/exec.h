@@ -276,6 +276,8 @@ struct ex_warp {
     uint32_t its_parked;        /* lanes waiting at CTA barrier barrier_id
                                    (EX_BAR_SYNC_THREADS) while other groups
                                    of the warp still run */
+    uint32_t its_cross;         /* lanes (other PCs included) that run the
+                                   issuing group's .sync collective with it */
     uint64_t its_mark;          /* launch->last_progress when counting began */
     uint32_t lpc[WARP_SIZE];    /* each lane's pc (valid while its) */
     ex_cta *cta;
@@ -371,6 +373,9 @@ void ex_cta_account(ex_launch *L, const ex_cta *c);
 /* After one instruction of the issuing group: records the group's lanes'
  * PCs and puts the next group on the SIMT stack. */
 void ex_its_settle(ex_warp *w);
+/* Runs the issuing group's .sync collective together with the lanes that
+ * wait at the same kind of instruction elsewhere (its_cross). */
+void ex_its_cross_step(ex_warp *w);
 /* Starts the per-lane PCs of a fresh warp (all lanes at pc 0). */
 void ex_its_init(ex_warp *w);
 
