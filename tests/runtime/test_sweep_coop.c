@@ -72,13 +72,13 @@ typedef struct fixture {
     ptxemu_ctx *ctx;
     ptxemu_module *mod;
     unsigned sm;
-    bool its;
+    bool its, timing;
 } fixture;
 
 /* variant v: archs[v / 2], ITS when v is odd */
 #define VARIANTS (2 * G_N_ELEMENTS(archs))
 
-static void load(fixture *f, size_t variant)
+static void load(fixture *f, size_t variant, bool timing)
 {
     const char *arch = archs[variant / 2];
     char rel[128];
@@ -87,6 +87,8 @@ static void load(fixture *f, size_t variant)
     memset(&o, 0, sizeof o);
     f->its = variant % 2 == 1;
     o.its = f->its ? 1 : -1;
+    o.timing = timing;
+    f->timing = timing;
     assert_int_equal(ptxemu_ctx_create(&f->ctx, &o), PTXEMU_OK);
     char *path = test_source_path(rel);
     ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
@@ -111,7 +113,13 @@ static void launch(fixture *f, const char *k, ptxemu_dim3 g, ptxemu_dim3 b, void
 {
     ptxemu_status s = ptxemu_launch(f->mod, k, g, b, 0, args);
     if (s != PTXEMU_OK)
-        fail_msg("sm_%u%s %s: %s", f->sm, f->its ? " its" : "", k, ptxemu_last_error(f->ctx));
+        fail_msg("sm_%u%s%s %s: %s", f->sm, f->its ? " its" : "", f->timing ? " timing" : "", k,
+                 ptxemu_last_error(f->ctx));
+    if (f->timing) {
+        ptxemu_counters c;
+        ptxemu_get_counters(f->ctx, &c);
+        assert_true(c.cycles > 0);
+    }
 }
 
 static void launch1(fixture *f, const char *k, unsigned threads, void **args)
@@ -134,8 +142,8 @@ static void check(const fixture *f, const char *what, unsigned t, unsigned k, ui
                   uint32_t want)
 {
     if (got != want)
-        fail_msg("sm_%u%s %s thread %u result %u: got 0x%08x, want 0x%08x", f->sm,
-                 f->its ? " its" : "", what, t, k, got, want);
+        fail_msg("sm_%u%s%s %s thread %u result %u: got 0x%08x, want 0x%08x", f->sm,
+                 f->its ? " its" : "", f->timing ? " timing" : "", what, t, k, got, want);
 }
 
 /* Bits 0..n-1 set (n <= 32). */
@@ -201,10 +209,9 @@ static void run_block_grid(fixture *f, bool cooperative)
 
 static void test_block_grid(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         run_block_grid(&f, false);
         run_block_grid(&f, true);
         ptxemu_ctx_destroy(f.ctx);
@@ -215,10 +222,9 @@ static void test_block_grid(void **state)
 
 static void test_tiles(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[64];
         make_inputs(in, 11u + (uint32_t)v);
         size_t n = 24 * 64 * 6;
@@ -282,10 +288,9 @@ static void test_tiles(void **state)
 
 static void test_coalesced(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[64];
         make_inputs(in, 23u + (uint32_t)v);
         uint32_t out[24 * 64];
@@ -397,10 +402,9 @@ static part partition(const uint32_t *vals, unsigned n, const uint32_t *label, u
 
 static void test_partitions(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[64];
         make_inputs(in, 37u + (uint32_t)v);
         uint32_t out[16 * 64];
@@ -474,11 +478,10 @@ static int32_t sar(int32_t a, unsigned n)
 
 static void test_reductions(void **state)
 {
-    (void)state;
     static const unsigned sizes[3] = {4, 16, 32};
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[64];
         make_inputs(in, 41u + (uint32_t)v);
         size_t n = 24 * 64 * 3;
@@ -577,10 +580,9 @@ static void test_reductions(void **state)
 
 static void test_memcpy_async(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[512], seed = 53u + (uint32_t)v, out[400];
         uint8_t bytes[128];
         for (unsigned i = 0; i < 512; i++)
@@ -611,10 +613,9 @@ static void test_memcpy_async(void **state)
 
 static void test_pipeline_prims(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[768], seed = 61u + (uint32_t)v, out[8 * 64];
         for (unsigned i = 0; i < 768; i++)
             in[i] = rng(&seed);
@@ -646,10 +647,9 @@ static void test_pipeline_prims(void **state)
 
 static void test_cuda_pipeline(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[512], seed = 67u + (uint32_t)v, out[320];
         for (unsigned i = 0; i < 512; i++)
             in[i] = rng(&seed);
@@ -671,10 +671,9 @@ static void test_cuda_pipeline(void **state)
 
 static void test_cuda_barrier(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[64], seed = 71u + (uint32_t)v, out[384];
         for (unsigned i = 0; i < 64; i++)
             in[i] = rng(&seed);
@@ -700,10 +699,9 @@ static void test_cuda_barrier(void **state)
 
 static void test_multi_tiles(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[512], seed = 73u + (uint32_t)v;
         for (unsigned t = 0; t < 512; t++)
             in[t] = rng(&seed);
@@ -751,10 +749,9 @@ static void test_multi_tiles(void **state)
 
 static void test_invoke_one(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[64], out[4 * 64], counts[12];
         make_inputs(in, 79u + (uint32_t)v);
         ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
@@ -803,10 +800,9 @@ static void test_invoke_one(void **state)
 
 static void test_shfl_edges(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[64], out[8 * 64 * 2];
         make_inputs(in, 83u + (uint32_t)v);
         in[54] = 0x7fc00001u; /* quiet NaN with payload */
@@ -838,10 +834,9 @@ static void test_shfl_edges(void **state)
 
 static void test_divergent_sync(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[64], out[2 * 64];
         make_inputs(in, 89u + (uint32_t)v);
         ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
@@ -873,10 +868,9 @@ static void test_divergent_sync(void **state)
  * others exit: ITS parks the arrived lanes, then the warp waits as a whole */
 static void test_barrier_exit(void **state)
 {
-    (void)state;
     for (size_t v = 1; v < VARIANTS; v += 2) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t out[128];
         ptxemu_dptr dout = upload(&f, NULL, sizeof out);
         void *args[] = {&dout};
@@ -898,10 +892,9 @@ static void test_barrier_exit(void **state)
  * side's lanes' registers (undefined there, not checked). */
 static void test_divergent_shfl(void **state)
 {
-    (void)state;
     for (size_t v = 1; v < VARIANTS; v += 2) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t in[64], out[2 * 64];
         make_inputs(in, 97u + (uint32_t)v);
         ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
@@ -928,10 +921,9 @@ static void test_divergent_shfl(void **state)
 
 static void test_grid_split(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t out[128];
         ptxemu_dptr dbuf = upload(&f, NULL, 16), dout = upload(&f, NULL, sizeof out);
         void *args[] = {&dbuf, &dout};
@@ -954,10 +946,9 @@ static void test_grid_split(void **state)
 
 static void test_cluster(void **state)
 {
-    (void)state;
     for (size_t v = 0; v < VARIANTS; v++) {
         fixture f;
-        load(&f, v);
+        load(&f, v, *state != NULL);
         uint32_t out[12 * 128];
         ptxemu_dptr dout = upload(&f, NULL, sizeof out);
         void *args[] = {&dout};
@@ -978,17 +969,18 @@ static void test_cluster(void **state)
 
 int main(void)
 {
+    /* each test functionally, then on the timing model (prestate non-NULL) */
+    static const bool timing = true;
+    void *const t = (void *)&timing;
+#define BOTH(f) cmocka_unit_test(f), cmocka_unit_test_prestate(f, t)
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_block_grid),     cmocka_unit_test(test_tiles),
-        cmocka_unit_test(test_coalesced),      cmocka_unit_test(test_partitions),
-        cmocka_unit_test(test_reductions),     cmocka_unit_test(test_memcpy_async),
-        cmocka_unit_test(test_pipeline_prims), cmocka_unit_test(test_cuda_pipeline),
-        cmocka_unit_test(test_cuda_barrier),   cmocka_unit_test(test_multi_tiles),
-        cmocka_unit_test(test_invoke_one),     cmocka_unit_test(test_shfl_edges),
-        cmocka_unit_test(test_divergent_sync), cmocka_unit_test(test_barrier_exit),
-        cmocka_unit_test(test_divergent_shfl),
-        cmocka_unit_test(test_grid_split),
-        cmocka_unit_test(test_cluster),
+        BOTH(test_block_grid),     BOTH(test_tiles),          BOTH(test_coalesced),
+        BOTH(test_partitions),     BOTH(test_reductions),     BOTH(test_memcpy_async),
+        BOTH(test_pipeline_prims), BOTH(test_cuda_pipeline),  BOTH(test_cuda_barrier),
+        BOTH(test_multi_tiles),    BOTH(test_invoke_one),     BOTH(test_shfl_edges),
+        BOTH(test_divergent_sync), BOTH(test_barrier_exit),   BOTH(test_divergent_shfl),
+        BOTH(test_grid_split),     BOTH(test_cluster),
     };
+#undef BOTH
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
