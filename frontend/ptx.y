@@ -72,7 +72,7 @@ static bool flat_list(ptx_builder *b, uint32_t start, ptx_operand_kind kind,
 
 %type <opnd> operand imm addr_base addr
 %type <u> lb cexpr cterm cfactor
-%type <str> name
+%type <str> name regref
 %type <i> int_list_n
 
 %%
@@ -257,9 +257,12 @@ target_names: IDENT                { builder_target_name(b, $1, &@1); CHECK(); }
 instruction: opcode operands_opt   { builder_instr_end(b, &@$); CHECK(); }
     | guard opcode operands_opt    { builder_instr_end(b, &@$); CHECK(); }
     ;
-guard: '@' REGNAME                 { builder_guard(b, $2, false, &@2); CHECK(); }
-    | '@' '!' REGNAME              { builder_guard(b, $3, true, &@3); CHECK(); }
+guard: '@' regref                  { builder_guard(b, $2, false, &@2); CHECK(); }
+    | '@' '!' regref               { builder_guard(b, $3, true, &@3); CHECK(); }
     ;
+/* a register where only a register may stand: '%'-names and the plain
+ * identifiers PTX also allows (`.reg .pred p; @p ...`, `d|p`) */
+regref: REGNAME | IDENT ;
 opcode: OPCODE                     { builder_instr_begin(b, $1, &@1); CHECK(); }
     | IDENT                        { builder_instr_begin(b, $1, &@1); CHECK(); }
     ;
@@ -274,9 +277,9 @@ operand: REGNAME                   { $$ = builder_reg(b, $1, &@1); CHECK(); }
     | REGCOMP                      { $$ = builder_reg(b, $1, &@1); CHECK(); }
     | '!' REGNAME                  { $$ = builder_reg(b, $2, &@2); CHECK();
                                      $$.flags |= PTX_OPNDF_NOT; }
-    | REGNAME '|' REGNAME          { $$ = builder_pair(b, $1, $3, &@1); CHECK(); }
-    | REGNAME '|' '_'              { $$ = builder_pair(b, $1, SINK_NAME, &@1); CHECK(); }
-    | '_' '|' REGNAME              { $$ = builder_pair(b, SINK_NAME, $3, &@3); CHECK(); }
+    | regref '|' regref            { $$ = builder_pair(b, $1, $3, &@1); CHECK(); }
+    | regref '|' '_'               { $$ = builder_pair(b, $1, SINK_NAME, &@1); CHECK(); }
+    | '_' '|' regref               { $$ = builder_pair(b, SINK_NAME, $3, &@3); CHECK(); }
     | IDENT                        { $$ = builder_sym(b, $1, &@1); CHECK(); }
     | IDENT '+' INTLIT             { $$ = builder_sym(b, $1, &@1); CHECK(); $$.val = (int64_t)$3; }
     | '_'                          { $$ = builder_sink(); }

@@ -22,6 +22,11 @@
 #include <stdio.h>
 
 #define WARP_SIZE 32
+/* CTA barriers: the named barriers 0..15, then the cluster barrier
+ * (barrier.cluster) of the one-CTA cluster every launch without clusters
+ * runs in */
+#define EX_CLUSTER_BAR 16u
+#define EX_NBARRIERS 17u
 #define FULL_MASK 0xffffffffu
 #define EX_NONE UINT32_MAX
 /* Generic address standing for function i (indirect calls, function tables). */
@@ -60,6 +65,14 @@ enum {
     EXF_NAN = 1u << 14,
     EXF_CTA_BARRIER = 1u << 15, /* bar/barrier at CTA level (not bar.warp.sync) */
 };
+
+/* op2 of a CTA barrier (bar, barrier; runtime/exec_control.c).
+ * EX_BAR_SYNC_THREADS is barrier.sync without .aligned: the barrier counts
+ * threads, so under ITS the lanes of a warp may reach it from different
+ * program points (runtime/its.c lets each group arrive on its own).
+ * EX_BAR_CARRIVE / EX_BAR_CWAIT: barrier.cluster.arrive / .wait. */
+enum { EX_BAR_SYNC, EX_BAR_ARRIVE, EX_BAR_RED, EX_BAR_CARRIVE, EX_BAR_CWAIT,
+       EX_BAR_SYNC_THREADS };
 
 /* One decoded instruction.  Operand slots: register or constant slot
  * numbers in the warp's register file; EX_NONE when absent. */
@@ -246,6 +259,9 @@ struct ex_warp {
     uint32_t bar_dst;           /* bar.red destination slot, EX_NONE if none */
     uint32_t bar_lanes;         /* lanes waiting at the barrier */
     uint8_t bar_redop;          /* 0 none, 1 popc, 2 and, 3 or */
+    uint32_t cbar_pending;      /* lanes arrived at the cluster barrier
+                                   (barrier.cluster.arrive) whose phase has
+                                   not completed yet */
     uint64_t instrs;            /* warp instructions executed */
     uint64_t thread_instrs;
     mem_alloc *hint;            /* last global allocation touched */
@@ -257,6 +273,11 @@ struct ex_warp {
     uint32_t its_spins;         /* backward branches without memory progress */
     uint32_t its_yield_pc;      /* EX_NONE, or the pc of the group that yielded */
     uint32_t its_released;      /* lanes let through their bar.warp.sync */
+    uint32_t its_parked;        /* lanes waiting at CTA barrier barrier_id
+                                   (EX_BAR_SYNC_THREADS) while other groups
+                                   of the warp still run */
+    uint32_t its_cross;         /* lanes (other PCs included) that run the
+                                   issuing group's .sync collective with it */
     uint64_t its_mark;          /* launch->last_progress when counting began */
     uint32_t lpc[WARP_SIZE];    /* each lane's pc (valid while its) */
     ex_cta *cta;
@@ -272,12 +293,14 @@ struct ex_cta {
     uint32_t nwarps;
     uint32_t nthreads;
     uint32_t done_warps;
-    /* named barriers 0..15: threads arrived, and the reduction accumulators */
-    uint32_t bar_arrived[16];
-    uint32_t bar_expected[16];
-    uint32_t bar_popc[16];
-    uint32_t bar_and[16];
-    uint32_t bar_or[16];
+    /* named barriers 0..15 and, at EX_CLUSTER_BAR, the cluster barrier of
+     * the one-CTA cluster of a launch without clusters: threads arrived,
+     * and the reduction accumulators */
+    uint32_t bar_arrived[EX_NBARRIERS];
+    uint32_t bar_expected[EX_NBARRIERS];
+    uint32_t bar_popc[EX_NBARRIERS];
+    uint32_t bar_and[EX_NBARRIERS];
+    uint32_t bar_or[EX_NBARRIERS];
 };
 
 struct ex_launch {
@@ -350,6 +373,9 @@ void ex_cta_account(ex_launch *L, const ex_cta *c);
 /* After one instruction of the issuing group: records the group's lanes'
  * PCs and puts the next group on the SIMT stack. */
 void ex_its_settle(ex_warp *w);
+/* Runs the issuing group's .sync collective together with the lanes that
+ * wait at the same kind of instruction elsewhere (its_cross). */
+void ex_its_cross_step(ex_warp *w);
 /* Starts the per-lane PCs of a fresh warp (all lanes at pc 0). */
 void ex_its_init(ex_warp *w);
 

@@ -335,6 +335,10 @@ static void barrier_check(ex_cta *cta, uint32_t id)
         return;
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         ex_warp *w = &cta->warps[i];
+        if (w->its_parked && w->barrier_id == id) { /* lanes that arrived alone */
+            w->its_parked = 0;
+            ex_mark_progress(w);
+        }
         if (w->state != WARP_AT_BARRIER || w->barrier_id != id)
             continue;
         w->state = WARP_RUNNING;
@@ -346,6 +350,9 @@ static void barrier_check(ex_cta *cta, uint32_t id)
         }
         ex_mark_progress(w);
     }
+    if (id == EX_CLUSTER_BAR) /* the phase is complete for every arrived lane */
+        for (uint32_t i = 0; i < cta->nwarps; i++)
+            cta->warps[i].cbar_pending = 0;
     cta->bar_arrived[id] = 0;
     cta->bar_expected[id] = 0;
     cta->bar_popc[id] = 0;
@@ -356,11 +363,37 @@ static void barrier_check(ex_cta *cta, uint32_t id)
 void ex_lanes_exited(ex_warp *w, uint32_t lanes)
 {
     (void)lanes;
-    for (uint32_t id = 0; id < 16; id++)
+    for (uint32_t id = 0; id < EX_NBARRIERS; id++)
         barrier_check(w->cta, id);
 }
 
-enum { BAR_SYNC, BAR_ARRIVE, BAR_RED };
+/* EX_BAR_CARRIVE / EX_BAR_CWAIT: barrier.cluster.arrive / .wait, a split
+ * barrier over all threads of the cluster; a launch without clusters runs
+ * each CTA as a cluster of one, so it is a CTA-wide split barrier whose
+ * wait does not arrive (unlike bar.sync after bar.arrive). */
+
+static void h_cluster_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    ex_cta *cta = w->cta;
+    if (in->op2 == EX_BAR_CWAIT) {
+        if (w->cbar_pending & mask) {
+            w->state = WARP_AT_BARRIER;
+            w->barrier_id = EX_CLUSTER_BAR;
+            w->bar_lanes = mask;
+            w->bar_dst = EX_NONE;
+            w->bar_redop = 0;
+        }
+        return;
+    }
+    if (w->cbar_pending & mask) {
+        ex_fault(w, (int)__builtin_ctz(w->cbar_pending & mask),
+                 "barrier.cluster.arrive twice without barrier.cluster.wait");
+        return;
+    }
+    cta->bar_arrived[EX_CLUSTER_BAR] += (uint32_t)__builtin_popcount(mask);
+    w->cbar_pending |= mask;
+    barrier_check(cta, EX_CLUSTER_BAR);
+}
 
 static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
@@ -368,6 +401,10 @@ static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
     top->pc++;
     if (!mask)
         return;
+    if (in->op2 == EX_BAR_CARRIVE || in->op2 == EX_BAR_CWAIT) {
+        h_cluster_bar(w, in, mask);
+        return;
+    }
     unsigned l0 = (unsigned)__builtin_ctz(mask);
     uint64_t id = in->a != EX_NONE ? w->r[in->a][l0] : 0;
     if (id >= 16) {
@@ -390,7 +427,7 @@ static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
         cta->bar_or[id] = 0;
     }
     cta->bar_arrived[id] += (uint32_t)__builtin_popcount(mask);
-    if (in->op2 == BAR_RED) {
+    if (in->op2 == EX_BAR_RED) {
         bool neg = in->flags & EXF_NOT_C;
         EX_LANES(mask, l, {
             bool p = (w->r[in->c][l] != 0) != neg;
@@ -399,12 +436,26 @@ static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
             cta->bar_or[id] |= p;
         });
     }
-    if (in->op2 != BAR_ARRIVE) {
+    if (in->op2 == EX_BAR_SYNC_THREADS && w->its) {
+        /* under ITS a group of the warp arrives on its own; the warp stops
+         * once all its live lanes wait here, until then its other groups
+         * run on (runtime/its.c skips the parked lanes) */
+        uint32_t alive = w->valid & ~w->exited;
+        w->its_parked |= mask;
+        w->barrier_id = (uint32_t)id;
+        if ((w->its_parked & alive) != alive) {
+            barrier_check(cta, (uint32_t)id);
+            return;
+        }
+        mask = w->its_parked;
+        w->its_parked = 0;
+    }
+    if (in->op2 != EX_BAR_ARRIVE) {
         w->state = WARP_AT_BARRIER;
         w->barrier_id = (uint32_t)id;
         w->bar_lanes = mask;
-        w->bar_dst = in->op2 == BAR_RED ? in->d : EX_NONE;
-        w->bar_redop = (uint8_t)(in->op2 == BAR_RED ? in->e : 0);
+        w->bar_dst = in->op2 == EX_BAR_RED ? in->d : EX_NONE;
+        w->bar_redop = (uint8_t)(in->op2 == EX_BAR_RED ? in->e : 0);
     }
     barrier_check(cta, (uint32_t)id);
 }
@@ -590,12 +641,21 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
         }
         unsigned i = 0;
         in->flags |= EXF_CTA_BARRIER;
+        if (ptx_instr_has_mod(pi, PTX_MOD_CLUSTER)) {
+            /* barrier.cluster.arrive[.relaxed|.release][.aligned] /
+             * barrier.cluster.wait[.acquire][.aligned] */
+            in->op2 = arrive ? EX_BAR_CARRIVE : EX_BAR_CWAIT;
+            in->fn = h_bar;
+            in->flags |= EXF_CONTROL;
+            return true;
+        }
         if (red) {
             in->d = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
-            in->op2 = BAR_RED;
+            in->op2 = EX_BAR_RED;
             in->e = ptx_instr_has_mod(pi, PTX_MOD_POPC) ? 1 : ptx_instr_has_mod(pi, PTX_MOD_AND) ? 2 : 3;
         } else {
-            in->op2 = arrive ? BAR_ARRIVE : BAR_SYNC;
+            bool aligned = pi->op == PTX_OP_BAR || ptx_instr_has_mod(pi, PTX_MOD_ALIGNED);
+            in->op2 = arrive ? EX_BAR_ARRIVE : aligned ? EX_BAR_SYNC : EX_BAR_SYNC_THREADS;
         }
         unsigned rest = pi->nopnds - i - (red ? 1u : 0u);
         if (rest >= 1)

@@ -13,10 +13,15 @@
  *   - the group with the lowest PC, so lanes that ran ahead wait for the
  *     ones behind and reconverge at the post-dominator in structured code;
  *   - a group waits at shfl/vote/match/redux/elect .sync until every live
- *     lane of its membermask has the same PC; at bar.warp.sync until every
+ *     lane of its membermask has the same PC (when every group waits, the
+ *     lowest one runs its .sync together with members that wait at the same
+ *     kind of instruction elsewhere: ex_its_cross_step); at bar.warp.sync until every
  *     live member waits at a bar.warp.sync (any one: __syncwarp in both
- *     arms of a branch synchronises); at a CTA barrier until all live lanes
- *     of the warp are there;
+ *     arms of a branch synchronises); at an aligned CTA barrier (bar.sync,
+ *     barrier.sync.aligned) until all live lanes of the warp are there;
+ *     at barrier.sync, which counts threads, it arrives on its own and its
+ *     lanes are parked (its_parked) until the barrier completes, while the
+ *     warp's other groups run on;
  *   - forward progress: when the issuing group takes ITS_PATIENCE backward
  *     branches with no change to memory (a spin loop), it yields to the
  *     next group by PC, which runs until it wraps around (finishes, blocks or
@@ -36,6 +41,8 @@ void ex_its_init(ex_warp *w)
     w->its_spins = 0;
     w->its_yield_pc = EX_NONE;
     w->its_released = 0;
+    w->its_parked = 0;
+    w->its_cross = 0;
     w->its_mark = w->launch->last_progress;
 }
 
@@ -82,8 +89,8 @@ static bool blocked(ex_warp *w, uint32_t pc, uint32_t g, uint32_t alive)
     if (pc >= w->fn->ninstrs)
         return false;
     const ex_instr *in = &w->code[pc];
-    if (in->flags & EXF_CTA_BARRIER)
-        return (alive & ~g) != 0;
+    if (in->flags & EXF_CTA_BARRIER) /* barrier.sync (not .aligned) counts threads */
+        return in->op2 != EX_BAR_SYNC_THREADS && (alive & ~g) != 0;
     uint32_t members = sync_members(w, in, g) & alive;
     if (!is_warp_barrier(in))
         return (members & ~g) != 0;
@@ -100,9 +107,117 @@ static bool blocked(ex_warp *w, uint32_t pc, uint32_t g, uint32_t alive)
     return false;
 }
 
+/* sm_70+ lets a shfl/vote/match/redux/elect .sync meet the same kind of
+ * instruction at another program point (PTX ISA: a .sync instruction waits
+ * for every non-exited membermask thread to execute one "with the same
+ * qualifiers and the same membermask").  When every group waits, the
+ * lowest one's missing members may be such lanes: then they execute
+ * together (its_cross, cross_step), each lane reading its sources from and
+ * writing its results to its own instruction's registers. */
+static bool cross_compatible(const ex_instr *i, const ex_instr *j)
+{
+    if (j->fn != i->fn || j->op != i->op || j->op2 != i->op2 || j->type != i->type ||
+        j->flags != i->flags || j->guard != EX_NONE || j->imm != i->imm)
+        return false;
+    const uint32_t si[6] = {i->a, i->b, i->c, i->e, i->d, i->d2};
+    const uint32_t sj[6] = {j->a, j->b, j->c, j->e, j->d, j->d2};
+    for (unsigned x = 0; x < 6; x++)
+        if ((si[x] == EX_NONE) != (sj[x] == EX_NONE))
+            return false;
+    return true;
+}
+
+/* The lanes that execute with group g at pc, or 0 (then a fault says why). */
+static uint32_t cross_lanes(ex_warp *w, uint32_t pc, uint32_t g, uint32_t alive)
+{
+    if (pc >= w->fn->ninstrs)
+        return 0;
+    const ex_instr *in = &w->code[pc];
+    if (is_warp_barrier(in) || (in->flags & EXF_CTA_BARRIER) || in->guard != EX_NONE ||
+        sync_members(w, in, g) == 0)
+        return 0;
+    uint32_t u = g, todo = g;
+    while (todo) {
+        unsigned l0 = (unsigned)__builtin_ctz(todo);
+        uint32_t p = w->lpc[l0], grp = 0;
+        EX_LANES(alive, l, grp |= (uint32_t)(w->lpc[l] == p) << l;);
+        todo &= ~grp;
+        uint32_t missing = sync_members(w, &w->code[p], grp) & alive & ~u;
+        EX_LANES(missing, l, {
+            uint32_t q = w->lpc[l];
+            if (q >= w->fn->ninstrs || !cross_compatible(in, &w->code[q])) {
+                ex_fault(w, (int)l, "lane %u waits elsewhere while the %s.sync at this "
+                                    "program point needs it (independent thread scheduling: "
+                                    "only the same kind of instruction can meet it)",
+                         l, ptx_opcode_info((ptx_opcode)in->op)->name);
+                return 0;
+            }
+            uint32_t qg = 0;
+            EX_LANES(alive, k, qg |= (uint32_t)(w->lpc[k] == q) << k;);
+            u |= qg;
+            todo |= qg;
+        });
+    }
+    return u == g ? 0 : u;
+}
+
+void ex_its_cross_step(ex_warp *w)
+{
+    ex_simt *top = &g_array_index(w->simt, ex_simt, w->simt->len - 1);
+    uint32_t pc = top->pc, u = w->its_cross;
+    const ex_instr *in = &w->code[pc];
+    w->its_cross = 0;
+    /* the handler runs on a scratch register window of six slots: each
+     * lane's sources from its own instruction, its results copied back to
+     * its own destinations */
+    enum { A, B, C, E, D, D2, NS };
+    uint64_t scratch[NS][WARP_SIZE];
+    memset(scratch, 0, sizeof scratch);
+    ex_instr tmp = *in;
+    tmp.a = in->a != EX_NONE ? A : EX_NONE;
+    tmp.b = in->b != EX_NONE ? B : EX_NONE;
+    tmp.c = in->c != EX_NONE ? C : EX_NONE;
+    tmp.e = in->e != EX_NONE ? E : EX_NONE;
+    tmp.d = in->d != EX_NONE ? D : EX_NONE;
+    tmp.d2 = in->d2 != EX_NONE ? D2 : EX_NONE;
+    uint32_t pcs_seen[WARP_SIZE], npcs = 0;
+    for (unsigned l = 0; l < WARP_SIZE; l++) {
+        const ex_instr *j = ((u >> l) & 1u) ? &w->code[w->lpc[l]] : in;
+        const uint32_t js[NS] = {j->a, j->b, j->c, j->e, j->d, j->d2};
+        for (unsigned x = 0; x < NS; x++)
+            if (js[x] != EX_NONE)
+                scratch[x][l] = w->r[js[x]][l];
+        if (((u >> l) & 1u) && w->lpc[l] != pc) {
+            bool seen = false;
+            for (uint32_t k = 0; k < npcs; k++)
+                seen |= pcs_seen[k] == w->lpc[l];
+            if (!seen)
+                pcs_seen[npcs++] = w->lpc[l];
+        }
+    }
+    w->instrs += 1 + npcs;
+    w->thread_instrs += (uint64_t)__builtin_popcount(u);
+    uint64_t (*regs)[WARP_SIZE] = w->r;
+    w->r = scratch;
+    in->fn(w, &tmp, u);
+    w->r = regs;
+    top->pc = pc + 1;
+    if (w->state == WARP_FAULT)
+        return;
+    EX_LANES(u, l, {
+        const ex_instr *j = &w->code[w->lpc[l]];
+        if (j->d != EX_NONE)
+            w->r[j->d][l] = scratch[D][l];
+        if (j->d2 != EX_NONE)
+            w->r[j->d2][l] = scratch[D2][l];
+        if (w->lpc[l] != pc)
+            w->lpc[l]++;
+    });
+}
+
 /* The next group: lanes grouped by PC in PC order; the lowest unblocked
  * one, or after a yield the first unblocked one above the yielding PC. */
-static uint32_t pick(ex_warp *w, uint32_t alive, uint32_t *pc_out)
+static uint32_t pick(ex_warp *w, uint32_t alive, uint32_t *pc_out, bool *stuck)
 {
     uint32_t pcs[WARP_SIZE], masks[WARP_SIZE], n = 0;
     EX_LANES(alive, l, {
@@ -134,6 +249,7 @@ static uint32_t pick(ex_warp *w, uint32_t alive, uint32_t *pc_out)
             for (uint32_t k = 1; k < n; k++)
                 if (pcs[k] < pcs[best])
                     best = (int)k;
+            *stuck = true;
         }
     }
     *pc_out = pcs[best];
@@ -172,9 +288,29 @@ void ex_its_settle(ex_warp *w)
         w->state = WARP_DONE;
         return;
     }
+    if (!(alive & ~w->its_parked)) {
+        /* every live lane waits at a barrier.sync (the others have exited
+         * since): the warp waits there as a whole, the lowest group on the
+         * stack to go on with once the barrier completes */
+        uint32_t low = EX_NONE, lg = 0;
+        EX_LANES(alive, l, low = w->lpc[l] < low ? w->lpc[l] : low;);
+        EX_LANES(alive, l, lg |= (uint32_t)(w->lpc[l] == low) << l;);
+        w->its_group = lg;
+        ex_simt e = {low, EX_NONE, lg, 0};
+        g_array_append_val(w->simt, e);
+        w->state = WARP_AT_BARRIER;
+        w->bar_lanes = w->its_parked;
+        w->bar_dst = EX_NONE;
+        w->bar_redop = 0;
+        w->its_parked = 0;
+        return;
+    }
     uint32_t pc;
-    w->its_group = pick(w, alive, &pc);
+    bool stuck = false;
+    w->its_group = pick(w, alive & ~w->its_parked, &pc, &stuck);
     ex_simt e = {pc, EX_NONE, w->its_group, 0};
     g_array_append_val(w->simt, e);
     w->state = WARP_RUNNING;
+    if (stuck)
+        w->its_cross = cross_lanes(w, pc, w->its_group, alive & ~w->its_parked);
 }

@@ -43,6 +43,9 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id)
     w->state = WARP_RUNNING;
     w->instrs = w->thread_instrs = 0;
     w->bar_dst = EX_NONE;
+    w->cbar_pending = 0;
+    w->its_parked = 0;
+    w->its_cross = 0;
     w->hint = NULL;
     ex_warp_enter(w, k);
     w->stack_top = 0;
@@ -380,7 +383,10 @@ void ex_warp_run(ex_warp *w, uint64_t budget)
     /* ITS: one instruction of the issuing group, then choose again (calls
      * run to their return on the stack with the lanes that made them) */
     while (budget-- > 0 && w->state == WARP_RUNNING) {
-        warp_run_stack(w, 1);
+        if (G_UNLIKELY(w->its_cross))
+            ex_its_cross_step(w);
+        else
+            warp_run_stack(w, 1);
         if (w->calls->len == 0)
             ex_its_settle(w);
     }
