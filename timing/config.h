@@ -292,14 +292,17 @@ typedef struct gpu_name_list {
 /* Energy: per-event defaults derived from published per-operation
  * energies (docs/energy.md gives each derivation and source: [H] Horowitz,
  * ISSCC 2014, 45 nm; [K] Keckler's figures from the DARPA exascale study);
- * the static powers are placeholders (no published per-SM value found).
- * What matters for ONAC and ICC is relative energy. */
+ * the static powers come from GPUWattch's GTX 480 (40 nm) model [G];
+ * dram_activate has no source.  What matters for ONAC and ICC is relative
+ * energy. */
 #define GPU_CFG_energy(X)                                                    \
-    X(energy, static_core, DBL, 2.0, 0, 1000, 0, "W", NULL,                  \
-      "Static power of one active (not power-gated) SM (placeholder: no "    \
-      "published per-SM value found)")                                       \
-    X(energy, static_uncore, DBL, 20.0, 0, 10000, 0, "W", NULL,              \
-      "Static power of everything outside the SMs (placeholder)")            \
+    X(energy, static_core, DBL, 1.59, 0, 1000, 0, "W", NULL,                 \
+      "Power of one powered (not gated) SM regardless of activity: "         \
+      "GPUWattch's idle-SM power for the GTX 480 at 40 nm, "                 \
+      "idle_core_power = 1.59 W [G]")                                        \
+    X(energy, static_uncore, DBL, 11.0, 0, 10000, 0, "W", NULL,              \
+      "Activity-independent power outside the SMs (never gated): "           \
+      "GPUWattch's fitted constant power for the GTX 480, CONST = 11 W [G]") \
     X(energy, alu_inst, DBL, 0.8, 0, 1e6, 0, "nJ", NULL,                     \
       "Per warp instruction on the SP/INT ALUs: 32 x (FP32 add+mul 4.6 pJ "  \
       "+ 4 register accesses x 5 pJ) [H]")                                   \
@@ -330,8 +333,8 @@ typedef struct gpu_name_list {
       "Per DRAM column access (one 64-byte burst): 512 bits x 30 pJ/bit "    \
       "off-chip [K]")                                                        \
     X(energy, dram_activate, DBL, 3.0, 0, 1e6, 0, "nJ", NULL,                \
-      "Per DRAM row activation (placeholder: no published GDDR5 value "      \
-      "found)")                                                              \
+      "Per DRAM row activation (placeholder: no published GDDR5 or "         \
+      "40 nm GPU value found)")                                              \
     X(energy, icc_access, DBL, 0.05, 0, 1e6, 0, "nJ", NULL,                  \
       "Per merge-table or coalesced-cache lookup: 5 x 64-bit 8 KB SRAM "     \
       "reads [H] (derived)")

@@ -22,7 +22,12 @@ static unsigned scan_n(bench_size s)
     case BENCH_SMALL:
         return 300000; /* 3 levels: 586, 2, 1, 2, 586 CTAs */
     default:
-        return 98765; /* CLASO Table 2 "SLA": 193 + 1 + 193 = 387 CTAs of 256 */
+        /* CLASO Table 2 "SLA" has 387 CTAs of 256 (98,765 elements here gave
+         * 193 + 1 + 193, 3.4 waves per big kernel on the c2050 preset);
+         * raised, as LIB and ST are, to 342 + 1 + 342 = 685 CTAs: 6.1
+         * waves of 14 x 4 CTAs on the c2050 preset (1,024 threads per
+         * core), 4.1 at Table 2's 6 CTAs per core */
+        return 175000;
     }
 }
 

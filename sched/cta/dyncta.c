@@ -14,8 +14,10 @@
  * The counters come from the SM view: stall and memory-stall slots are
  * counted per warp scheduler, so they are divided by the schedulers per
  * core to give cycles.  Defaults (keys): period 2048 cycles, t_idle 16,
- * t_mem_l 128, t_mem_h 384 — the values of Kayiran et al.'s evaluation as
- * we recall them; the seeds leave them open ([gap]).  The start limit is
+ * t_mem_l 128, t_mem_h 384 — this project's choices, not values taken from
+ * Kayiran et al.: the seeds call them empirical and leave them open
+ * ([gap]), and the paper's parameter section could not be read with the
+ * sources at hand (docs/cta-schedulers.md "DYNCTA").  The start limit is
  * ceil(Nmax/2) (the thesis prints "⌈N_max⌉", read as a slip; `start` sets
  * another). */
 #include "sched/sched.h"
