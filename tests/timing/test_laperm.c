@@ -183,8 +183,8 @@ static GArray *run_fig4_mode(world *w, const char *policy, const char *mode)
 {
     char *pol = g_strdup_printf("cta.policy=%s", policy);
     char *md = g_strdup_printf("cdp.mode=%s", mode);
-    const char *sets[] = {"gpu.num_sms=4", "core.max_ctas=1", "cdp.launch_latency=10", pol,
-                          md, NULL};
+    const char *sets[] = {"gpu.num_sms=4", "core.max_ctas=1", "cdp.launch_latency=10",
+                          "cdp.launch_latency_per_lane=0", pol, md, NULL};
     world_open(w, LAPERM_PTX, sets);
     g_free(pol);
     g_free(md);
