@@ -316,6 +316,55 @@ static void test_fig4_adaptive(void **state)
     world_close(&w);
 }
 
+/* The cdp launch latency with its defaults (docs/cdp.md): the 32 lanes of one
+ * warp instruction each launch a child; the k-th reaches the KMU
+ * cdp.launch_latency + k x cdp.launch_latency_per_lane = 20000 + 1700k
+ * cycles after the instruction, so with an idle GPU the children's waits
+ * (launch to issue) step by 1700 cycles and the first is at least 21,700. */
+static void test_launch_latency(void **state)
+{
+    (void)state;
+    const char *sets[] = {"gpu.num_sms=4", "cdp.mode=cdp", NULL};
+    world w;
+    world_open(&w, CDP_PTX, sets);
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(w.ctx, &d, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(w.ctx, d, 0, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    int n = 32 * 32;
+    void *args[] = {&d, &n};
+    assert_int_equal(ptxemu_launch(w.mod, "_Z3fanPii", (ptxemu_dim3){1, 1, 1},
+                                   (ptxemu_dim3){32, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    uint64_t waits[32] = {0};
+    unsigned nw = 0;
+    uint64_t launch = 0;
+    for (guint i = 0; i < st->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
+        for (guint j = 0; k->tbs && j < k->tbs->len; j++) {
+            const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, j);
+            if (t->depth != 1)
+                continue;
+            assert_true(nw < 32);
+            if (nw == 0)
+                launch = t->launch_cycle;
+            assert_int_equal(t->launch_cycle, launch); /* one warp instruction */
+            waits[nw++] = t->issue_cycle - t->launch_cycle;
+        }
+    }
+    assert_int_equal(nw, 32);
+    for (unsigned i = 1; i < nw; i++) /* sort */
+        for (unsigned j = i; j > 0 && waits[j - 1] > waits[j]; j--) {
+            uint64_t x = waits[j];
+            waits[j] = waits[j - 1];
+            waits[j - 1] = x;
+        }
+    assert_true(waits[0] >= 20000 + 1700);
+    for (unsigned i = 1; i < nw; i++)
+        assert_int_equal(waits[i] - waits[i - 1], 1700);
+    world_close(&w);
+}
+
 /* Every TB policy x {cdp, dtbl} x the device-launch kernels: the CPU's answers. */
 static void run_cdp_kernels(const char *policy, const char *mode)
 {
@@ -407,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_fig4_smxbind),
         cmocka_unit_test(test_fig4_adaptive),
         cmocka_unit_test(test_tb_stats_dtbl),
+        cmocka_unit_test(test_launch_latency),
         cmocka_unit_test(test_limits_timing),
         cmocka_unit_test(test_policies_modes),
     };
