@@ -409,15 +409,31 @@ typedef struct gpu_name_list {
       "cdp: a device launch is a kernel of its own (SM -> KMU -> KDU); "    \
       "dtbl: its CTAs are appended to the launching kernel's pool after "   \
       "its native CTAs (Wang et al., ISCA 2015)")                            \
-    X(cdp, launch_latency, U32, 3500, 0, 100000000, 0, "core cycles", NULL,  \
-      "cdp mode: cycles from the launching instruction until the child "    \
-      "kernel reaches the KMU (placeholder: about 5 us at 706 MHz, the "    \
-      "order of Kepler device-launch latencies; LaPerm defers to the DTBL " \
-      "paper's measured model, not entered here)")                           \
+    X(cdp, launch_latency, U32, 20000, 0, 100000000, 0, "core cycles", NULL, \
+      "cdp mode: core cycles from a warp instruction's device launch until " \
+      "the child kernel reaches the KMU, per launching warp instruction, "  \
+      "plus launch_latency_per_lane per launch in it. 20000 = "              \
+      "cudaGetParameterBufferV2 8000 + cudaLaunchDeviceV2 12000 per warp: "  \
+      "the CDP launch-latency method of the DTBL paper (Wang et al., ISCA "  \
+      "2015), which LaPerm (Wang et al. 2016, sec. V) adopts, with the "     \
+      "values of GPGPU-Sim's -cdp_latency default 7200,8000,100,12000,1600 " \
+      "(the CDP model contributed by that paper's first author; the paper's " \
+      "own table was not available). 8000+100+12000+1600 = 21700 cycles "   \
+      "for one launch, 30.7 us at K20c's 706 MHz. Not modelled: the "        \
+      "parent warp's stall during the calls, cudaStreamCreateWithFlags "     \
+      "(7200)")                                                              \
+    X(cdp, launch_latency_per_lane, U32, 1700, 0, 100000000, 0, "core cycles", \
+      NULL,                                                                  \
+      "cdp mode: added per device launch of a warp instruction (its k-th "  \
+      "launching lane reaches the KMU launch_latency + k x this after the "  \
+      "instruction). 1700 = cudaGetParameterBufferV2 100 + "                 \
+      "cudaLaunchDeviceV2 1600 per launch, from the same source as "         \
+      "launch_latency")                                                      \
     X(cdp, dtbl_latency, U32, 200, 0, 100000000, 0, "core cycles", NULL,     \
       "dtbl mode: cycles from the launching instruction until the TB "      \
-      "group joins the kernel's pool (placeholder: DTBL models it in the "  \
-      "simulator; no published figure entered)")
+      "group joins the kernel's pool. Unsourced placeholder: LaPerm (sec. " \
+      "V) says DTBL's TB-group launch latency is modelled directly in the " \
+      "simulator and gives no figure; no published value was found")
 
 /* How the simulator itself runs; results never depend on these. */
 #define GPU_CFG_sim(X)                                                       \

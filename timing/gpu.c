@@ -394,34 +394,15 @@ static bool pick_cta(tm_gpu *g, tm_kernel *k, uint32_t vi, const sched_ctl *ctl,
     return true;
 }
 
-static void schedule_ctas(tm_gpu *g, uint64_t now)
+/* Offers SMs to the kernels in the order the policies decided, each kernel's
+ * CTAs until the CTA policy declines; true when any CTA was placed. */
+static bool place_kernels(tm_gpu *g, uint64_t now, const sched_ctl *ctl,
+                          const sched_kernel_decision *dec, uint32_t nk)
 {
-    g->cta_dirty = false;
-    if (g->cta_retry_at <= now)
-        g->cta_retry_at = TM_NEVER;
-    uint32_t nk = 0;
-    for (uint32_t i = 0; i < g->nkernels && nk < SCHED_MAX_KERNELS; i++) {
-        tm_kernel *k = g->kernels[i];
-        if (!k->arrived || k->done)
-            continue;
-        g->kidx[nk] = i;
-        g->kinfo[nk] = kernel_info(k);
-        nk++;
-    }
-    if (!nk)
-        return;
-    for (size_t i = 0; i < (size_t)nk * g->nsms; i++)
-        g->limits[i] = SCHED_NO_LIMIT;
-    const sched_ctl *ctl = tm_pol_ctl(&g->pol, now);
-    sched_kernel_view kv = {now, nk, g->kinfo, g->nsms};
-    sched_kernel_decision dec = {0};
-    dec.limit = g->limits;
-    g->pol.sel.kernel->decide(g->pol.gpu_inst[0].st, ctl, &kv, &dec);
-    if (g->pol.sel.cta->order_kernels) /* priorities across kernels (LaPerm) */
-        g->pol.sel.cta->order_kernels(g->pol.gpu_inst[1].st, ctl, &kv, &dec);
     char why[SCHED_WHY_LEN], reasons[SCHED_WHY_LEN * 2];
-    for (uint32_t o = 0; o < dec.count && o < nk; o++) {
-        uint32_t vi = dec.order[o];
+    bool placed = false;
+    for (uint32_t o = 0; o < dec->count && o < nk; o++) {
+        uint32_t vi = dec->order[o];
         if (vi >= nk)
             continue;
         tm_kernel *k = g->kernels[g->kidx[vi]];
@@ -480,11 +461,48 @@ static void schedule_ctas(tm_gpu *g, uint64_t now)
             g->smv[s].resident_kernel++;
             g->smv[s].issued++;
             g->smv[s].fit--;
-            /* SMs with room left take the next CTA next cycle */
-            if (g->smv[s].fit)
+            /* SMs with room left take the next CTA next cycle; so do SMs
+             * left idle when this kernel has placed its last CTA (the
+             * kernel-level choice, made before this pass, may admit the
+             * next kernel now) */
+            if (g->smv[s].fit || k->issued == k->total)
                 g->cta_dirty = true;
+            placed = true;
         }
     }
+    return placed;
+}
+
+static void schedule_ctas(tm_gpu *g, uint64_t now)
+{
+    g->cta_dirty = false;
+    if (g->cta_retry_at <= now)
+        g->cta_retry_at = TM_NEVER;
+    uint32_t nk = 0;
+    for (uint32_t i = 0; i < g->nkernels && nk < SCHED_MAX_KERNELS; i++) {
+        tm_kernel *k = g->kernels[i];
+        if (!k->arrived || k->done)
+            continue;
+        g->kidx[nk] = i;
+        g->kinfo[nk] = kernel_info(k);
+        nk++;
+    }
+    if (!nk)
+        return;
+    for (size_t i = 0; i < (size_t)nk * g->nsms; i++)
+        g->limits[i] = SCHED_NO_LIMIT;
+    const sched_ctl *ctl = tm_pol_ctl(&g->pol, now);
+    sched_kernel_view kv = {now, nk, g->kinfo, g->nsms};
+    sched_kernel_decision dec = {0};
+    dec.limit = g->limits;
+    g->pol.sel.kernel->decide(g->pol.gpu_inst[0].st, ctl, &kv, &dec);
+    if (g->pol.sel.cta->order_kernels) /* priorities across kernels (LaPerm) */
+        g->pol.sel.cta->order_kernels(g->pol.gpu_inst[1].st, ctl, &kv, &dec);
+    /* a policy that orders kernels (LaPerm) may decline an SM for one kernel
+     * because its turn is another's: offer the kernels again while any CTA
+     * was placed */
+    while (place_kernels(g, now, ctl, &dec, nk) && g->pol.sel.cta->order_kernels)
+        ;
 }
 
 /* ------------------------------------------------------------ statistics */

@@ -3,8 +3,10 @@
  *
  * Every grid of a run has a record (tm_grid): the host launches, and each
  * device launch made while a CTA executes.  A device launch travels, after
- * `cdp.launch_latency` core cycles, from the SM to the KMU as a kernel of
- * its own, then waits for a KDU entry like any kernel (cdp.mode = cdp); or,
+ * `cdp.launch_latency` core cycles plus `cdp.launch_latency_per_lane` per
+ * launch its warp instruction made so far, from the SM to the KMU as a
+ * kernel of its own, then waits for a KDU entry like any kernel
+ * (cdp.mode = cdp); or,
  * after `cdp.dtbl_latency`, its CTAs join the pool of the kernel its parent
  * runs in, after that kernel's CTAs (cdp.mode = dtbl, Wang et al. ISCA 2015).
  *
@@ -233,9 +235,31 @@ static void submit(tm_gpu *g, uint32_t i, uint64_t ready)
         g->kmu_next = ready;
 }
 
-static uint64_t latency(const tm_gpu *g)
+/* Cycles from launch `rec` until it reaches the GPU.  dtbl: cdp.dtbl_latency.
+ * cdp: the device runtime's calls as the DTBL paper's method models them
+ * (docs/cdp.md): a fixed part per launching warp instruction
+ * (cdp.launch_latency) and a part per launch in it
+ * (cdp.launch_latency_per_lane); the lanes of one warp instruction launch in
+ * lane order, so its k-th launch (from 1) arrives after fixed + k x per-lane
+ * cycles, the last one when the whole call would have ended. */
+static uint64_t latency(tm_gpu *g, const ex_cdp_launch *rec)
 {
-    return g->cfg.cdp.mode == GPU_CDP_DTBL ? g->cfg.cdp.dtbl_latency : g->cfg.cdp.launch_latency;
+    if (g->cfg.cdp.mode == GPU_CDP_DTBL)
+        return g->cfg.cdp.dtbl_latency;
+    tm_cdp_state *s = &g->cdp;
+    uint32_t warp = rec->parent_thread / 32;
+    if (s->warp_launches && s->warp_parent == rec->parent_id && s->warp_cta == rec->parent_cta &&
+        s->warp_id == warp && s->warp_cycle == rec->launch_cycle) {
+        s->warp_launches++;
+    } else {
+        s->warp_parent = rec->parent_id;
+        s->warp_cta = rec->parent_cta;
+        s->warp_id = warp;
+        s->warp_cycle = rec->launch_cycle;
+        s->warp_launches = 1;
+    }
+    return g->cfg.cdp.launch_latency +
+           (uint64_t)s->warp_launches * g->cfg.cdp.launch_latency_per_lane;
 }
 
 bool tm_cdp_on_launch(void *user, ex_launch *parent, ex_cdp_launch *rec, const char **why)
@@ -259,6 +283,7 @@ bool tm_cdp_on_launch(void *user, ex_launch *parent, ex_cdp_launch *rec, const c
         return false;
     }
     tm_grid *p = grid_at(g, gr->parent);
+    gr->latency = latency(g, rec);
     if (g->opts.trace)
         fprintf(g->opts.trace, "cycle %llu: kernel %u CTA %u on SM %u launches grid %u (%s, "
                 "depth %u%s)\n", (unsigned long long)g->now, parent->launch_id,
@@ -274,7 +299,7 @@ bool tm_cdp_on_launch(void *user, ex_launch *parent, ex_cdp_launch *rec, const c
         return true;
     }
     p->open++;
-    submit(g, i, rec->launch_cycle + latency(g));
+    submit(g, i, rec->launch_cycle + gr->latency);
     return true;
 }
 
@@ -308,7 +333,7 @@ static void settle(tm_gpu *g, uint32_t i, uint64_t now)
         g_ptr_array_remove_index(gr->tails, 0);
         gr->tails_open++;
         tm_grid *tg = grid_at(g, t);
-        uint64_t ready = tg->rec->launch_cycle + latency(g);
+        uint64_t ready = tg->rec->launch_cycle + tg->latency;
         if (g->cfg.cdp.mode == GPU_CDP_DTBL)
             g->kernels[gr->kernel]->dev_appends--; /* submit counts it again */
         submit(g, t, ready > now ? ready : now + 1);

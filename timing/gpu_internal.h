@@ -24,6 +24,7 @@ typedef struct tm_grid {
     uint32_t kernel;             /* kernel its CTAs run in (TM_NO_GRID: not yet) */
     uint32_t sub;                /* cdp mode: its KMU submission */
     uint64_t ready;              /* dtbl mode: the cycle it may join its kernel */
+    uint64_t latency;            /* cycles from its launch until it reaches the GPU */
     uint32_t ctas_left;          /* CTAs not finished (known once it joined) */
     uint32_t open;               /* non-tail children not complete */
     uint32_t tails_open;         /* tail children submitted, not complete */
@@ -40,6 +41,10 @@ typedef struct tm_cdp_state {
     GArray *dirty;               /* uint32_t grids whose completion may have changed */
     uint64_t next;               /* earliest cycle a waiting dtbl group joins */
     GString *why;                /* the message of a refused launch */
+    /* the warp instruction that made the last device launch (its lanes
+     * launch one after another) and how many launches it made so far */
+    uint32_t warp_parent, warp_cta, warp_id, warp_launches;
+    uint64_t warp_cycle;
     GHashTable *lines;           /* (grid << 32 | cta) -> set of 128-byte lines it
                                     touched; only while a module can launch */
 } tm_cdp_state;

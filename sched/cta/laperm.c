@@ -89,6 +89,13 @@ void laperm_order_kernels(laperm *s, const sched_ctl *c, const sched_kernel_view
     for (uint32_t i = 0; i < v->nkernels && out->count < SCHED_MAX_KERNELS; i++)
         if (!in[i] && top_level(s, &v->kernels[i]) > 0)
             out->order[out->count++] = i;
+    s->level0_ready = 0; /* level-0 CTAs of the kernels offered CTAs */
+    for (uint32_t i = 0; i < out->count; i++) {
+        const sched_kernel_info *k = &v->kernels[out->order[i]];
+        for (uint32_t j = 0; j < k->ngroups; j++)
+            if (level_of(s, &k->groups[j]) == 0)
+                s->level0_ready += waiting(&k->groups[j]);
+    }
     /* stable insertion sort: higher waiting level first, else the order so
      * far (the kernel level's, then arrival: first come first served) */
     int32_t key[SCHED_MAX_KERNELS];
@@ -186,13 +193,24 @@ int32_t laperm_place(laperm *s, const sched_ctl *c, const sched_cta_view *v, cha
                 continue;
             const char *stage = NULL;
             const sched_cta_group *g = choose(s, v->info, sm, pass == 1, &stage);
+            if (!g && pass == 0 && s->mode != LAPERM_TBPRI &&
+                (s->own[sm] || s->level0_ready)) {
+                /* this SM's turn: its queues or the level-0 parents are
+                 * another kernel's, which is offered it next */
+                if (c->trace)
+                    snprintf(why, SCHED_WHY_LEN, "SM %u's turn goes to another kernel", sm);
+                return -1;
+            }
             if (!g)
                 continue;
             s->choice = g->next;
             s->choice_sm = sm;
             /* the counts of this pass follow the placement */
-            if (level_of(s, g) == 0)
+            if (level_of(s, g) == 0) {
                 s->level0--;
+                if (s->level0_ready)
+                    s->level0_ready--;
+            }
             else if (g->parent_sm < s->nsms && s->own[g->parent_sm])
                 s->own[g->parent_sm]--;
             if (c->trace)

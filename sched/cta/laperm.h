@@ -12,7 +12,8 @@
  * (their parent ran there: the SMX's queues), and puts kernels with
  * higher-level waiting CTAs first, first come first served within a level.
  * Then SMs are offered CTAs round-robin from the one after the last SM that
- * took one (the RR baseline's order), and each takes:
+ * took one (the RR baseline's order: the seed's SMX scheduler visits one SMX
+ * per cycle, SMX0, SMX1, ...), and each takes:
  *   tbpri     the highest-level waiting CTA anywhere (FCFS within a level);
  *   smxbind   the highest-level CTA of its own queues; only when they are
  *             empty a level-0 CTA; never another SMX's children;
@@ -20,6 +21,12 @@
  *             waits anywhere, the highest-level CTA of a backup SMX's queues
  *             (remembered and reused until its queues are empty; the first
  *             choice round-robin from the SMX after it).
+ * The driver offers SMs kernel by kernel (placing a kernel's CTAs until the
+ * policy declines, then the next kernel, repeating while any is placed); so
+ * that SMs still take their turns in SMX order, smxbind and adaptive decline
+ * an SM for kernel k when that SM's stage-1 or stage-2 choice lies in
+ * another kernel (its queues hold CTAs of a child kernel, or the level-0
+ * parents are another kernel's): that kernel is offered the SM next.
  * A queue holds laperm.queue_entries CTAs on chip; more overflow to memory:
  * counted (the trace says so), with no extra latency modelled yet. */
 #ifndef PTXEMU_SCHED_CTA_LAPERM_H
@@ -40,6 +47,7 @@ typedef struct laperm {
     uint32_t *own;               /* [nsms] CTAs waiting in each SMX's queues */
     uint32_t *backup;            /* [nsms] adaptive: remembered backup SMX */
     uint32_t level0;             /* level-0 CTAs waiting */
+    uint32_t level0_ready;       /* of those, in kernels offered CTAs now */
     uint32_t choice, choice_sm;  /* what place() chose, for pick_cta */
     uint64_t overflow;           /* queue entries that did not fit on chip */
 } laperm;

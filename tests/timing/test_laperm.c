@@ -6,8 +6,8 @@
  *     where TB17 ends early);
  *   - the §6 Fig. 4 rounds (4 SMXs, 1 TB each, P2 launches C0-C1, P4
  *     launches C2-C5) for rr, laperm-tbpri, laperm-smxbind and
- *     laperm-adaptive: which TBs run in which round, and on which SMX where
- *     the policy binds them;
+ *     laperm-adaptive: which TBs run in which round and on which SMX, as
+ *     the seed's text states it (FIG4_DUMP=1 prints the placements);
  *   - every TB policy x the device-launch test kernels x {cdp, dtbl}: the
  *     answers the CPU computes (which the functional run also gives,
  *     tests/runtime/test_cdp.c). */
@@ -23,6 +23,7 @@
 
 #include <glib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LAPERM_PTX "tests/corpus/cdp/laperm.sm_90.ptx"
@@ -149,17 +150,30 @@ static void number_rounds(GArray *a)
     }
 }
 
-/* rounds[r] lists the TBs of round r + 1, space separated. */
+/* rounds[r] lists the TBs of round r + 1, space separated; "C3@3" also
+ * names the SMX the seed puts it on (a TB without "@" is checked for its
+ * round only). */
 static void expect_rounds(const GArray *a, const char *const *rounds, unsigned nrounds,
                           const char *policy)
 {
     unsigned total = 0;
+    if (getenv("FIG4_DUMP"))
+        for (guint i = 0; i < a->len; i++) {
+            const placement *q = &g_array_index(a, placement, i);
+            fprintf(stderr, "%s: cycle %llu kernel %u cta %u sm %u round %d\n", policy,
+                    (unsigned long long)q->cycle, q->kernel, q->cta, q->sm, q->round);
+        }
     for (unsigned r = 0; r < nrounds; r++) {
         char **tbs = g_strsplit(rounds[r], " ", -1);
-        for (char **t = tbs; *t; t++, total++)
-            if (fig4_tb(a, *t)->round != (int)r + 1)
-                fail_msg("%s: %s ran in round %d, the seed says %u", policy, *t,
-                         fig4_tb(a, *t)->round, r + 1);
+        for (char **t = tbs; *t; t++, total++) {
+            const placement *p = fig4_tb(a, *t);
+            if (p->round != (int)r + 1)
+                fail_msg("%s: %.2s ran in round %d, the seed says %u", policy, *t, p->round,
+                         r + 1);
+            const char *at = strchr(*t, '@');
+            if (at && p->sm != (uint32_t)atoi(at + 1))
+                fail_msg("%s: %.2s ran on SMX%u, the seed says SMX%s", policy, *t, p->sm, at + 1);
+        }
         g_strfreev(tbs);
     }
     assert_int_equal(total, a->len);
@@ -169,8 +183,8 @@ static GArray *run_fig4_mode(world *w, const char *policy, const char *mode)
 {
     char *pol = g_strdup_printf("cta.policy=%s", policy);
     char *md = g_strdup_printf("cdp.mode=%s", mode);
-    const char *sets[] = {"gpu.num_sms=4", "core.max_ctas=1", "cdp.launch_latency=10", pol,
-                          md, NULL};
+    const char *sets[] = {"gpu.num_sms=4", "core.max_ctas=1", "cdp.launch_latency=10",
+                          "cdp.launch_latency_per_lane=0", pol, md, NULL};
     world_open(w, LAPERM_PTX, sets);
     g_free(pol);
     g_free(md);
@@ -178,10 +192,10 @@ static GArray *run_fig4_mode(world *w, const char *policy, const char *mode)
     ptxemu_dptr d;
     assert_int_equal(ptxemu_malloc(w->ctx, &d, sizeof done), PTXEMU_OK);
     assert_int_equal(ptxemu_memset(w->ctx, d, 0, sizeof done), PTXEMU_OK);
-    int spin = 3000;
-    void *args[] = {&d, &spin};
-    assert_int_equal(ptxemu_launch(w->mod, "_Z11fig4_parentPii", (ptxemu_dim3){8, 1, 1},
-                                   (ptxemu_dim3){1, 1, 1}, 0, args),
+    int first = 0, spin = 3000;
+    void *args[] = {&d, &first, &spin};
+    assert_int_equal(ptxemu_launch(w->mod, "_Z4fig4Piii", (ptxemu_dim3){8, 1, 1},
+                                   (ptxemu_dim3){64, 1, 1}, 0, args),
                      PTXEMU_OK);
     assert_int_equal(ptxemu_memcpy_dtoh(w->ctx, done, d, sizeof done), PTXEMU_OK);
     for (int i = 0; i < 14; i++) /* every parent and child ran */
@@ -239,7 +253,10 @@ static void test_fig4_rr(void **state)
     (void)state;
     world w;
     GArray *a = run_fig4(&w, "rr");
-    const char *rounds[] = {"P0 P1 P2 P3", "P4 P5 P6 P7", "C0 C1 C2 C3", "C4 C5"};
+    /* Fig. 4(b): one TB per SMX in round-robin order, the children after
+     * every parent (SEED-TARGETS §6: R3 C0-C3 on SMX0-3, R4 C4, C5 on SMX0, 1) */
+    const char *rounds[] = {"P0@0 P1@1 P2@2 P3@3", "P4@0 P5@1 P6@2 P7@3", "C0@0 C1@1 C2@2 C3@3",
+                            "C4@0 C5@1"};
     expect_rounds(a, rounds, 4, "rr");
     g_array_free(a, TRUE);
     world_close(&w);
@@ -250,7 +267,12 @@ static void test_fig4_tbpri(void **state)
     (void)state;
     world w;
     GArray *a = run_fig4(&w, "laperm-tbpri");
-    const char *rounds[] = {"P0 P1 P2 P3", "C0 C1 P4 P5", "C2 C3 C4 C5", "P6 P7"};
+    /* Fig. 4(c): "C0 on SMX0, C1 on SMX1, P4 on SMX2 and P5 on SMX3"; "TB C4
+     * is now executed on SMX2 immediately after P4", so round 3 is C2-C5 on
+     * SMX0-3 (the text's "SMX0-SMX1" there cannot hold four TBs, SEED-TARGETS
+     * §6 [conflict]); P6, P7 go in the final round, SMX unstated. */
+    const char *rounds[] = {"P0@0 P1@1 P2@2 P3@3", "C0@0 C1@1 P4@2 P5@3", "C2@0 C3@1 C4@2 C5@3",
+                            "P6 P7"};
     expect_rounds(a, rounds, 4, "laperm-tbpri");
     g_array_free(a, TRUE);
     world_close(&w);
@@ -261,7 +283,11 @@ static void test_fig4_smxbind(void **state)
     (void)state;
     world w;
     GArray *a = run_fig4(&w, "laperm-smxbind");
-    const char *rounds[] = {"P0 P1 P2 P3", "P4 P5 C0 P6", "C2 P7 C1", "C3", "C4", "C5"};
+    /* Fig. 4(d): C0, C1 bound to P2's SMX2 in rounds 2 and 3, C2-C5 to P4's
+     * SMX0 in rounds 3-6 (the text's "SMX4" is SMX0, SEED-TARGETS §6); the
+     * parents round-robin over the SMXs with room; SMX3 idles from round 3 */
+    const char *rounds[] = {"P0@0 P1@1 P2@2 P3@3", "P4@0 P5@1 C0@2 P6@3", "C2@0 P7@1 C1@2",
+                            "C3@0", "C4@0", "C5@0"};
     expect_rounds(a, rounds, 6, "laperm-smxbind");
     /* children run on their parent's SMX, nowhere else */
     uint32_t p2 = fig4_tb(a, "P2")->sm, p4 = fig4_tb(a, "P4")->sm;
@@ -278,20 +304,64 @@ static void test_fig4_adaptive(void **state)
     (void)state;
     world w;
     GArray *a = run_fig4(&w, "laperm-adaptive");
-    const char *rounds[] = {"P0 P1 P2 P3", "P4 P5 C0 P6", "C1 C2 C3 P7", "C4 C5"};
+    /* Fig. 4(e): as SMX-Bind through round 2; in round 3 SMX3, with no
+     * bound children and no parents left, takes C3 from SMX0's queue (its
+     * backup); "a similar procedure applies in the fourth round on SMX1"
+     * (C5), while C4 stays on SMX0: P2 with C0-C1 and P4 with C2, C4 share
+     * their SMX. */
+    const char *rounds[] = {"P0@0 P1@1 P2@2 P3@3", "P4@0 P5@1 C0@2 P6@3",
+                            "C2@0 P7@1 C1@2 C3@3", "C4@0 C5@1"};
     expect_rounds(a, rounds, 4, "laperm-adaptive");
-    /* C0 and C1 on their parent's SMX; of P4's children, those another SMX
-     * runs came from P4's SMX's queue as its backup */
-    uint32_t p2 = fig4_tb(a, "P2")->sm, p4 = fig4_tb(a, "P4")->sm;
-    assert_int_equal(fig4_tb(a, "C0")->sm, p2);
-    assert_int_equal(fig4_tb(a, "C1")->sm, p2);
-    unsigned on_p4 = 0;
-    for (int c = 2; c < 6; c++) {
-        char name[3] = {'C', (char)('0' + c), 0};
-        on_p4 += fig4_tb(a, name)->sm == p4;
-    }
-    assert_true(on_p4 >= 1 && on_p4 < 4);
     g_array_free(a, TRUE);
+    world_close(&w);
+}
+
+/* The cdp launch latency with its defaults (docs/cdp.md): the 32 lanes of one
+ * warp instruction each launch a child; the k-th reaches the KMU
+ * cdp.launch_latency + k x cdp.launch_latency_per_lane = 20000 + 1700k
+ * cycles after the instruction, so with an idle GPU the children's waits
+ * (launch to issue) step by 1700 cycles and the first is at least 21,700. */
+static void test_launch_latency(void **state)
+{
+    (void)state;
+    const char *sets[] = {"gpu.num_sms=4", "cdp.mode=cdp", NULL};
+    world w;
+    world_open(&w, CDP_PTX, sets);
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(w.ctx, &d, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(w.ctx, d, 0, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    int n = 32 * 32;
+    void *args[] = {&d, &n};
+    assert_int_equal(ptxemu_launch(w.mod, "_Z3fanPii", (ptxemu_dim3){1, 1, 1},
+                                   (ptxemu_dim3){32, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    uint64_t waits[32] = {0};
+    unsigned nw = 0;
+    uint64_t launch = 0;
+    for (guint i = 0; i < st->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
+        for (guint j = 0; k->tbs && j < k->tbs->len; j++) {
+            const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, j);
+            if (t->depth != 1)
+                continue;
+            assert_true(nw < 32);
+            if (nw == 0)
+                launch = t->launch_cycle;
+            assert_int_equal(t->launch_cycle, launch); /* one warp instruction */
+            waits[nw++] = t->issue_cycle - t->launch_cycle;
+        }
+    }
+    assert_int_equal(nw, 32);
+    for (unsigned i = 1; i < nw; i++) /* sort */
+        for (unsigned j = i; j > 0 && waits[j - 1] > waits[j]; j--) {
+            uint64_t x = waits[j];
+            waits[j] = waits[j - 1];
+            waits[j - 1] = x;
+        }
+    assert_true(waits[0] >= 20000 + 1700);
+    for (unsigned i = 1; i < nw; i++)
+        assert_int_equal(waits[i] - waits[i - 1], 1700);
     world_close(&w);
 }
 
@@ -386,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_fig4_smxbind),
         cmocka_unit_test(test_fig4_adaptive),
         cmocka_unit_test(test_tb_stats_dtbl),
+        cmocka_unit_test(test_launch_latency),
         cmocka_unit_test(test_limits_timing),
         cmocka_unit_test(test_policies_modes),
     };

@@ -1,7 +1,7 @@
 // Kernels for the LaPerm worked examples (SEED-TARGETS §6), run by
-// tests/timing/test_laperm.c on the timing model: every CTA is one thread
-// that spins for `spin` dependent multiply-adds, so CTAs take equal time
-// and placements fall into rounds.
+// tests/timing/test_laperm.c on the timing model: every CTA spins for
+// `spin` dependent multiply-adds, so CTAs take equal time and placements
+// fall into rounds.
 
 __device__ int spin_for(int spin)
 {
@@ -11,24 +11,26 @@ __device__ int spin_for(int spin)
     return x;
 }
 
-// A child CTA: spins, then marks itself done in done[first + blockIdx.x].
-__global__ void fig4_child(int *done, int first, int spin)
+// Fig. 4: parents P0..P7 and children C0..C5 are CTAs of this one kernel,
+// of two warps each.  Warp 0 spins, then marks the CTA done in
+// done[first + blockIdx.x] (done[0..7] parents, done[8..13] children); warp 1
+// of P2 launches C0-C1 and warp 1 of P4 launches C2-C5 as they start.  Warp 0
+// runs the same instructions in every CTA, parent or child, launching or not,
+// so all CTAs take the same time (the seed's "each parent TB and child TB is
+// able to complete execution at the same pace"), and the launch work, on the
+// other warp, does not delay the CTA's end.
+__global__ void fig4(int *done, int first, int spin)
 {
+    if (threadIdx.x >= 32) {
+        if (first == 0 && blockIdx.x == 2 && threadIdx.x == 32)
+            fig4<<<2, 64>>>(done, 8, spin);
+        if (first == 0 && blockIdx.x == 4 && threadIdx.x == 32)
+            fig4<<<4, 64>>>(done, 10, spin);
+        return;
+    }
     int x = spin_for(spin);
-    done[first + blockIdx.x] = 1 + (x == 12345);
-}
-
-// Fig. 4: parents P0..P7; P2 launches C0-C1 and P4 launches C2-C5 as it
-// starts, then spins like every other CTA.  done[0..7] parents, done[8..13]
-// children.
-__global__ void fig4_parent(int *done, int spin)
-{
-    if (blockIdx.x == 2)
-        fig4_child<<<2, 1>>>(done, 8, spin);
-    if (blockIdx.x == 4)
-        fig4_child<<<4, 1>>>(done, 10, spin);
-    int x = spin_for(spin);
-    done[blockIdx.x] = 1 + (x == 12345);
+    if (threadIdx.x == 0)
+        done[first + blockIdx.x] = 1 + (x == 12345);
 }
 
 // The RR example: CTA `quick` spins `spin / 8`, the others `spin`.
