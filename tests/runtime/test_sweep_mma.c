@@ -103,6 +103,20 @@ static const kdesc kernels[] = {
     {"wmma_tf32_m16n16k8", 16, 16, 8, TM_TF32, TM_F32, TM_F32, K_PLAIN, 80, false,
      {4, 4, 8, 8, 4, 4}},
     {"wmma_f64_m8n8k4", 8, 8, 4, TM_F64, TM_F64, TM_F64, K_PLAIN, 80, false, {1, 1, 2, 2, 1, 1}},
+    /* the same functions on __shared__ buffers */
+    {"wmma_f16_m16n16k16_f32_f16_shared", 16, 16, 16, TM_F16, TM_F32, TM_F16, K_PLAIN, 75, false,
+     {16, 16, 8, 8, 16, 16}},
+    {"wmma_s8_m32n8k16_shared", 32, 8, 16, TM_S8, TM_S32, TM_S32, K_SATF, 75, false,
+     {16, 4, 8, 8, 16, 4}},
+    {"wmma_u4_m8n8k32_shared", 8, 8, 32, TM_U4, TM_S32, TM_S32, K_SATF, 75, true, {8, 8, 2, 2, 1, 1}},
+    {"wmma_b1_m8n8k128_shared", 8, 8, 128, TM_B1, TM_S32, TM_S32, K_BMMA, 75, true,
+     {32, 32, 2, 2, 1, 1}},
+    {"wmma_bf16_m8n32k16_shared", 8, 32, 16, TM_BF16, TM_F32, TM_F32, K_PLAIN, 80, false,
+     {4, 16, 8, 8, 4, 16}},
+    {"wmma_tf32_m16n16k8_shared", 16, 16, 8, TM_TF32, TM_F32, TM_F32, K_PLAIN, 80, false,
+     {4, 4, 8, 8, 4, 4}},
+    {"wmma_f64_m8n8k4_shared", 8, 8, 4, TM_F64, TM_F64, TM_F64, K_PLAIN, 80, false,
+     {1, 1, 2, 2, 1, 1}},
 };
 
 /* ------------------------------------------------------------ the API */
@@ -499,12 +513,16 @@ static void do_run(fixture *fx, const kdesc *kd, const run *r, uint32_t *seed)
     for (unsigned i = 0; i < m; i++)
         for (unsigned j = 0; j < n; j++)
             mat_put(&mm[2], i, j, x.c[i * n + j]);
-    int32_t cfg[13] = {(int32_t)mm[0].ld, (int32_t)mm[1].ld, (int32_t)mm[2].ld,
+    int32_t cfg[17] = {(int32_t)mm[0].ld, (int32_t)mm[1].ld, (int32_t)mm[2].ld,
                        (int32_t)mm[3].ld, fl,
                        (int32_t)(uint32_t)r->fill_ab, (int32_t)(uint32_t)(r->fill_ab >> 32),
                        (int32_t)(uint32_t)r->fill_c, (int32_t)(uint32_t)(r->fill_c >> 32),
                        (int32_t)(uint32_t)r->op_ab, (int32_t)(uint32_t)(r->op_ab >> 32),
-                       (int32_t)(uint32_t)r->op_d, (int32_t)(uint32_t)(r->op_d >> 32)};
+                       (int32_t)(uint32_t)r->op_d, (int32_t)(uint32_t)(r->op_d >> 32),
+                       (int32_t)mm[0].size, (int32_t)mm[1].size, (int32_t)mm[2].size,
+                       (int32_t)mm[3].size};
+    for (int o = 0; o < 4; o++) /* what the *_shared kernels copy in 16-byte units */
+        assert_true(mm[o].size % 16 == 0 && mm[o].size <= 4096);
     int32_t info[8];
     memset(info, 0xff, sizeof info);
     ptxemu_dptr d[6];
@@ -691,8 +709,8 @@ static void test_wmma_kernels(void **state)
             runs += sweep_kernel(&fx, &kernels[i], &seed);
             kernels_run++;
         }
-        assert_int_equal(kernels_run, fx.sm >= 80 ? 26 : 21);
-        assert_int_equal(runs, fx.sm >= 80 ? 344 : 284);
+        assert_int_equal(kernels_run, fx.sm >= 80 ? 33 : 25);
+        assert_int_equal(runs, fx.sm >= 80 ? 436 : 340);
         unload(&fx);
     }
 }

@@ -20,6 +20,7 @@
 //            (s8/u8 wrap; f16/bf16 __hmul; f32/f64 rounded products),
 //            for packed s4/u4/b1 storage XORed (a uniform NOT per element)
 // cfg[11..12] element-wise factor for D's fragment
+// cfg[13..16] buffer sizes in bytes (the *_shared kernels)
 // info[0..5] num_elements of A, B, C, D, num_storage_elements of A, B
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -167,7 +168,40 @@ __device__ void run4(const void *a, const void *b, const void *c, void *d, const
     }
 }
 
+// The same through shared memory (wmma.load/store .shared): A, B, C and
+// D's buffer (with its padding) copied in, D copied back; cfg[13..16] are
+// the four buffer sizes in bytes (multiples of 16, at most 4096).
+__device__ void copy16(void *dst, const void *src, int bytes)
+{
+    for (int i = threadIdx.x; i < bytes / 16; i += 32)
+        ((uint4 *)dst)[i] = ((const uint4 *)src)[i];
+}
+
+template <int M, int N, int K, class T, class TC, class TD, int KIND, class E, bool SUB>
+__device__ void run_shared(const void *a, const void *b, const void *c, void *d, const int *cfg,
+                           int *info)
+{
+    __shared__ __align__(128) unsigned char sa[4096], sb[4096], sc[4096], sd[4096];
+    copy16(sa, a, cfg[13]);
+    copy16(sb, b, cfg[14]);
+    copy16(sc, c, cfg[15]);
+    copy16(sd, d, cfg[16]);
+    __syncwarp();
+    if constexpr (SUB)
+        run<M, N, K, T, wmma::row_major, wmma::col_major, TC, TD, KIND, E>(sa, sb, sc, sd, cfg,
+                                                                           info);
+    else
+        run4<M, N, K, T, TC, TD, KIND, E>(sa, sb, sc, sd, cfg, info);
+    __syncwarp();
+    copy16(d, sd, cfg[16]);
+}
+
 #define PARAMS const void *a, const void *b, const void *c, void *d, const int *cfg, int *info
+#define KS(name, M, N, K, T, TC, TD, KIND, E, SUB)                                             \
+    extern "C" __global__ void name(PARAMS)                                                    \
+    {                                                                                          \
+        run_shared<M, N, K, T, TC, TD, KIND, E, SUB>(a, b, c, d, cfg, info);                   \
+    }
 #define K4(name, M, N, K, T, TC, TD, KIND, E)                                                  \
     extern "C" __global__ void name(PARAMS) { run4<M, N, K, T, TC, TD, KIND, E>(a, b, c, d, cfg, info); }
 
@@ -200,7 +234,17 @@ extern "C" __global__ void wmma_b1_m8n8k128(PARAMS)
         BMMA, void>(a, b, c, d, cfg, info);
 }
 
+KS(wmma_f16_m16n16k16_f32_f16_shared, 16, 16, 16, __half, float, __half, PLAIN, __half, false)
+KS(wmma_s8_m32n8k16_shared, 32, 8, 16, signed char, int, int, SATFINITE, signed char, false)
+KS(wmma_u4_m8n8k32_shared, 8, 8, 32, wmma::experimental::precision::u4, int, int, SATFINITE, void,
+   true)
+KS(wmma_b1_m8n8k128_shared, 8, 8, 128, wmma::experimental::precision::b1, int, int, BMMA, void,
+   true)
+
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+KS(wmma_bf16_m8n32k16_shared, 8, 32, 16, __nv_bfloat16, float, float, PLAIN, __nv_bfloat16, false)
+KS(wmma_tf32_m16n16k8_shared, 16, 16, 8, wmma::precision::tf32, float, float, PLAIN, float, false)
+KS(wmma_f64_m8n8k4_shared, 8, 8, 4, double, double, double, PLAIN, double, false)
 K4(wmma_bf16_m16n16k16, 16, 16, 16, __nv_bfloat16, float, float, PLAIN, __nv_bfloat16)
 K4(wmma_bf16_m32n8k16, 32, 8, 16, __nv_bfloat16, float, float, PLAIN, __nv_bfloat16)
 K4(wmma_bf16_m8n32k16, 8, 32, 16, __nv_bfloat16, float, float, PLAIN, __nv_bfloat16)
