@@ -127,11 +127,18 @@ typedef struct fixture {
     unsigned sm;
 } fixture;
 
-static void load(fixture *f, const char *arch)
+enum { MODE_PLAIN, MODE_ITS, MODE_TIMING };
+
+/* mode: the plain functional run, independent thread scheduling (per-lane
+ * PCs; the warp waits for all 32 lanes at each wmma), or the timing model */
+static void load(fixture *f, const char *arch, int mode)
 {
     char rel[128];
     snprintf(rel, sizeof rel, "tests/corpus/nvcc/sweep_mma.sm_%s.ptx", arch);
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, NULL), PTXEMU_OK);
+    ptxemu_options o = {0};
+    o.its = mode == MODE_ITS ? 1 : -1;
+    o.timing = mode == MODE_TIMING;
+    assert_int_equal(ptxemu_ctx_create(&f->ctx, &o), PTXEMU_OK);
     char *path = test_source_path(rel);
     ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
     if (s != PTXEMU_OK)
@@ -695,13 +702,12 @@ static unsigned sweep_kernel(fixture *fx, const kdesc *kd, uint32_t *seed)
     return runs;
 }
 
-static void test_wmma_kernels(void **state)
+static void sweep(int mode)
 {
-    (void)state;
     uint32_t seed = 17;
     for (size_t a = 0; a < G_N_ELEMENTS(archs); a++) {
         fixture fx;
-        load(&fx, archs[a]);
+        load(&fx, archs[a], mode);
         unsigned runs = 0, kernels_run = 0;
         for (size_t i = 0; i < G_N_ELEMENTS(kernels); i++) {
             if (fx.sm < kernels[i].min_sm)
@@ -713,6 +719,24 @@ static void test_wmma_kernels(void **state)
         assert_int_equal(runs, fx.sm >= 80 ? 436 : 340);
         unload(&fx);
     }
+}
+
+static void test_wmma_kernels(void **state)
+{
+    (void)state;
+    sweep(MODE_PLAIN);
+}
+
+static void test_wmma_kernels_its(void **state)
+{
+    (void)state;
+    sweep(MODE_ITS);
+}
+
+static void test_wmma_kernels_timing(void **state)
+{
+    (void)state;
+    sweep(MODE_TIMING);
 }
 
 /* __float_to_tf32 alone (sm_80+): edge cases and random floats against
@@ -728,7 +752,7 @@ static void test_float_to_tf32(void **state)
         0x7f7ff000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0x3fffffff};
     for (size_t a = 1; a < G_N_ELEMENTS(archs); a++) {
         fixture fx;
-        load(&fx, archs[a]);
+        load(&fx, archs[a], MODE_PLAIN);
         uint32_t in[NV], out[NV], seed = 99;
         for (unsigned i = 0; i < NV; i++)
             in[i] = i < G_N_ELEMENTS(edge) ? edge[i] : rng(&seed);
@@ -748,11 +772,111 @@ static void test_float_to_tf32(void **state)
     }
 }
 
+/* Found by the sweep's *_shared kernels under the timing model: the
+ * loader laid every static .shared variable of a module end to end, so
+ * each kernel's shared size was the module's total (seven 16 KB kernels
+ * did not fit the modelled 48 KB).  Now each kernel gets the variables it
+ * and its callees name: six kernels of 40 KB each load and run, plain and
+ * timed; %total_smem_size is the kernel's own; a variable two kernels
+ * share through a function overlaps neither kernel's array. */
+static char *six_kernels(void)
+{
+    GString *s = g_string_new(".version 8.0\n.target sm_80\n.address_size 64\n"
+                              ".shared .align 16 .b8 common[64];\n");
+    for (int i = 0; i < 6; i++)
+        g_string_append_printf(s, ".shared .align 16 .b8 big%d[40960];\n", i);
+    g_string_append(s, ".visible .func touch(.param .b32 pa)\n{\n  .reg .b32 %a, %p;\n"
+                       "  ld.param.b32 %a, [pa];\n  and.b32 %a, %a, 15;\n  shl.b32 %a, %a, 2;\n"
+                       "  mov.u32 %p, common;\n  add.u32 %p, %p, %a;\n"
+                       "  st.shared.u32 [%p], 0xdeadbeef;\n  ret;\n}\n");
+    for (int i = 0; i < 6; i++) {
+        g_string_append_printf(s,
+            ".visible .entry k%d(.param .u64 out)\n{\n"
+            "  .reg .b32 %%t, %%v, %%p, %%w, %%z;\n  .reg .b64 %%rd<4>;\n"
+            "  mov.u32 %%t, %%tid.x;\n  shl.b32 %%p, %%t, 2;\n  mov.u32 %%w, big%d;\n"
+            "  add.u32 %%p, %%p, %%w;\n  add.u32 %%v, %%t, %d;\n  st.shared.u32 [%%p], %%v;\n"
+            "  st.shared.u32 [big%d+40956], %%v;\n", i, i, 100 * i, i);
+        if (i < 2)
+            g_string_append(s, "  { .param .b32 a0;\n  st.param.b32 [a0], %t;\n"
+                               "  call touch, (a0);\n  }\n");
+        g_string_append_printf(s,
+            "  bar.sync 0;\n  ld.shared.u32 %%v, [%%p];\n  ld.shared.u32 %%w, [big%d+40956];\n"
+            "  mov.u32 %%z, %%total_smem_size;\n"
+            "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%t, 12;\n"
+            "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%v;\n"
+            "  st.global.u32 [%%rd3+4], %%w;\n  st.global.u32 [%%rd3+8], %%z;\n  ret;\n}\n", i);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static void test_shared_per_kernel(void **state)
+{
+    (void)state;
+    char *text = six_kernels();
+    for (int mode = MODE_PLAIN; mode <= MODE_TIMING; mode++) {
+        ptxemu_options o = {0};
+        o.its = mode == MODE_ITS ? 1 : -1;
+        o.timing = mode == MODE_TIMING;
+        ptxemu_ctx *ctx;
+        ptxemu_module *mod;
+        assert_int_equal(ptxemu_ctx_create(&ctx, &o), PTXEMU_OK);
+        if (ptxemu_module_load_string(ctx, text, "six.ptx", &mod) != PTXEMU_OK)
+            fail_msg("mode %d: %s", mode, ptxemu_last_error(ctx));
+        for (int i = 0; i < 6; i++) {
+            uint32_t out[32 * 3];
+            ptxemu_dptr d;
+            assert_int_equal(ptxemu_malloc(ctx, &d, sizeof out), PTXEMU_OK);
+            void *args[1] = {&d};
+            char name[8];
+            snprintf(name, sizeof name, "k%d", i);
+            ptxemu_dim3 g = {1, 1, 1}, b = {32, 1, 1};
+            if (ptxemu_launch(mod, name, g, b, 0, args) != PTXEMU_OK)
+                fail_msg("mode %d %s: %s", mode, name, ptxemu_last_error(ctx));
+            assert_int_equal(ptxemu_memcpy_dtoh(ctx, out, d, sizeof out), PTXEMU_OK);
+            for (unsigned t = 0; t < 32; t++) {
+                assert_int_equal(out[3 * t], t + 100u * (unsigned)i);
+                assert_int_equal(out[3 * t + 1], 31u + 100u * (unsigned)i);
+                assert_int_equal(out[3 * t + 2], 40960u + (i < 2 ? 64u : 0u));
+            }
+        }
+        ptxemu_module_unload(mod);
+        ptxemu_ctx_destroy(ctx);
+    }
+    g_free(text);
+}
+
+/* .shared addresses are 32 bits: nvcc computes x + 4*(63 - t) into a
+ * 32-bit register (negative for t = 64) and loads [%r+128]; with x at
+ * offset 0 the sum must wrap to 124, not reach 2^32 + 124
+ * (tests/corpus/cuda/sweep_intrinsics.cu barrier_ops faulted once the
+ * per-kernel layout put its array at offset 0). */
+static void test_shared_addr_wraps(void **state)
+{
+    (void)state;
+    static const char text[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".shared .align 4 .b8 w[16];\n"
+        ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<5>;\n  .reg .b64 %rd1;\n"
+        "  mov.u32 %r1, w;\n  add.s32 %r2, %r1, -4;\n  mov.u32 %r3, 7;\n"
+        "  st.shared.u32 [%r2+8], %r3;\n  ld.shared.u32 %r4, [w+4];\n"
+        "  ld.param.u64 %rd1, [out];\n  st.global.u32 [%rd1], %r4;\n  ret;\n}\n";
+    uint32_t out = 0;
+    test_buf tb = {&out, sizeof out};
+    char *err = NULL;
+    if (test_run_ptx(text, "k", 1, 1, &tb, 1, &err) != PTXEMU_OK)
+        fail_msg("%s", err);
+    assert_int_equal(out, 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wmma_kernels),
+        cmocka_unit_test(test_wmma_kernels_its),
+        cmocka_unit_test(test_wmma_kernels_timing),
         cmocka_unit_test(test_float_to_tf32),
+        cmocka_unit_test(test_shared_per_kernel),
+        cmocka_unit_test(test_shared_addr_wraps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
