@@ -827,7 +827,7 @@ static void test_shared_per_kernel(void **state)
             ptxemu_dptr d;
             assert_int_equal(ptxemu_malloc(ctx, &d, sizeof out), PTXEMU_OK);
             void *args[1] = {&d};
-            char name[8];
+            char name[16];
             snprintf(name, sizeof name, "k%d", i);
             ptxemu_dim3 g = {1, 1, 1}, b = {32, 1, 1};
             if (ptxemu_launch(mod, name, g, b, 0, args) != PTXEMU_OK)
