@@ -618,6 +618,13 @@ static uint32_t layout_shared(ex_module *m, const GArray *vars, const GArray *dy
                 const ptx_operand *o = ptx_instr_opnd(pf, in, j);
                 if (o->kind == PTX_OPND_SYM && o->id >= 0 && in->op != PTX_OP_CALL)
                     note_sym(m, r, slot, o->id, false, taken);
+                /* a function handed over as an argument or vector element */
+                for (int32_t e = 0; (o->kind == PTX_OPND_LIST || o->kind == PTX_OPND_VEC) &&
+                                    e < o->id2; e++) {
+                    const ptx_operand *x = ptx_func_opnd(pf, (uint32_t)(o->id + e));
+                    if (x->kind == PTX_OPND_SYM && x->id >= 0)
+                        note_sym(m, r, slot, x->id, false, taken);
+                }
             }
         }
         /* every operand, nested vector and list elements included */
