@@ -171,7 +171,7 @@ struct ex_module {
     ex_func *funcs;
     uint32_t nfuncs;
     uint32_t nslots_max;        /* largest register file of any function */
-    uint32_t shared_static;     /* bytes of module-scope .shared variables */
+    uint32_t shared_static;     /* largest static shared memory of any kernel */
     uint64_t *var_addr;         /* per ptx_var: global address / shared offset / frame offset */
     GHashTable *kernels;        /* name -> ex_func* */
     dev_memory *mem;

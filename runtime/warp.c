@@ -169,6 +169,10 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
                  unsigned size, int lane, bool write)
 {
     ex_space orig = space;
+    /* .shared addresses are 32-bit offsets: [%r+imm] with a 32-bit %r wraps
+     * (nvcc folds x + (i - 1) * 4 + 4 into a negative %r and +imm) */
+    if (space == EX_SPACE_SHARED)
+        addr = (uint32_t)addr;
     if (space == EX_SPACE_GENERIC) {
         if (addr - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) {
             space = EX_SPACE_SHARED;
