@@ -179,7 +179,7 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
     if (e)
         return rt_leave(rt, e);
     memset(attr, 0, sizeof *attr);
-    attr->sharedSizeBytes = f->shared_static;
+    attr->sharedSizeBytes = f->shared_static - f->shared_reserved; /* the user's variables */
     attr->localSizeBytes = f->frame_size;
     attr->numRegs = kernel_regs(f);
     attr->maxThreadsPerBlock = (int)rt_max_threads_per_block(rt);

@@ -156,6 +156,7 @@ struct ex_func {
     uint32_t *ret_regs;
     uint32_t kparam_size;       /* .entry: bytes of the kernel parameter buffer */
     uint32_t shared_static;     /* bytes of static shared memory it uses */
+    uint32_t shared_reserved;   /* of those, the system's region at offset 0 (sm_80+: 1 KB) */
     GArray *calls;              /* ex_call; a call instruction's imm indexes it */
     GPtrArray *tables;          /* uint32_t arrays owned here (brx.idx targets) */
     ptx_cfg *cfg;

@@ -228,12 +228,20 @@ static void h_sreg(ex_warp *w, const ex_instr *in, uint32_t mask)
         case PTX_SREG_LANEMASK_GE: v = ~((1u << l) - 1); break;
         case PTX_SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
         case PTX_SREG_DYNAMIC_SMEM_SIZE: v = L->dyn_shared; break;
-        case PTX_SREG_TOTAL_SMEM_SIZE: case PTX_SREG_AGGR_SMEM_SIZE: v = c->shared_size; break;
-        /* no shared memory is reserved for the system (the region is empty)
-         * and no kernel runs inside a CUDA graph */
-        case PTX_SREG_RESERVED_SMEM_OFFSET: case PTX_SREG_RESERVED_SMEM_END:
-        case PTX_SREG_RESERVED_SMEM_CAP: case PTX_SREG_RESERVED_SMEM_0:
-        case PTX_SREG_RESERVED_SMEM_1: case PTX_SREG_CURRENT_GRAPH_EXEC: v = 0; break;
+        /* total: the kernel's static and dynamic shared memory; aggr: also
+         * the system's reserved region (PTX ISA, special registers) */
+        case PTX_SREG_TOTAL_SMEM_SIZE: v = c->shared_size - L->kernel->shared_reserved; break;
+        case PTX_SREG_AGGR_SMEM_SIZE: v = c->shared_size; break;
+        /* the system's region [0, reserved) of the shared window (runtime/
+         * loader.c: 1 KB from sm_80 on, empty before); offset_0 at its start,
+         * offset_1 (cooperative_groups' tile scratch) at its middle */
+        case PTX_SREG_RESERVED_SMEM_OFFSET: case PTX_SREG_RESERVED_SMEM_0: v = 0; break;
+        case PTX_SREG_RESERVED_SMEM_END: case PTX_SREG_RESERVED_SMEM_CAP:
+            v = L->kernel->shared_reserved;
+            break;
+        case PTX_SREG_RESERVED_SMEM_1: v = L->kernel->shared_reserved / 2; break;
+        /* no kernel runs inside a CUDA graph */
+        case PTX_SREG_CURRENT_GRAPH_EXEC: v = 0; break;
         /* a cooperative launch's grid-barrier workspace (cooperative_groups
          * reads it as %envreg2 | %envreg1 << 32); 0 otherwise */
         case PTX_SREG_ENVREG:

@@ -8,6 +8,7 @@
 #include "isa/half.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint32_t align_up(uint32_t v, uint32_t a)
@@ -592,6 +593,19 @@ static void note_sym(const ex_module *m, shared_refs *r, const int32_t *slot, in
     }
 }
 
+/* Shared memory reserved for the system at the start of each CTA's window:
+ * CUDA reserves 1 KB per block from compute capability 8.0 on (the
+ * Programming Guide's table of per-block limits), and cooperative_groups
+ * keeps its multi-warp tile scratch there (%reserved_smem_offset_1, "at
+ * least 288 bytes").  Older targets reserve nothing. */
+#define EX_SHARED_RESERVED_SM80 1024u
+
+static uint32_t reserved_shared_bytes(const ptx_module *ir)
+{
+    const char *p = ir->target ? strstr(ir->target, "sm_") : NULL;
+    return p && strtoul(p + 3, NULL, 10) >= 80 ? EX_SHARED_RESERVED_SM80 : 0;
+}
+
 static uint32_t layout_shared(ex_module *m, const GArray *vars, const GArray *dyn)
 {
     const ptx_module *ir = m->ir;
@@ -691,7 +705,10 @@ static uint32_t layout_shared(ex_module *m, const GArray *vars, const GArray *dy
     /* top[nk]: the variables every kernel gets (named in an initializer,
      * or by no kernel: laid out as before, end to end, so that an
      * oversized one is still refused at load) */
+    uint32_t reserved = reserved_shared_bytes(ir);
     uint64_t *top = g_new0(uint64_t, nk + 2);
+    for (uint32_t k = 0; k <= nk; k++) /* every layout starts after the reserved region */
+        top[k] = reserved;
     for (uint32_t i = 0; i < nv; i++) {
         int32_t vi = g_array_index(vars, int32_t, i);
         const ptx_var *v = ptx_module_var(ir, vi);
@@ -724,8 +741,10 @@ static uint32_t layout_shared(ex_module *m, const GArray *vars, const GArray *dy
         if (top[k] > most)
             most = top[k];
     }
-    for (uint32_t f = 0; f < nf; f++) /* functions other than kernels: the largest */
+    for (uint32_t f = 0; f < nf; f++) { /* functions other than kernels: the largest */
         m->funcs[f].shared_static = (uint32_t)MIN(most, UINT32_MAX);
+        m->funcs[f].shared_reserved = reserved;
+    }
     for (uint32_t k = 0; k < nk; k++)
         m->funcs[g_array_index(kernels, uint32_t, k)].shared_static =
             (uint32_t)MIN(top[k], UINT32_MAX);

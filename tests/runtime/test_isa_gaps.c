@@ -290,22 +290,36 @@ static const char sreg_kernel[] = HEADER
     "  st.global.u64 [%rd1+64], %rd6;\n"
     "  ret;\n}\n";
 
-static void test_special_registers(void **state)
+/* The reserved shared-memory region: 1 KB per CTA from sm_80 on (CUDA's
+ * reserved shared memory per block), empty before; cooperative_groups needs
+ * at least 288 bytes from %reserved_smem_offset_1 to the region's end. */
+static void check_sregs(const char *target, uint32_t reserved)
 {
-    (void)state;
+    gchar *ptx = g_strdup_printf(".version 8.5\n.target %s\n.address_size 64\n%s", target,
+                                 sreg_kernel + strlen(HEADER));
     uint64_t out[10] = {0};
     test_buf b = {out, sizeof out};
-    run_ok(sreg_kernel, 1, 1, &b, 1);
+    run_ok(ptx, 1, 1, &b, 1);
+    g_free(ptx);
     uint32_t w[6];
     memcpy(w, out, sizeof w);
     assert_int_equal(w[0], 14); /* begin = 0, then +7 +7 */
-    assert_int_equal(w[1], 0);
-    assert_int_equal(w[2], 0);
-    assert_int_equal(w[3], 0);
-    assert_int_equal(w[4], 0);
+    assert_int_equal(w[1], reserved);   /* end */
+    assert_int_equal(w[2], reserved);   /* cap */
+    assert_int_equal(w[3], 0);          /* offset_0 */
+    assert_true(w[4] + 288 <= reserved || reserved == 0); /* offset_1 */
+    assert_int_equal(w[4] % 8, 0);
     assert_int_equal(out[4], 0);        /* %current_graph_exec */
     assert_true(out[7] > out[5]);       /* %globaltimer advances */
     assert_true(out[8] > out[6]);       /* %clock64 advances */
+}
+
+static void test_special_registers(void **state)
+{
+    (void)state;
+    check_sregs("sm_75", 0);
+    check_sregs("sm_80", 1024);
+    check_sregs("sm_90", 1024);
 }
 
 /* -------------------------------------------------- kernel param address */
