@@ -45,11 +45,7 @@ static void test_warp_ops(void **state)
         uint32_t in[32], out[32 * 16], seed = 7;
         for (unsigned t = 0; t < 32; t++)
             in[t] = test_rng(&seed) % 5000u;
-        ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        test_corpus_launch(&f, "_Z8warp_opsPKjPj", 1, 32, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "_Z8warp_opsPKjPj", 1, 32, in, sizeof in, out, sizeof out);
         uint32_t sum = 0, mn = UINT32_MAX, mx = 0, an = UINT32_MAX, o = 0, x = 0, bal = 0;
         int32_t smn = INT32_MAX, smx = INT32_MIN;
         bool all_same = true;
@@ -177,11 +173,7 @@ static void test_bit_ops(void **state)
             in[i] = test_rng(&seed);
         in[0] = 0; /* clz/ffs of zero */
         in[3] = 0x80000000u;
-        ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        test_corpus_launch(&f, "_Z7bit_opsPKjPj", 1, 32, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "_Z7bit_opsPKjPj", 1, 32, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 32; t++) {
             uint32_t a = in[2 * t], b = in[2 * t + 1];
             const uint32_t *r = out + 16 * t;

@@ -544,11 +544,8 @@ static void test_conv_from(void **state)
         test_corpus f;
         test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[NU * NCONV_FROM];
-        ptxemu_dptr dh = test_corpus_upload(&f, hs, sizeof hs),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&dh, &dout};
-        test_corpus_launch(&f, "_Z14conv_from_bf16PKtPj", NU / BLOCK, BLOCK, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "_Z14conv_from_bf16PKtPj", NU / BLOCK, BLOCK, hs, sizeof hs,
+                           out, sizeof out);
         for (unsigned i = 0; i < NU; i++) {
             const uint32_t *o = out + NCONV_FROM * i;
             ctx c = {&f, "conv_from_bf16", i};
@@ -935,11 +932,7 @@ static void test_shfl(void **state)
         test_corpus f;
         test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         uint32_t out[64 * NSHFL];
-        ptxemu_dptr da = test_corpus_upload(&f, a, 64 * sizeof a[0]),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&da, &dout};
-        test_corpus_launch(&f, "_Z9shfl_bf16PKtPj", 1, 64, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "_Z9shfl_bf16PKtPj", 1, 64, a, 64 * sizeof a[0], out, sizeof out);
         for (unsigned i = 0; i < 64; i++) {
             const uint32_t *o = out + NSHFL * i;
             ctx cx = {&f, "shfl_bf16", i};

@@ -105,6 +105,18 @@ static void launch1(fixture *f, const char *k, unsigned threads, void **args)
     launch(f, k, (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){threads, 1, 1}, args);
 }
 
+/* kernel(const uint32_t *in, uint32_t *out) on one block: test_corpus_run_io,
+ * but launched by launch1 (the variant in messages, the cycle check) */
+static void run_io(fixture *f, const char *k, unsigned threads, const void *in, size_t in_bytes,
+                   void *out, size_t out_bytes)
+{
+    ptxemu_dptr din = test_corpus_upload(&f->c, in, in_bytes),
+                dout = test_corpus_upload(&f->c, NULL, out_bytes);
+    void *args[] = {&din, &dout};
+    launch1(f, k, threads, args);
+    test_corpus_download(&f->c, out, dout, out_bytes);
+}
+
 static void check(const fixture *f, const char *what, unsigned t, unsigned k, uint32_t got,
                   uint32_t want)
 {
@@ -196,11 +208,7 @@ static void test_tiles(void **state)
         make_inputs(in, 11u + (uint32_t)v);
         size_t n = 24 * 64 * 6;
         uint32_t *out = g_new0(uint32_t, n);
-        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
-                    dout = test_corpus_upload(&f.c, NULL, n * 4);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z5tilesPKjPj", 64, args);
-        test_corpus_download(&f.c, out, dout, n * 4);
+        run_io(&f, "_Z5tilesPKjPj", 64, in, sizeof in, out, n * 4);
         for (unsigned k = 0; k < 6; k++) {
             unsigned S = 1u << k;
             char what[32];
@@ -262,11 +270,7 @@ static void test_coalesced(void **state)
         uint32_t in[64];
         make_inputs(in, 23u + (uint32_t)v);
         uint32_t out[24 * 64];
-        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
-                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z9coalescedPKjPj", 64, args);
-        test_corpus_download(&f.c, out, dout, sizeof out);
+        run_io(&f, "_Z9coalescedPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned w = 0; w < 2; w++) {
             /* the group: the warp's lanes with in % 3 != 0, in lane order */
             uint32_t a[32], h[32];
@@ -377,11 +381,7 @@ static void test_partitions(void **state)
         uint32_t in[64];
         make_inputs(in, 37u + (uint32_t)v);
         uint32_t out[16 * 64];
-        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
-                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z10partitionsPKjPj", 64, args);
-        test_corpus_download(&f.c, out, dout, sizeof out);
+        run_io(&f, "_Z10partitionsPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 64; t++) {
             const uint32_t *o = out + 16 * t;
             const uint32_t *wv = in + (t & ~31u), *ev = in + (t & ~7u);
@@ -591,11 +591,7 @@ static void test_pipeline_prims(void **state)
         uint32_t in[768], seed = 61u + (uint32_t)v, out[8 * 64];
         for (unsigned i = 0; i < 768; i++)
             in[i] = test_rng(&seed);
-        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
-                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z14pipeline_primsPKjPj", 64, args);
-        test_corpus_download(&f.c, out, dout, sizeof out);
+        run_io(&f, "_Z14pipeline_primsPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 64; t++) {
             const uint32_t *o = out + 8 * t;
             uint32_t zf = 0;
@@ -626,11 +622,7 @@ static void test_cuda_pipeline(void **state)
         uint32_t in[512], seed = 67u + (uint32_t)v, out[320];
         for (unsigned i = 0; i < 512; i++)
             in[i] = test_rng(&seed);
-        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
-                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z9cuda_pipePKjPj", 64, args);
-        test_corpus_download(&f.c, out, dout, sizeof out);
+        run_io(&f, "_Z9cuda_pipePKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned i = 0; i < 256; i++)
             check(&f, "cuda::pipeline producer/consumer", i, 0, out[i],
                   in[i] * 3u + i / 32);
@@ -651,11 +643,7 @@ static void test_cuda_barrier(void **state)
         uint32_t in[64], seed = 71u + (uint32_t)v, out[384];
         for (unsigned i = 0; i < 64; i++)
             in[i] = test_rng(&seed);
-        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
-                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z8cuda_barPKjPj", 64, args);
-        test_corpus_download(&f.c, out, dout, sizeof out);
+        run_io(&f, "_Z8cuda_barPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 64; t++) {
             check(&f, "cuda::memcpy_async(barrier)", t, 0, out[t], in[63 - t]);
             check(&f, "barrier arrive_and_wait", t, 1, out[64 + t], (63 - t) * 5u + 1u);
@@ -685,11 +673,7 @@ static void test_multi_tiles(void **state)
         in[100] = 0xffffffffu;
         size_t n = 12 * 512 * 4;
         uint32_t *out = g_new0(uint32_t, n);
-        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
-                    dout = test_corpus_upload(&f.c, NULL, n * 4);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z11multi_tilesPKjPj", 512, args);
-        test_corpus_download(&f.c, out, dout, n * 4);
+        run_io(&f, "_Z11multi_tilesPKjPj", 512, in, sizeof in, out, n * 4);
         for (unsigned k = 0; k < 4; k++) {
             unsigned S = 64u << k;
             char what[32];
@@ -786,11 +770,7 @@ static void test_shfl_edges(void **state)
         in[55] = 0xff800000u; /* -inf */
         in[56] = 0x80000000u; /* -0 */
         in[57] = 0x00000001u; /* smallest subnormal */
-        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
-                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z10shfl_edgesPKjPj", 64, args);
-        test_corpus_download(&f.c, out, dout, sizeof out);
+        run_io(&f, "_Z10shfl_edgesPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned k = 0; k < 2; k++) {
             unsigned S = k ? 32 : 8;
             char what[32];
@@ -876,11 +856,7 @@ static void test_divergent_shfl(void **state)
         load(&f, v, *state != NULL);
         uint32_t in[64], out[2 * 64];
         make_inputs(in, 97u + (uint32_t)v);
-        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
-                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z14divergent_shflPKjPj", 64, args);
-        test_corpus_download(&f.c, out, dout, sizeof out);
+        run_io(&f, "_Z14divergent_shflPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned w = 0; w < 2; w++) {
             const uint32_t *wv = in + 32 * w;
             uint32_t bal = 0;

@@ -198,11 +198,7 @@ static void test_simd_ops(void **state)
         in[40] = 0x7f7f7f7fu; in[41] = 0x80808080u;
         in[42] = 0xffffffffu; in[43] = 0x00010001u; /* -1 + 1, avg of -1 and 0 */
         in[44] = 0xfffdfffdu; in[45] = 0x00000000u; /* -3 + 0: halves round away */
-        ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        test_corpus_launch(&f, "simd_ops", 1, 128, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "simd_ops", 1, 128, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 128; t++) {
             uint32_t a = in[2 * t], b = in[2 * t + 1];
             for (unsigned half = 0; half < 2; half++) {
@@ -282,11 +278,7 @@ static void test_dpx_ops(void **state)
         uint32_t in[96], out[32 * 48], seed = 90;
         for (unsigned i = 0; i < 96; i++)
             in[i] = i < 30 ? edge[(i * 7) % 10] : test_rng(&seed);
-        ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        test_corpus_launch(&f, "dpx_ops", 1, 32, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "dpx_ops", 1, 32, in, sizeof in, out, sizeof out);
         static const char *const fam[4] = {"__viaddmax", "__viaddmin", "__vimax3", "__vimin3"};
         for (unsigned t = 0; t < 32; t++) {
             uint32_t a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2], want[48];
@@ -395,11 +387,7 @@ static void test_int_ops(void **state)
             in[i] = rng64(&seed);
         for (unsigned i = 0; i < 24; i++)
             in[i] = edge[(i * 7) % 12] ^ (i >= 12 ? edge[i % 12] : 0);
-        ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        test_corpus_launch(&f, "int_ops", 1, 128, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "int_ops", 1, 128, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 128; t++) {
             uint64_t x = in[2 * t], y = in[2 * t + 1];
             uint32_t a = (uint32_t)x, b = (uint32_t)y, c = (uint32_t)(x >> 32);
@@ -483,11 +471,7 @@ static void test_shfl_ops(void **state)
             in[i] = rng64(&seed);
         in[3] = 0x7ff8000000000001ull; /* a NaN double travels bit for bit */
         in[4] = 0xffc00001fff00001ull;
-        ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        test_corpus_launch(&f, "shfl_ops", 1, 32, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "shfl_ops", 1, 32, in, sizeof in, out, sizeof out);
         for (unsigned lane = 0; lane < 32; lane++)
             for (unsigned ty = 0; ty < 8; ty++)
                 for (unsigned s = 0; s < 12; s++) {
@@ -508,11 +492,7 @@ static void test_shfl_ops(void **state)
 static void run_vote(test_corpus *f, const uint32_t *in)
 {
     uint32_t out[64 * 12];
-    ptxemu_dptr din = test_corpus_upload(f, in, 64 * sizeof *in),
-                dout = test_corpus_upload(f, NULL, sizeof out);
-    void *args[] = {&din, &dout};
-    test_corpus_launch(f, "vote_ops", 1, 64, args);
-    test_corpus_download(f, out, dout, sizeof out);
+    test_corpus_run_io(f, "vote_ops", 1, 64, in, 64 * sizeof *in, out, sizeof out);
     uint32_t cnt = 0, and_ = 1, or_ = 0;
     for (unsigned t = 0; t < 64; t++) {
         cnt += (in[t] & 16u) != 0;
@@ -574,11 +554,7 @@ static void test_barrier_ops(void **state)
             uint32_t in[96], out[96 * 8], seed = 17 + round;
             for (unsigned t = 0; t < 96; t++)
                 in[t] = round == 0 ? test_rng(&seed) : round == 1 ? 7u : (t == 95 ? 7u : 0u);
-            ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                        dout = test_corpus_upload(&f, NULL, sizeof out);
-            void *args[] = {&din, &dout};
-            test_corpus_launch(&f, "barrier_ops", 1, 96, args);
-            test_corpus_download(&f, out, dout, sizeof out);
+            test_corpus_run_io(&f, "barrier_ops", 1, 96, in, sizeof in, out, sizeof out);
             uint32_t cnt = 0, and_ = 1, or_ = 0;
             for (unsigned t = 0; t < 96; t++) {
                 cnt += in[t] & 1u;
@@ -811,11 +787,7 @@ static void test_fp_ops(void **state)
                                          : -in[i - 2] * in[i - 1];
                 }
             }
-            ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                        dout = test_corpus_upload(&f, NULL, sizeof out);
-            void *args[] = {&din, &dout};
-            test_corpus_launch(&f, "fp_ops", 1, 32, args);
-            test_corpus_download(&f, out, dout, sizeof out);
+            test_corpus_run_io(&f, "fp_ops", 1, 32, in, sizeof in, out, sizeof out);
             for (unsigned t = 0; t < 32; t++) {
                 double x = in[3 * t], y = in[3 * t + 1], z = in[3 * t + 2];
                 const uint64_t *r = out + 64 * t;

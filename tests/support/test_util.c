@@ -133,6 +133,16 @@ void test_corpus_download(test_corpus *f, void *host, ptxemu_dptr d, size_t byte
     assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, host, d, bytes), PTXEMU_OK);
 }
 
+void test_corpus_run_io(test_corpus *f, const char *kernel, unsigned blocks, unsigned threads,
+                        const void *in, size_t in_bytes, void *out, size_t out_bytes)
+{
+    ptxemu_dptr din = test_corpus_upload(f, in, in_bytes),
+                dout = test_corpus_upload(f, NULL, out_bytes);
+    void *args[] = {&din, &dout};
+    test_corpus_launch(f, kernel, blocks, threads, args);
+    test_corpus_download(f, out, dout, out_bytes);
+}
+
 void test_corpus_close(test_corpus *f)
 {
     ptxemu_ctx_destroy(f->ctx);

@@ -66,6 +66,11 @@ void test_corpus_launch_dim(test_corpus *f, const char *kernel, ptxemu_dim3 grid
 void test_corpus_launch(test_corpus *f, const char *kernel, unsigned blocks, unsigned threads,
                         void **args);
 void test_corpus_download(test_corpus *f, void *host, ptxemu_dptr d, size_t bytes);
+/* The common kernel(const T *in, U *out): uploads in_bytes of `in` and a
+ * zeroed output of out_bytes, launches as test_corpus_launch, and copies
+ * the output back to `out`. */
+void test_corpus_run_io(test_corpus *f, const char *kernel, unsigned blocks, unsigned threads,
+                        const void *in, size_t in_bytes, void *out, size_t out_bytes);
 /* Destroys the context, and with it the module and the buffers. */
 void test_corpus_close(test_corpus *f);
 
