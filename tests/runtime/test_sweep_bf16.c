@@ -611,6 +611,19 @@ static void test_conv_from(void **state)
 
 enum { NARITH = 64, NARITH2 = 72 };
 
+/* kernel(a, b, c, out) on NA threads */
+static void run_arith(test_corpus *f, const char *k, const uint16_t a[NA], const uint16_t b[NA],
+                      const uint16_t c[NA], uint32_t *out, size_t out_bytes)
+{
+    ptxemu_dptr da = test_corpus_upload(f, a, NA * sizeof a[0]),
+                db = test_corpus_upload(f, b, NA * sizeof b[0]),
+                dc = test_corpus_upload(f, c, NA * sizeof c[0]),
+                dout = test_corpus_upload(f, NULL, out_bytes);
+    void *args[] = {&da, &db, &dc, &dout};
+    test_corpus_launch(f, k, NA / BLOCK, BLOCK, args);
+    test_corpus_download(f, out, dout, out_bytes);
+}
+
 static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 
 static void test_arith(void **state)
@@ -622,13 +635,7 @@ static void test_arith(void **state)
         test_corpus f;
         test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[NA * NARITH];
-        ptxemu_dptr da = test_corpus_upload(&f, a, sizeof a),
-                    db = test_corpus_upload(&f, b, sizeof b),
-                    dc = test_corpus_upload(&f, c, sizeof c),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&da, &db, &dc, &dout};
-        test_corpus_launch(&f, "_Z10arith_bf16PKtS0_S0_Pj", NA / BLOCK, BLOCK, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        run_arith(&f, "_Z10arith_bf16PKtS0_S0_Pj", a, b, c, out, sizeof out);
         for (unsigned i = 0; i < NA; i++) {
             const uint32_t *o = out + NARITH * i;
             ctx cx = {&f, "arith_bf16", i};
@@ -715,13 +722,7 @@ static void test_arith2(void **state)
         test_corpus f;
         test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[NA * NARITH2];
-        ptxemu_dptr da = test_corpus_upload(&f, a, sizeof a),
-                    db = test_corpus_upload(&f, b, sizeof b),
-                    dc = test_corpus_upload(&f, c, sizeof c),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&da, &db, &dc, &dout};
-        test_corpus_launch(&f, "_Z11arith_bf162PKtS0_S0_Pj", NA / BLOCK, BLOCK, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        run_arith(&f, "_Z11arith_bf162PKtS0_S0_Pj", a, b, c, out, sizeof out);
         for (unsigned i = 0; i < NA; i++) {
             const uint32_t *o = out + NARITH2 * i;
             ctx cx = {&f, "arith_bf162", i};

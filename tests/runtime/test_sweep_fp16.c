@@ -46,6 +46,18 @@ static void launch(test_corpus *f, const char *k, unsigned n, void **args)
     test_corpus_launch(f, k, (n + 63) / 64, 64, args);
 }
 
+/* kernel(const T *in, U *out, int n) on n threads */
+static void run_n(test_corpus *f, const char *k, unsigned n, const void *in, size_t in_bytes,
+                  void *out, size_t out_bytes)
+{
+    ptxemu_dptr din = test_corpus_upload(f, in, in_bytes),
+                dout = test_corpus_upload(f, NULL, out_bytes);
+    int nn = (int)n;
+    void *args[] = {&din, &dout, &nn};
+    launch(f, k, n, args);
+    test_corpus_download(f, out, dout, out_bytes);
+}
+
 /* ------------------------------------------------------------ half model */
 
 enum { RN, RZ, RD, RU };
@@ -412,12 +424,7 @@ static void test_from_half(void **state)
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         test_corpus f;
         test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
-        ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        int nn = (int)n;
-        void *args[] = {&din, &dout, &nn};
-        launch(&f, "from_half", n, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        run_n(&f, "from_half", n, in, sizeof in, out, sizeof out);
         static const char *const modes[] = {"rn", "rz", "rd", "ru"};
         for (unsigned i = 0; i < n; i++) {
             uint16_t h = in[i];
@@ -978,20 +985,11 @@ static void test_half_math(void **state)
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         test_corpus f;
         test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
-        ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        int nn = (int)n;
-        void *args[] = {&din, &dout, &nn};
-        launch(&f, "half_math", n, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        run_n(&f, "half_math", n, in, sizeof in, out, sizeof out);
         for (unsigned i = 0; i < n; i++)
             for (unsigned k = 0; k < 13; k++)
                 check_math(&f, k, i, in[i], out[16 * i + k], "");
-        ptxemu_dptr din2 = test_corpus_upload(&f, in2, sizeof in2),
-                    dout2 = test_corpus_upload(&f, NULL, sizeof out2);
-        void *args2[] = {&din2, &dout2, &nn};
-        launch(&f, "half2_math", n, args2);
-        test_corpus_download(&f, out2, dout2, sizeof out2);
+        run_n(&f, "half2_math", n, in2, sizeof in2, out2, sizeof out2);
         static const char *const rnames[] = {"h2ceil", "h2floor", "h2trunc", "h2rint"};
         static const int rmodes[] = {RU, RD, RZ, RN};
         for (unsigned i = 0; i < n; i++) {
@@ -1036,13 +1034,7 @@ static void test_half_shfl(void **state)
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         test_corpus f;
         test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
-        ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        ptxemu_dim3 g = {1, 1, 1}, b = {32, 1, 1};
-        if (ptxemu_launch(f.mod, "half_shfl", g, b, 0, args) != PTXEMU_OK)
-            fail_msg("sm_%u half_shfl: %s", f.sm, ptxemu_last_error(f.ctx));
-        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "half_shfl", 1, 32, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 32; t++) {
             const uint32_t *o = out + 12 * t;
             check_eq(&f, "__shfl_sync(half)", t, in[t], o[0], m_shfl(lo, t, 0, (t * 5u + 3u) & 31u, 32));
