@@ -668,6 +668,20 @@ static void check_arith(const test_corpus *f, const char *name, unsigned i, uint
         check_h(f, name, i, in, got, want);
 }
 
+/* kernel(a, b, c, out, n) on NB threads: a and b halves, c halves or doubles */
+static void run_abc(test_corpus *f, const char *k, const uint16_t a[NB], const uint16_t b[NB],
+                    const void *c, size_t c_bytes, void *out, size_t out_bytes)
+{
+    ptxemu_dptr da = test_corpus_upload(f, a, NB * sizeof a[0]),
+                db = test_corpus_upload(f, b, NB * sizeof b[0]),
+                dc = test_corpus_upload(f, c, c_bytes),
+                dout = test_corpus_upload(f, NULL, out_bytes);
+    int nn = NB;
+    void *args[] = {&da, &db, &dc, &dout, &nn};
+    launch(f, k, NB, args);
+    test_corpus_download(f, out, dout, out_bytes);
+}
+
 static void test_half_arith(void **state)
 {
     (void)state;
@@ -676,14 +690,7 @@ static void test_half_arith(void **state)
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         test_corpus f;
         test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
-        ptxemu_dptr da = test_corpus_upload(&f, a, sizeof a),
-                    db = test_corpus_upload(&f, b, sizeof b),
-                    dc = test_corpus_upload(&f, c, sizeof c),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        int nn = NB;
-        void *args[] = {&da, &db, &dc, &dout, &nn};
-        launch(&f, "half_arith", NB, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        run_abc(&f, "half_arith", a, b, c, sizeof c, out, sizeof out);
         for (unsigned i = 0; i < NB; i++) {
             uint32_t in = (uint32_t)a[i] << 16 | b[i];
             for (unsigned k = 0; k < 29; k++) {
@@ -1214,14 +1221,7 @@ static void test_half_operators(void **state)
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
         test_corpus f;
         test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
-        ptxemu_dptr da = test_corpus_upload(&f, a, sizeof a),
-                    db = test_corpus_upload(&f, b, sizeof b),
-                    dd = test_corpus_upload(&f, d, sizeof d),
-                    dout = test_corpus_upload(&f, NULL, sizeof out);
-        int nn = NB;
-        void *args[] = {&da, &db, &dd, &dout, &nn};
-        launch(&f, "half_operators", NB, args);
-        test_corpus_download(&f, out, dout, sizeof out);
+        run_abc(&f, "half_operators", a, b, d, sizeof d, out, sizeof out);
         for (unsigned i = 0; i < NB; i++) {
             const uint32_t *o = out + 32 * i;
             uint16_t x = a[i], y = b[i], one = 0x3c00;
