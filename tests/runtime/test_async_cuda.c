@@ -26,38 +26,15 @@
 #define TILE 64
 static const char *const archs[] = {"75", "80", "90"};
 
-typedef struct fixture {
-    ptxemu_ctx *ctx;
-    ptxemu_module *mod;
-} fixture;
-
-static void load(fixture *f, const char *arch, bool timing)
+static void load(test_corpus *f, const char *arch, bool timing)
 {
-    char rel[128];
-    snprintf(rel, sizeof rel, "tests/corpus/nvcc/async_grid_heap.sm_%s.ptx", arch);
     ptxemu_options o;
     memset(&o, 0, sizeof o);
     o.timing = timing;
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, &o), PTXEMU_OK);
-    char *path = test_source_path(rel);
-    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
-    if (s != PTXEMU_OK)
-        fail_msg("%s: %s", rel, ptxemu_last_error(f->ctx));
-    g_free(path);
+    test_corpus_load(f, "async_grid_heap", arch, &o);
 }
 
-static ptxemu_dptr upload(fixture *f, const void *host, size_t bytes)
-{
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
-    if (host)
-        assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
-    else
-        assert_int_equal(ptxemu_memset(f->ctx, d, 0, bytes), PTXEMU_OK);
-    return d;
-}
-
-static void must(fixture *f, ptxemu_status s)
+static void must(test_corpus *f, ptxemu_status s)
 {
     if (s != PTXEMU_OK)
         fail_msg("%s", ptxemu_last_error(f->ctx));
@@ -72,21 +49,21 @@ static void test_pipeline_tiles(void **state)
         in[i] = (float)(i % 97) * 0.5f - 7.0f;
     for (int timing = 0; timing < 2; timing++)
         for (size_t a = 0; a < G_N_ELEMENTS(archs); a++) {
-            fixture f;
+            test_corpus f;
             load(&f, archs[a], timing);
-            ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+            ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
+                        dout = test_corpus_upload(&f, NULL, sizeof out);
             int nt = NT;
             void *args[] = {&din, &dout, &nt};
-            must(&f, ptxemu_launch(f.mod, "pipeline_tiles", (ptxemu_dim3){CTAS, 1, 1},
-                                   (ptxemu_dim3){TILE, 1, 1}, 0, args));
-            must(&f, ptxemu_memcpy_dtoh(f.ctx, out, dout, sizeof out));
+            test_corpus_launch(&f, "pipeline_tiles", CTAS, TILE, args);
+            test_corpus_download(&f, out, dout, sizeof out);
             for (int c = 0; c < CTAS; c++)
                 for (int t = 0; t < NT; t++)
                     for (int i = 0; i < TILE; i++) {
                         int base = (c * NT + t) * TILE;
                         assert_true(out[base + i] == 2.0f * in[base + (i + 1) % TILE] + 1.0f);
                     }
-            ptxemu_ctx_destroy(f.ctx);
+            test_corpus_close(&f);
         }
 }
 
@@ -99,18 +76,18 @@ static void test_barrier_copy(void **state)
         in[i] = i * 13 - 400;
     for (int timing = 0; timing < 2; timing++)
         for (size_t a = 0; a < G_N_ELEMENTS(archs); a++) {
-            fixture f;
+            test_corpus f;
             load(&f, archs[a], timing);
-            ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+            ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
+                        dout = test_corpus_upload(&f, NULL, sizeof out);
             void *args[] = {&din, &dout};
             /* 96 threads: the barrier counts all of them, 64 copy */
-            must(&f, ptxemu_launch(f.mod, "barrier_copy", (ptxemu_dim3){CTAS, 1, 1},
-                                   (ptxemu_dim3){96, 1, 1}, 0, args));
-            must(&f, ptxemu_memcpy_dtoh(f.ctx, out, dout, sizeof out));
+            test_corpus_launch(&f, "barrier_copy", CTAS, 96, args);
+            test_corpus_download(&f, out, dout, sizeof out);
             for (int c = 0; c < CTAS; c++)
                 for (int i = 0; i < TILE; i++)
                     assert_int_equal(out[c * TILE + i], in[c * TILE + TILE - 1 - i] * 3);
-            ptxemu_ctx_destroy(f.ctx);
+            test_corpus_close(&f);
         }
 }
 
@@ -119,7 +96,7 @@ static void test_grid_sync(void **state)
     (void)state;
     for (int timing = 0; timing < 2; timing++)
         for (size_t a = 0; a < G_N_ELEMENTS(archs); a++) {
-            fixture f;
+            test_corpus f;
             load(&f, archs[a], timing);
             uint64_t most = 0;
             must(&f, ptxemu_max_coresident_ctas(f.mod, "grid_total", (ptxemu_dim3){128, 1, 1}, 0,
@@ -127,11 +104,12 @@ static void test_grid_sync(void **state)
             assert_true(most >= 12);
             unsigned ctas = 12, block = 128;
             unsigned outh[12];
-            ptxemu_dptr cnt = upload(&f, NULL, 4), out = upload(&f, NULL, sizeof outh);
+            ptxemu_dptr cnt = test_corpus_upload(&f, NULL, 4),
+                        out = test_corpus_upload(&f, NULL, sizeof outh);
             void *args[] = {&cnt, &out};
             must(&f, ptxemu_launch_cooperative(f.mod, "grid_total", (ptxemu_dim3){ctas, 1, 1},
                                                (ptxemu_dim3){block, 1, 1}, 0, args));
-            must(&f, ptxemu_memcpy_dtoh(f.ctx, outh, out, sizeof outh));
+            test_corpus_download(&f, outh, out, sizeof outh);
             for (unsigned b = 0; b < ctas; b++) /* every CTA saw every arrival */
                 assert_int_equal(outh[b], ctas * block);
             /* more CTAs than can be resident: refused with the bound */
@@ -147,7 +125,7 @@ static void test_grid_sync(void **state)
                               (ptxemu_dim3){32, 1, 1}, 0, args);
             assert_int_equal(s, PTXEMU_ERR_LAUNCH_FAILED);
             assert_non_null(strstr(ptxemu_last_error(f.ctx), "trap"));
-            ptxemu_ctx_destroy(f.ctx);
+            test_corpus_close(&f);
         }
 }
 
@@ -156,18 +134,17 @@ static void test_heap_sum(void **state)
     (void)state;
     enum { T = 96 };
     for (size_t a = 0; a < G_N_ELEMENTS(archs); a++) {
-        fixture f;
+        test_corpus f;
         load(&f, archs[a], a == 1); /* sm_80 under timing too */
         int out[T];
-        ptxemu_dptr dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr dout = test_corpus_upload(&f, NULL, sizeof out);
         int n = 50;
         void *args[] = {&n, &dout};
-        must(&f, ptxemu_launch(f.mod, "heap_sum", (ptxemu_dim3){3, 1, 1},
-                               (ptxemu_dim3){T / 3, 1, 1}, 0, args));
-        must(&f, ptxemu_memcpy_dtoh(f.ctx, out, dout, sizeof out));
+        test_corpus_launch(&f, "heap_sum", 3, T / 3, args);
+        test_corpus_download(&f, out, dout, sizeof out);
         for (int t = 0; t < T; t++) /* sum of t .. t+n-1 */
             assert_int_equal(out[t], n * t + n * (n - 1) / 2);
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 

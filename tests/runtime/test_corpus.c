@@ -14,54 +14,19 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct fixture {
-    ptxemu_ctx *ctx;
-    ptxemu_module *mod;
-} fixture;
-
-/* PTXEMU_TEST_ITS set (the runtime_corpus_its test): every kernel runs
- * under independent thread scheduling, against the same references. */
-static void load(fixture *f, const char *rel)
+/* tests/corpus/nvcc/NAME.sm_ARCH.ptx.  PTXEMU_TEST_ITS set (the
+ * runtime_corpus_its test): every kernel runs under independent thread
+ * scheduling, against the same references. */
+static void load(test_corpus *f, const char *name, const char *arch)
 {
     ptxemu_options o = {0};
     o.its = g_getenv("PTXEMU_TEST_ITS") != NULL;
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, &o), PTXEMU_OK);
-    char *path = test_source_path(rel);
-    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
-    if (s != PTXEMU_OK)
-        print_error("%s\n", ptxemu_last_error(f->ctx));
-    assert_int_equal(s, PTXEMU_OK);
-    g_free(path);
-}
-
-static ptxemu_dptr upload(fixture *f, const void *host, size_t bytes)
-{
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
-    if (host)
-        assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
-    else
-        assert_int_equal(ptxemu_memset(f->ctx, d, 0, bytes), PTXEMU_OK);
-    return d;
-}
-
-static void launch(fixture *f, const char *k, ptxemu_dim3 g, ptxemu_dim3 b, void **args)
-{
-    ptxemu_status s = ptxemu_launch(f->mod, k, g, b, 0, args);
-    if (s != PTXEMU_OK)
-        print_error("%s\n", ptxemu_last_error(f->ctx));
-    assert_int_equal(s, PTXEMU_OK);
-}
-
-static void download(fixture *f, void *host, ptxemu_dptr d, size_t bytes)
-{
-    assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, host, d, bytes), PTXEMU_OK);
+    test_corpus_load(f, name, arch, &o);
 }
 
 static uint32_t rng(uint32_t *s)
 {
-    *s = *s * 1664525u + 1013904223u;
-    return *s >> 8;
+    return test_lcg(s) >> 8;
 }
 
 /* ------------------------------------------------------------ vector_add */
@@ -69,8 +34,8 @@ static uint32_t rng(uint32_t *s)
 static void test_vector_add(void **state)
 {
     (void)state;
-    fixture f;
-    load(&f, "tests/corpus/nvcc/vector_add.sm_75.ptx");
+    test_corpus f;
+    load(&f, "vector_add", "75");
     enum { N = 1000 };
     float a[N], b[N], c[N];
     uint32_t s = 1;
@@ -78,15 +43,15 @@ static void test_vector_add(void **state)
         a[i] = (float)rng(&s) / 65536.0f;
         b[i] = (float)rng(&s) / 4096.0f;
     }
-    ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
-                dc = upload(&f, NULL, sizeof c);
+    ptxemu_dptr da = test_corpus_upload(&f, a, sizeof a), db = test_corpus_upload(&f, b, sizeof b),
+                dc = test_corpus_upload(&f, NULL, sizeof c);
     int n = N;
     void *args[] = {&da, &db, &dc, &n};
-    launch(&f, "vector_add", (ptxemu_dim3){4, 1, 1}, (ptxemu_dim3){256, 1, 1}, args);
-    download(&f, c, dc, sizeof c);
+    test_corpus_launch(&f, "vector_add", 4, 256, args);
+    test_corpus_download(&f, c, dc, sizeof c);
     for (int i = 0; i < N; i++)
         assert_true(c[i] == a[i] + b[i]);
-    ptxemu_ctx_destroy(f.ctx);
+    test_corpus_close(&f);
 }
 
 /* ------------------------------------------------------------- reduction */
@@ -94,8 +59,8 @@ static void test_vector_add(void **state)
 static void test_reduction(void **state)
 {
     (void)state;
-    fixture f;
-    load(&f, "tests/corpus/nvcc/reduction.sm_75.ptx");
+    test_corpus f;
+    load(&f, "reduction", "75");
     enum { N = 5000 };
     int in[N];
     long long want = 0;
@@ -104,15 +69,15 @@ static void test_reduction(void **state)
         in[i] = (int)(rng(&s) % 2001) - 1000;
         want += in[i];
     }
-    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof(int));
+    ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
+                dout = test_corpus_upload(&f, NULL, sizeof(int));
     int n = N;
     void *args[] = {&din, &dout, &n};
-    launch(&f, "block_reduce", (ptxemu_dim3){(N + 255) / 256, 1, 1}, (ptxemu_dim3){256, 1, 1},
-           args);
+    test_corpus_launch(&f, "block_reduce", (N + 255) / 256, 256, args);
     int got;
-    download(&f, &got, dout, sizeof got);
+    test_corpus_download(&f, &got, dout, sizeof got);
     assert_int_equal(got, (int)want);
-    ptxemu_ctx_destroy(f.ctx);
+    test_corpus_close(&f);
 }
 
 /* ----------------------------------------------------------- device calls */
@@ -123,18 +88,19 @@ static int ref_fib(int n) { return n < 2 ? n : ref_fib(n - 1) + ref_fib(n - 2); 
 static void test_device_calls(void **state)
 {
     (void)state;
-    fixture f;
-    load(&f, "tests/corpus/nvcc/device_calls.sm_75.ptx");
+    test_corpus f;
+    load(&f, "device_calls", "75");
     enum { N = 300 };
     int in[N], out[N];
     uint32_t s = 3;
     for (int i = 0; i < N; i++)
         in[i] = (int)(rng(&s) % 100000) - 50000;
-    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+    ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
+                dout = test_corpus_upload(&f, NULL, sizeof out);
     int n = N;
     void *args[] = {&din, &dout, &n};
-    launch(&f, "calls_kernel", (ptxemu_dim3){3, 1, 1}, (ptxemu_dim3){128, 1, 1}, args);
-    download(&f, out, dout, sizeof out);
+    test_corpus_launch(&f, "calls_kernel", 3, 128, args);
+    test_corpus_download(&f, out, dout, sizeof out);
     for (int i = 0; i < N; i++) {
         int x = in[i];
         int r = ref_mix(x, i) + ref_fib((x & 7) + 1);
@@ -143,7 +109,7 @@ static void test_device_calls(void **state)
             print_error("lane %d: got %d want %d\n", i, out[i], want);
         assert_int_equal(out[i], want);
     }
-    ptxemu_ctx_destroy(f.ctx);
+    test_corpus_close(&f);
 }
 
 /* ---------------------------------------------------------------- spinlock */
@@ -151,23 +117,22 @@ static void test_device_calls(void **state)
 static void test_spinlock_8192_threads_16_locks(void **state)
 {
     (void)state;
-    fixture f;
-    load(&f, "tests/corpus/nvcc/spinlock.sm_75.ptx");
+    test_corpus f;
+    load(&f, "spinlock", "75");
     enum { LOCKS = 16, THREADS = 8192 };
-    ptxemu_dptr locks = upload(&f, NULL, LOCKS * sizeof(int));
-    ptxemu_dptr counters = upload(&f, NULL, LOCKS * sizeof(int));
+    ptxemu_dptr locks = test_corpus_upload(&f, NULL, LOCKS * sizeof(int));
+    ptxemu_dptr counters = test_corpus_upload(&f, NULL, LOCKS * sizeof(int));
     int nlocks = LOCKS;
     void *args[] = {&locks, &counters, &nlocks};
-    launch(&f, "spinlock_count", (ptxemu_dim3){THREADS / 256, 1, 1}, (ptxemu_dim3){256, 1, 1},
-           args);
+    test_corpus_launch(&f, "spinlock_count", THREADS / 256, 256, args);
     int c[LOCKS], l[LOCKS];
-    download(&f, c, counters, sizeof c);
-    download(&f, l, locks, sizeof l);
+    test_corpus_download(&f, c, counters, sizeof c);
+    test_corpus_download(&f, l, locks, sizeof l);
     for (int i = 0; i < LOCKS; i++) {
         assert_int_equal(c[i], THREADS / LOCKS);
         assert_int_equal(l[i], 0);
     }
-    ptxemu_ctx_destroy(f.ctx);
+    test_corpus_close(&f);
 }
 
 /* --------------------------------------------------------------- f16 / f64 */
@@ -188,18 +153,19 @@ static _Float16 f2h_rz(float x)
 static void test_half_ops(void **state)
 {
     (void)state;
-    fixture f;
-    load(&f, "tests/corpus/nvcc/half_double.sm_80.ptx");
+    test_corpus f;
+    load(&f, "half_double", "80");
     enum { N = 256 };
     float in[N], out[N];
     uint32_t s = 11;
     for (int i = 0; i < N; i++)
         in[i] = ((float)(rng(&s) % 80000) - 40000.0f) / 4096.0f;
-    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+    ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
+                dout = test_corpus_upload(&f, NULL, sizeof out);
     int n = N;
     void *args[] = {&din, &dout, &n};
-    launch(&f, "half_ops", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){128, 1, 1}, args);
-    download(&f, out, dout, sizeof out);
+    test_corpus_launch(&f, "half_ops", 2, 128, args);
+    test_corpus_download(&f, out, dout, sizeof out);
     for (int i = 0; i < N; i++) {
         _Float16 a = (_Float16)in[i];
         _Float16 b = f2h_rz(0.5f * in[i]);
@@ -219,24 +185,25 @@ static void test_half_ops(void **state)
                         (double)want);
         assert_true(out[i] == want);
     }
-    ptxemu_ctx_destroy(f.ctx);
+    test_corpus_close(&f);
 }
 
 static void test_double_ops(void **state)
 {
     (void)state;
-    fixture f;
-    load(&f, "tests/corpus/nvcc/half_double.sm_80.ptx");
+    test_corpus f;
+    load(&f, "half_double", "80");
     enum { N = 200 };
     double in[N], out[N];
     uint32_t s = 5;
     for (int i = 0; i < N; i++)
         in[i] = ((double)rng(&s) - 8388608.0) / 1024.0;
-    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+    ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
+                dout = test_corpus_upload(&f, NULL, sizeof out);
     int n = N;
     void *args[] = {&din, &dout, &n};
-    launch(&f, "double_ops", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){128, 1, 1}, args);
-    download(&f, out, dout, sizeof out);
+    test_corpus_launch(&f, "double_ops", 2, 128, args);
+    test_corpus_download(&f, out, dout, sizeof out);
     for (int i = 0; i < N; i++) {
         double a = in[i], b = (double)i + 1.0;
         double fm = fma(a, b, 0.25);
@@ -245,7 +212,7 @@ static void test_double_ops(void **state)
         double want = r + (double)(float)q + (double)(long long)a;
         assert_true(out[i] == want);
     }
-    ptxemu_ctx_destroy(f.ctx);
+    test_corpus_close(&f);
 }
 
 /* ------------------------------------------------------------------ printf */
@@ -260,14 +227,11 @@ static void test_printf_golden(void **state)
     ptxemu_options opts = {0};
     opts.printf_stream = out;
     opts.its = g_getenv("PTXEMU_TEST_ITS") != NULL;
-    fixture f;
-    assert_int_equal(ptxemu_ctx_create(&f.ctx, &opts), PTXEMU_OK);
-    char *path = test_source_path("tests/corpus/nvcc/printf.sm_75.ptx");
-    assert_int_equal(ptxemu_module_load_file(f.ctx, path, &f.mod), PTXEMU_OK);
-    g_free(path);
+    test_corpus f;
+    test_corpus_load(&f, "printf", "75", &opts);
     int base = 100;
     void *args[] = {&base};
-    launch(&f, "print_kernel", (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){32, 1, 1}, args);
+    test_corpus_launch(&f, "print_kernel", 1, 32, args);
     fflush(out);
     gsize len;
     char *golden = test_read_file("tests/corpus/golden/printf.sm_75.out", &len);
@@ -280,7 +244,7 @@ static void test_printf_golden(void **state)
     g_free(tmp);
     g_free(got);
     g_free(golden);
-    ptxemu_ctx_destroy(f.ctx);
+    test_corpus_close(&f);
 }
 
 /* ----------------------------------------------------------------- stencil */
@@ -288,19 +252,20 @@ static void test_printf_golden(void **state)
 static void test_stencil_with_barriers(void **state)
 {
     (void)state;
-    fixture f;
-    load(&f, "tests/corpus/nvcc/stencil2d.sm_75.ptx");
+    test_corpus f;
+    load(&f, "stencil2d", "75");
     enum { W = 50, H = 37 };
     static float in[W * H], out[W * H];
     uint32_t s = 9;
     for (int i = 0; i < W * H; i++)
         in[i] = (float)(rng(&s) % 1000) / 8.0f;
-    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+    ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
+                dout = test_corpus_upload(&f, NULL, sizeof out);
     int w = W, h = H;
     void *args[] = {&din, &dout, &w, &h};
-    launch(&f, "stencil5", (ptxemu_dim3){(W + 15) / 16, (H + 15) / 16, 1},
-           (ptxemu_dim3){16, 16, 1}, args);
-    download(&f, out, dout, sizeof out);
+    test_corpus_launch_dim(&f, "stencil5", (ptxemu_dim3){(W + 15) / 16, (H + 15) / 16, 1},
+                           (ptxemu_dim3){16, 16, 1}, args);
+    test_corpus_download(&f, out, dout, sizeof out);
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
 #define IN(xx, yy) in[(yy) * W + (xx)]
@@ -315,7 +280,7 @@ static void test_stencil_with_barriers(void **state)
                             (double)want);
             assert_true(out[y * W + x] == want);
         }
-    ptxemu_ctx_destroy(f.ctx);
+    test_corpus_close(&f);
 }
 
 /* ------------------------------------------------------- producer/consumer */
@@ -323,17 +288,18 @@ static void test_stencil_with_barriers(void **state)
 static void test_ldg_volatile_producer_consumer(void **state)
 {
     (void)state;
-    fixture f;
-    load(&f, "tests/corpus/nvcc/ldg_volatile.sm_75.ptx");
+    test_corpus f;
+    load(&f, "ldg_volatile", "75");
     int in[2] = {21, 5}, out[2] = {0, 0};
-    ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out),
-                dflag = upload(&f, NULL, sizeof(int));
+    ptxemu_dptr din = test_corpus_upload(&f, in, sizeof in),
+                dout = test_corpus_upload(&f, NULL, sizeof out),
+                dflag = test_corpus_upload(&f, NULL, sizeof(int));
     void *args[] = {&din, &dout, &dflag};
-    launch(&f, "prod_cons", (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){64, 1, 1}, args);
-    download(&f, out, dout, sizeof out);
+    test_corpus_launch(&f, "prod_cons", 1, 64, args);
+    test_corpus_download(&f, out, dout, sizeof out);
     assert_int_equal(out[0], 47);
     assert_int_equal(out[1], 1);
-    ptxemu_ctx_destroy(f.ctx);
+    test_corpus_close(&f);
 }
 
 /* ------------------------------------------------- through `ptxemu run` */

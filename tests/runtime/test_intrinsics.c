@@ -26,56 +26,7 @@
 
 static const char *const archs[] = {"75", "80", "90"};
 
-typedef struct fixture {
-    ptxemu_ctx *ctx;
-    ptxemu_module *mod;
-    unsigned sm;
-} fixture;
-
-static void load(fixture *f, const char *arch)
-{
-    char rel[128];
-    snprintf(rel, sizeof rel, "tests/corpus/nvcc/intrinsics_misc.sm_%s.ptx", arch);
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, NULL), PTXEMU_OK);
-    char *path = test_source_path(rel);
-    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
-    if (s != PTXEMU_OK)
-        fail_msg("%s: %s", rel, ptxemu_last_error(f->ctx));
-    g_free(path);
-    f->sm = (unsigned)atoi(arch);
-}
-
-static ptxemu_dptr upload(fixture *f, const void *host, size_t bytes)
-{
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
-    if (host)
-        assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
-    else
-        assert_int_equal(ptxemu_memset(f->ctx, d, 0, bytes), PTXEMU_OK);
-    return d;
-}
-
-static void launch(fixture *f, const char *k, unsigned threads, void **args)
-{
-    ptxemu_dim3 g = {1, 1, 1}, b = {threads, 1, 1};
-    ptxemu_status s = ptxemu_launch(f->mod, k, g, b, 0, args);
-    if (s != PTXEMU_OK)
-        fail_msg("sm_%u %s: %s", f->sm, k, ptxemu_last_error(f->ctx));
-}
-
-static void download(fixture *f, void *host, ptxemu_dptr d, size_t bytes)
-{
-    assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, host, d, bytes), PTXEMU_OK);
-}
-
-static uint32_t rng(uint32_t *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return *s ^ (*s >> 13);
-}
-
-static void check(const fixture *f, const char *what, unsigned t, unsigned k, uint32_t got,
+static void check(const test_corpus *f, const char *what, unsigned t, unsigned k, uint32_t got,
                   uint32_t want)
 {
     if (got != want)
@@ -89,15 +40,12 @@ static void test_warp_ops(void **state)
 {
     (void)state;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "intrinsics_misc", archs[ai], NULL);
         uint32_t in[32], out[32 * 16], seed = 7;
         for (unsigned t = 0; t < 32; t++)
-            in[t] = rng(&seed) % 5000u;
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch(&f, "_Z8warp_opsPKjPj", 32, args);
-        download(&f, out, dout, sizeof out);
+            in[t] = test_rng(&seed) % 5000u;
+        test_corpus_run_io(&f, "_Z8warp_opsPKjPj", 1, 32, in, sizeof in, out, sizeof out);
         uint32_t sum = 0, mn = UINT32_MAX, mx = 0, an = UINT32_MAX, o = 0, x = 0, bal = 0;
         int32_t smn = INT32_MAX, smx = INT32_MIN;
         bool all_same = true;
@@ -140,7 +88,7 @@ static void test_warp_ops(void **state)
             check(&f, "activemask", t, 14, r[14], 0xffffffffu);
             check(&f, "ballot", t, 15, r[15], bal);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -218,17 +166,14 @@ static void test_bit_ops(void **state)
 {
     (void)state;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "intrinsics_misc", archs[ai], NULL);
         uint32_t in[64], out[32 * 16], seed = 99;
         for (unsigned i = 0; i < 64; i++)
-            in[i] = rng(&seed);
+            in[i] = test_rng(&seed);
         in[0] = 0; /* clz/ffs of zero */
         in[3] = 0x80000000u;
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch(&f, "_Z7bit_opsPKjPj", 32, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "_Z7bit_opsPKjPj", 1, 32, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 32; t++) {
             uint32_t a = in[2 * t], b = in[2 * t + 1];
             const uint32_t *r = out + 16 * t;
@@ -259,7 +204,7 @@ static void test_bit_ops(void **state)
             for (unsigned k = 0; k < 16; k++)
                 check(&f, "bit_ops", t, k, r[k], want[k]);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -269,16 +214,16 @@ static void test_time_ops(void **state)
 {
     (void)state;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "intrinsics_misc", archs[ai], NULL);
         uint64_t out[4];
-        ptxemu_dptr dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr dout = test_corpus_upload(&f, NULL, sizeof out);
         void *args[] = {&dout};
-        launch(&f, "_Z8time_opsPy", 1, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_launch(&f, "_Z8time_opsPy", 1, 1, args);
+        test_corpus_download(&f, out, dout, sizeof out);
         assert_true(out[1] > out[0]); /* clock64 */
         assert_true(out[3] > out[2]); /* %globaltimer */
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -286,22 +231,22 @@ static void test_param_address(void **state)
 {
     (void)state;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "intrinsics_misc", archs[ai], NULL);
         int32_t coeffs[8] = {3, -7, 11, 100, -250, 9, 0, 42}, out[40];
-        ptxemu_dptr dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr dout = test_corpus_upload(&f, NULL, sizeof out);
         void *args[] = {coeffs, &dout};
-        launch(&f, "_Z13param_address6CoeffsPi", 40, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_launch(&f, "_Z13param_address6CoeffsPi", 1, 40, args);
+        test_corpus_download(&f, out, dout, sizeof out);
         for (unsigned t = 0; t < 40; t++)
             check(&f, "param_address", t, 0, (uint32_t)out[t],
                   (uint32_t)(coeffs[t & 7] * (int32_t)(t + 1)));
-        launch(&f, "_Z13param_generic6CoeffsPi", 40, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_launch(&f, "_Z13param_generic6CoeffsPi", 1, 40, args);
+        test_corpus_download(&f, out, dout, sizeof out);
         for (unsigned t = 0; t < 40; t++)
             check(&f, "param_generic", t, 0, (uint32_t)out[t],
                   (uint32_t)(coeffs[7 - (t & 7)] + (int32_t)t));
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 

@@ -55,55 +55,6 @@ enum { NU = 1024, US = 85 };
 enum { NA = 4096 };
 enum { RN, RZ, RD, RU };
 
-typedef struct fixture {
-    ptxemu_ctx *ctx;
-    ptxemu_module *mod;
-    unsigned sm;
-} fixture;
-
-static void load(fixture *f, const char *arch)
-{
-    char rel[128];
-    snprintf(rel, sizeof rel, "tests/corpus/nvcc/sweep_bf16.sm_%s.ptx", arch);
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, NULL), PTXEMU_OK);
-    char *path = test_source_path(rel);
-    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
-    if (s != PTXEMU_OK)
-        fail_msg("%s: %s", rel, ptxemu_last_error(f->ctx));
-    g_free(path);
-    f->sm = (unsigned)atoi(arch);
-}
-
-static ptxemu_dptr upload(fixture *f, const void *host, size_t bytes)
-{
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
-    if (host)
-        assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
-    else
-        assert_int_equal(ptxemu_memset(f->ctx, d, 0, bytes), PTXEMU_OK);
-    return d;
-}
-
-static void launch(fixture *f, const char *k, unsigned blocks, unsigned threads, void **args)
-{
-    ptxemu_dim3 g = {blocks, 1, 1}, b = {threads, 1, 1};
-    ptxemu_status s = ptxemu_launch(f->mod, k, g, b, 0, args);
-    if (s != PTXEMU_OK)
-        fail_msg("sm_%u %s: %s", f->sm, k, ptxemu_last_error(f->ctx));
-}
-
-static void download(fixture *f, void *host, ptxemu_dptr d, size_t bytes)
-{
-    assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, host, d, bytes), PTXEMU_OK);
-}
-
-static uint32_t rng(uint32_t *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return *s ^ (*s >> 13);
-}
-
 /* ------------------------------------------------------------ the model */
 
 static bool bnan(uint16_t h)
@@ -318,7 +269,7 @@ static uint64_t m_bf2int(uint16_t h, int mode, unsigned bits, bool sgn)
 /* ------------------------------------------------------------ checking */
 
 typedef struct ctx {
-    const fixture *f;
+    const test_corpus *f;
     const char *kernel;
     unsigned elem;
 } ctx;
@@ -412,16 +363,16 @@ static void make_bf_inputs(uint16_t *a, uint16_t *b, uint16_t *c, unsigned n, ui
             c[i] = bf_special[(i * 13 + 5) % S];
         } else if (i < 2 * S + 40) {
             /* moderate exponents: carries, ties, cancellation */
-            a[i] = (uint16_t)(((rng(&seed) & 1u) << 15) | ((0x78u + rng(&seed) % 16u) << 7) |
-                              (rng(&seed) & 0x7fu));
-            b[i] = (uint16_t)(((rng(&seed) & 1u) << 15) | ((0x78u + rng(&seed) % 16u) << 7) |
-                              (rng(&seed) & 0x7fu));
-            c[i] = (uint16_t)(((rng(&seed) & 1u) << 15) | ((0x70u + rng(&seed) % 32u) << 7) |
-                              (rng(&seed) & 0x7fu));
+            a[i] = (uint16_t)(((test_rng(&seed) & 1u) << 15) |
+                              ((0x78u + test_rng(&seed) % 16u) << 7) | (test_rng(&seed) & 0x7fu));
+            b[i] = (uint16_t)(((test_rng(&seed) & 1u) << 15) |
+                              ((0x78u + test_rng(&seed) % 16u) << 7) | (test_rng(&seed) & 0x7fu));
+            c[i] = (uint16_t)(((test_rng(&seed) & 1u) << 15) |
+                              ((0x70u + test_rng(&seed) % 32u) << 7) | (test_rng(&seed) & 0x7fu));
         } else {
-            a[i] = (uint16_t)rng(&seed);
-            b[i] = (uint16_t)rng(&seed);
-            c[i] = (uint16_t)rng(&seed);
+            a[i] = (uint16_t)test_rng(&seed);
+            b[i] = (uint16_t)test_rng(&seed);
+            c[i] = (uint16_t)test_rng(&seed);
         }
     }
     /* beyond N: random operands by class (tiny/subnormal, moderate,
@@ -429,11 +380,11 @@ static void make_bf_inputs(uint16_t *a, uint16_t *b, uint16_t *c, unsigned n, ui
     for (unsigned i = N; i < n; i++) {
         uint16_t *v[3] = {&a[i], &b[i], &c[i]};
         for (int k = 0; k < 3; k++) {
-            uint32_t r = rng(&seed), e;
-            switch (rng(&seed) % 4u) {
-            case 0: e = rng(&seed) % 4u; break;
-            case 1: e = 0x70u + rng(&seed) % 32u; break;
-            case 2: e = 0xf8u + rng(&seed) % 7u; break;
+            uint32_t r = test_rng(&seed), e;
+            switch (test_rng(&seed) % 4u) {
+            case 0: e = test_rng(&seed) % 4u; break;
+            case 1: e = 0x70u + test_rng(&seed) % 32u; break;
+            case 2: e = 0xf8u + test_rng(&seed) % 7u; break;
             default: e = (r >> 7) & 0xffu; break;
             }
             *v[k] = (uint16_t)((r & 0x807fu) | e << 7);
@@ -441,14 +392,14 @@ static void make_bf_inputs(uint16_t *a, uint16_t *b, uint16_t *c, unsigned n, ui
         if (i % 3 == 0) { /* fma cancellation */
             uint16_t p = m_mul(a[i], b[i]);
             if (!bnan(p))
-                c[i] = (uint16_t)((p ^ 0x8000u) + rng(&seed) % 3u - 1u);
+                c[i] = (uint16_t)((p ^ 0x8000u) + test_rng(&seed) % 3u - 1u);
         }
     }
     /* fma with cancellation: c is about -RN(a*b) */
     for (unsigned i = 2 * S + 10; i < 2 * S + 40; i++) {
         uint16_t p = m_mul(a[i], b[i]);
         if (!bnan(p))
-            c[i] = (uint16_t)((p ^ 0x8000u) + rng(&seed) % 3u - 1u);
+            c[i] = (uint16_t)((p ^ 0x8000u) + test_rng(&seed) % 3u - 1u);
     }
     /* fma: the product (1+2^-7)*1.5 is a tie; c = +-tiny decides it */
     a[2 * S] = 0x3f81, b[2 * S] = 0x3fc0, c[2 * S] = 0x8001;
@@ -497,38 +448,40 @@ static void test_conv_to(void **state)
     static int64_t ls[NU];
     uint32_t seed = 99;
     for (unsigned i = 0; i < NU; i++) {
-        uint32_t fu = i < G_N_ELEMENTS(fspecial) ? fspecial[i] : rng(&seed);
+        uint32_t fu = i < G_N_ELEMENTS(fspecial) ? fspecial[i] : test_rng(&seed);
         if (i >= N && i % 4 == 0) /* a tie, or one below / above it */
-            fu = (fu & 0xffff0000u) | (0x7fffu + rng(&seed) % 3u);
+            fu = (fu & 0xffff0000u) | (0x7fffu + test_rng(&seed) % 3u);
         memcpy(&fs[i], &fu, sizeof fu);
         if (i < G_N_ELEMENTS(dspecial)) {
             ds[i] = dspecial[i];
         } else {
-            uint64_t du = ((uint64_t)rng(&seed) << 32) | rng(&seed);
+            uint64_t du = ((uint64_t)test_rng(&seed) << 32) | test_rng(&seed);
             /* keep most exponents in bf16 range */
             if (i & 1)
                 du = (du & UINT64_C(0x800fffffffffffff)) |
-                     ((uint64_t)(1023 - 140 + rng(&seed) % 270u) << 52);
+                     ((uint64_t)(1023 - 140 + test_rng(&seed) % 270u) << 52);
             memcpy(&ds[i], &du, sizeof du);
         }
         if (i < G_N_ELEMENTS(lspecial)) {
             ls[i] = lspecial[i];
         } else {
-            uint64_t lu = ((uint64_t)rng(&seed) << 32) | rng(&seed);
-            ls[i] = (int64_t)(lu >> (rng(&seed) % 64u));
+            uint64_t lu = ((uint64_t)test_rng(&seed) << 32) | test_rng(&seed);
+            ls[i] = (int64_t)(lu >> (test_rng(&seed) % 64u));
             if (i & 2)
                 ls[i] = -ls[i];
         }
     }
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[NU * NCONV_TO];
-        ptxemu_dptr df = upload(&f, fs, sizeof fs), dd = upload(&f, ds, sizeof ds),
-                    dl = upload(&f, ls, sizeof ls), dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr df = test_corpus_upload(&f, fs, sizeof fs),
+                    dd = test_corpus_upload(&f, ds, sizeof ds),
+                    dl = test_corpus_upload(&f, ls, sizeof ls),
+                    dout = test_corpus_upload(&f, NULL, sizeof out);
         void *args[] = {&df, &dd, &dl, &dout};
-        launch(&f, "_Z12conv_to_bf16PKfPKdPKxPj", NU / BLOCK, BLOCK, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_launch(&f, "_Z12conv_to_bf16PKfPKdPKxPj", NU / BLOCK, BLOCK, args);
+        test_corpus_download(&f, out, dout, sizeof out);
         for (unsigned i = 0; i < NU; i++) {
             const uint32_t *o = out + NCONV_TO * i;
             ctx c = {&f, "conv_to_bf16", i};
@@ -572,7 +525,7 @@ static void test_conv_to(void **state)
             check_bf(&c, "operator=(unsigned long long)", o[39],
                      m_int2bf(false, (uint64_t)l, RN));
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -588,13 +541,11 @@ static void test_conv_from(void **state)
     for (unsigned i = N; i < NU; i++)
         hs[i] = (uint16_t)((i - N) * US + 0x13);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[NU * NCONV_FROM];
-        ptxemu_dptr dh = upload(&f, hs, sizeof hs), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&dh, &dout};
-        launch(&f, "_Z14conv_from_bf16PKtPj", NU / BLOCK, BLOCK, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "_Z14conv_from_bf16PKtPj", NU / BLOCK, BLOCK, hs, sizeof hs,
+                           out, sizeof out);
         for (unsigned i = 0; i < NU; i++) {
             const uint32_t *o = out + NCONV_FROM * i;
             ctx c = {&f, "conv_from_bf16", i};
@@ -652,13 +603,26 @@ static void test_conv_from(void **state)
             check_u32(&c, "operator long long", o[54], (uint32_t)llz);
             check_u32(&c, "operator long long", o[55], (uint32_t)(llz >> 32));
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
 /* ------------------------------------------------------------ arith */
 
 enum { NARITH = 64, NARITH2 = 72 };
+
+/* kernel(a, b, c, out) on NA threads */
+static void run_arith(test_corpus *f, const char *k, const uint16_t a[NA], const uint16_t b[NA],
+                      const uint16_t c[NA], uint32_t *out, size_t out_bytes)
+{
+    ptxemu_dptr da = test_corpus_upload(f, a, NA * sizeof a[0]),
+                db = test_corpus_upload(f, b, NA * sizeof b[0]),
+                dc = test_corpus_upload(f, c, NA * sizeof c[0]),
+                dout = test_corpus_upload(f, NULL, out_bytes);
+    void *args[] = {&da, &db, &dc, &dout};
+    test_corpus_launch(f, k, NA / BLOCK, BLOCK, args);
+    test_corpus_download(f, out, dout, out_bytes);
+}
 
 static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 
@@ -668,14 +632,10 @@ static void test_arith(void **state)
     static uint16_t a[NA], b[NA], c[NA];
     make_bf_inputs(a, b, c, NA, 17);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[NA * NARITH];
-        ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
-                    dc = upload(&f, c, sizeof c), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&da, &db, &dc, &dout};
-        launch(&f, "_Z10arith_bf16PKtS0_S0_Pj", NA / BLOCK, BLOCK, args);
-        download(&f, out, dout, sizeof out);
+        run_arith(&f, "_Z10arith_bf16PKtS0_S0_Pj", a, b, c, out, sizeof out);
         for (unsigned i = 0; i < NA; i++) {
             const uint32_t *o = out + NARITH * i;
             ctx cx = {&f, "arith_bf16", i};
@@ -737,7 +697,7 @@ static void test_arith(void **state)
             check_bf(&cx, "operator--()", o[44] & 0xffffu, m_sub(x, 0x3f80));
             check_bf(&cx, "operator+(unary)", o[44] >> 16, bnan(x) ? 0x7fff : x);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -759,14 +719,10 @@ static void test_arith2(void **state)
     static uint16_t a[NA], b[NA], c[NA];
     make_bf_inputs(a, b, c, NA, 23);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[NA * NARITH2];
-        ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
-                    dc = upload(&f, c, sizeof c), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&da, &db, &dc, &dout};
-        launch(&f, "_Z11arith_bf162PKtS0_S0_Pj", NA / BLOCK, BLOCK, args);
-        download(&f, out, dout, sizeof out);
+        run_arith(&f, "_Z11arith_bf162PKtS0_S0_Pj", a, b, c, out, sizeof out);
         for (unsigned i = 0; i < NA; i++) {
             const uint32_t *o = out + NARITH2 * i;
             ctx cx = {&f, "arith_bf162", i};
@@ -840,7 +796,7 @@ static void test_arith2(void **state)
             check_bf2(&cx, "operator*=", o[65], mull, mulh);
             check_bf2(&cx, "operator/=", o[66], divl, divh);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -912,14 +868,15 @@ static void test_math(void **state)
         b[i] = a[i] ^ 0x8000u;
     }
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[NU * NMATH];
-        ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
-                    dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr da = test_corpus_upload(&f, a, sizeof a),
+                    db = test_corpus_upload(&f, b, sizeof b),
+                    dout = test_corpus_upload(&f, NULL, sizeof out);
         void *args[] = {&da, &db, &dout};
-        launch(&f, "_Z9math_bf16PKtS0_Pj", NU / BLOCK, BLOCK, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_launch(&f, "_Z9math_bf16PKtS0_Pj", NU / BLOCK, BLOCK, args);
+        test_corpus_download(&f, out, dout, sizeof out);
         for (unsigned i = 0; i < NU; i++) {
             const uint32_t *o = out + NMATH * i;
             ctx cx = {&f, "math_bf16", i};
@@ -944,7 +901,7 @@ static void test_math(void **state)
                           m_round_int(b[i], rm[k]));
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -973,13 +930,10 @@ static void test_shfl(void **state)
     uint16_t a[N], b[N], c[N];
     make_bf_inputs(a, b, c, N, 41);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         uint32_t out[64 * NSHFL];
-        ptxemu_dptr da = upload(&f, a, 64 * sizeof a[0]), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&da, &dout};
-        launch(&f, "_Z9shfl_bf16PKtPj", 1, 64, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "_Z9shfl_bf16PKtPj", 1, 64, a, 64 * sizeof a[0], out, sizeof out);
         for (unsigned i = 0; i < 64; i++) {
             const uint32_t *o = out + NSHFL * i;
             ctx cx = {&f, "shfl_bf16", i};
@@ -995,7 +949,7 @@ static void test_shfl(void **state)
             check_u32(&cx, "__shfl_xor_sync(bf162, 16)", o[7], X2(lane ^ 6));
 #undef X2
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -1012,19 +966,21 @@ static void test_mem(void **state)
     for (unsigned i = 0; i < N; i++)
         q[i] = b[i] | (uint32_t)c[i] << 16;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[N * NMEM], sq[4 * N];
         static uint16_t sp[4 * N];
-        ptxemu_dptr dp = upload(&f, a, sizeof a), dq = upload(&f, q, sizeof q),
-                    dsp = upload(&f, NULL, sizeof sp), dsq = upload(&f, NULL, sizeof sq),
-                    dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr dp = test_corpus_upload(&f, a, sizeof a),
+                    dq = test_corpus_upload(&f, q, sizeof q),
+                    dsp = test_corpus_upload(&f, NULL, sizeof sp),
+                    dsq = test_corpus_upload(&f, NULL, sizeof sq),
+                    dout = test_corpus_upload(&f, NULL, sizeof out);
         void *args[] = {&dp, &dq, &dsp, &dsq, &dout};
-        launch(&f, "_Z8mem_bf16PK13__nv_bfloat16PK14__nv_bfloat162PS_PS2_Pj", N / BLOCK, BLOCK,
-               args);
-        download(&f, out, dout, sizeof out);
-        download(&f, sp, dsp, sizeof sp);
-        download(&f, sq, dsq, sizeof sq);
+        test_corpus_launch(&f, "_Z8mem_bf16PK13__nv_bfloat16PK14__nv_bfloat162PS_PS2_Pj", N / BLOCK,
+                           BLOCK, args);
+        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_download(&f, sp, dsp, sizeof sp);
+        test_corpus_download(&f, sq, dsq, sizeof sq);
         static const char *const ld[] = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu",
                                          "__ldcv"};
         for (unsigned i = 0; i < N; i++) {
@@ -1054,7 +1010,7 @@ static void test_mem(void **state)
             check_bf2(&cx, "__stwt(bf162, __habs2)", sq[4 * i + 3],
                       bnan(wl) ? 0x7fff : wl & 0x7fffu, bnan(wh) ? 0x7fff : wh & 0x7fffu);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -1069,24 +1025,27 @@ static void test_atomic(void **state)
     for (unsigned i = 0; i < N; i++)
         acc2[i] = a[i] | (uint32_t)b[i] << 16;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_bf16", archs[ai], NULL);
         static uint32_t out[2 * N], racc2[N];
         static uint16_t racc[N];
         uint16_t ctr[2] = {0, 0};
         uint32_t ctr2[2] = {0, 0};
-        ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
-                    dacc = upload(&f, b, sizeof b), dacc2 = upload(&f, acc2, sizeof acc2),
-                    dctr = upload(&f, ctr, sizeof ctr), dctr2 = upload(&f, ctr2, sizeof ctr2),
-                    dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr da = test_corpus_upload(&f, a, sizeof a),
+                    db = test_corpus_upload(&f, b, sizeof b),
+                    dacc = test_corpus_upload(&f, b, sizeof b),
+                    dacc2 = test_corpus_upload(&f, acc2, sizeof acc2),
+                    dctr = test_corpus_upload(&f, ctr, sizeof ctr),
+                    dctr2 = test_corpus_upload(&f, ctr2, sizeof ctr2),
+                    dout = test_corpus_upload(&f, NULL, sizeof out);
         void *args[] = {&da, &db, &dacc, &dacc2, &dctr, &dctr2, &dout};
-        launch(&f, "_Z11atomic_bf16PKtS0_P13__nv_bfloat16P14__nv_bfloat162S2_S4_Pj", N / BLOCK,
-               BLOCK, args);
-        download(&f, out, dout, sizeof out);
-        download(&f, racc, dacc, sizeof racc);
-        download(&f, racc2, dacc2, sizeof racc2);
-        download(&f, ctr, dctr, sizeof ctr);
-        download(&f, ctr2, dctr2, sizeof ctr2);
+        test_corpus_launch(&f, "_Z11atomic_bf16PKtS0_P13__nv_bfloat16P14__nv_bfloat162S2_S4_Pj",
+                           N / BLOCK, BLOCK, args);
+        test_corpus_download(&f, out, dout, sizeof out);
+        test_corpus_download(&f, racc, dacc, sizeof racc);
+        test_corpus_download(&f, racc2, dacc2, sizeof racc2);
+        test_corpus_download(&f, ctr, dctr, sizeof ctr);
+        test_corpus_download(&f, ctr2, dctr2, sizeof ctr2);
         for (unsigned i = 0; i < N; i++) {
             ctx cx = {&f, "atomic_bf16", i};
             check_u32(&cx, "atomicAdd(bf16) old", out[2 * i], b[i]);
@@ -1098,7 +1057,7 @@ static void test_atomic(void **state)
         ctx cx = {&f, "atomic_bf16", 0};
         check_u32(&cx, "atomicAdd(bf16) counter", ctr[0], 0x4380); /* 256.0 */
         check_u32(&cx, "atomicAdd(bf162) counter", ctr2[0], 0x4300u | 0xc4000000u); /* 128, -512 */
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 

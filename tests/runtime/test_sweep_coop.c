@@ -69,9 +69,7 @@
 static const char *const archs[] = {"75", "80", "90"};
 
 typedef struct fixture {
-    ptxemu_ctx *ctx;
-    ptxemu_module *mod;
-    unsigned sm;
+    test_corpus c;
     bool its, timing;
 } fixture;
 
@@ -80,44 +78,24 @@ typedef struct fixture {
 
 static void load(fixture *f, size_t variant, bool timing)
 {
-    const char *arch = archs[variant / 2];
-    char rel[128];
-    snprintf(rel, sizeof rel, "tests/corpus/nvcc/sweep_coop.sm_%s.ptx", arch);
     ptxemu_options o;
     memset(&o, 0, sizeof o);
     f->its = variant % 2 == 1;
     o.its = f->its ? 1 : -1;
     o.timing = timing;
     f->timing = timing;
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, &o), PTXEMU_OK);
-    char *path = test_source_path(rel);
-    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
-    if (s != PTXEMU_OK)
-        fail_msg("%s: %s", rel, ptxemu_last_error(f->ctx));
-    g_free(path);
-    f->sm = (unsigned)atoi(arch);
-}
-
-static ptxemu_dptr upload(fixture *f, const void *host, size_t bytes)
-{
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
-    if (host)
-        assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
-    else
-        assert_int_equal(ptxemu_memset(f->ctx, d, 0, bytes), PTXEMU_OK);
-    return d;
+    test_corpus_load(&f->c, "sweep_coop", archs[variant / 2], &o);
 }
 
 static void launch(fixture *f, const char *k, ptxemu_dim3 g, ptxemu_dim3 b, void **args)
 {
-    ptxemu_status s = ptxemu_launch(f->mod, k, g, b, 0, args);
+    ptxemu_status s = ptxemu_launch(f->c.mod, k, g, b, 0, args);
     if (s != PTXEMU_OK)
-        fail_msg("sm_%u%s%s %s: %s", f->sm, f->its ? " its" : "", f->timing ? " timing" : "", k,
-                 ptxemu_last_error(f->ctx));
+        fail_msg("sm_%u%s%s %s: %s", f->c.sm, f->its ? " its" : "", f->timing ? " timing" : "", k,
+                 ptxemu_last_error(f->c.ctx));
     if (f->timing) {
         ptxemu_counters c;
-        ptxemu_get_counters(f->ctx, &c);
+        ptxemu_get_counters(f->c.ctx, &c);
         assert_true(c.cycles > 0);
     }
 }
@@ -127,22 +105,23 @@ static void launch1(fixture *f, const char *k, unsigned threads, void **args)
     launch(f, k, (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){threads, 1, 1}, args);
 }
 
-static void download(fixture *f, void *host, ptxemu_dptr d, size_t bytes)
+/* kernel(const uint32_t *in, uint32_t *out) on one block: test_corpus_run_io,
+ * but launched by launch1 (the variant in messages, the cycle check) */
+static void run_io(fixture *f, const char *k, unsigned threads, const void *in, size_t in_bytes,
+                   void *out, size_t out_bytes)
 {
-    assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, host, d, bytes), PTXEMU_OK);
-}
-
-static uint32_t rng(uint32_t *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return *s ^ (*s >> 13);
+    ptxemu_dptr din = test_corpus_upload(&f->c, in, in_bytes),
+                dout = test_corpus_upload(&f->c, NULL, out_bytes);
+    void *args[] = {&din, &dout};
+    launch1(f, k, threads, args);
+    test_corpus_download(&f->c, out, dout, out_bytes);
 }
 
 static void check(const fixture *f, const char *what, unsigned t, unsigned k, uint32_t got,
                   uint32_t want)
 {
     if (got != want)
-        fail_msg("sm_%u%s%s %s thread %u result %u: got 0x%08x, want 0x%08x", f->sm,
+        fail_msg("sm_%u%s%s %s thread %u result %u: got 0x%08x, want 0x%08x", f->c.sm,
                  f->its ? " its" : "", f->timing ? " timing" : "", what, t, k, got, want);
 }
 
@@ -157,7 +136,7 @@ static uint32_t low_bits(unsigned n)
 static void make_inputs(uint32_t in[64], uint32_t seed)
 {
     for (unsigned t = 0; t < 64; t++)
-        in[t] = rng(&seed);
+        in[t] = test_rng(&seed);
     for (unsigned t = 8; t < 16; t++)
         in[t] |= 1u;
     for (unsigned t = 32; t < 48; t++)
@@ -176,17 +155,17 @@ static void run_block_grid(fixture *f, bool cooperative)
 {
     const unsigned gx = 3, gy = 2, bx = 8, by = 4, bz = 2, nb = gx * gy, nt = bx * by * bz;
     uint32_t *out = g_new0(uint32_t, 32 * nb * nt);
-    ptxemu_dptr dout = upload(f, NULL, 32 * nb * nt * 4);
+    ptxemu_dptr dout = test_corpus_upload(&f->c, NULL, 32 * nb * nt * 4);
     void *args[] = {&dout};
     ptxemu_dim3 g = {gx, gy, 1}, b = {bx, by, bz};
     if (cooperative) {
-        ptxemu_status s = ptxemu_launch_cooperative(f->mod, "_Z10block_gridPj", g, b, 0, args);
+        ptxemu_status s = ptxemu_launch_cooperative(f->c.mod, "_Z10block_gridPj", g, b, 0, args);
         if (s != PTXEMU_OK)
-            fail_msg("sm_%u cooperative block_grid: %s", f->sm, ptxemu_last_error(f->ctx));
+            fail_msg("sm_%u cooperative block_grid: %s", f->c.sm, ptxemu_last_error(f->c.ctx));
     } else {
         launch(f, "_Z10block_gridPj", g, b, args);
     }
-    download(f, out, dout, 32 * nb * nt * 4);
+    test_corpus_download(&f->c, out, dout, 32 * nb * nt * 4);
     for (unsigned cy = 0; cy < gy; cy++)
         for (unsigned cx = 0; cx < gx; cx++)
             for (unsigned z = 0; z < bz; z++)
@@ -214,7 +193,7 @@ static void test_block_grid(void **state)
         load(&f, v, *state != NULL);
         run_block_grid(&f, false);
         run_block_grid(&f, true);
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -229,10 +208,7 @@ static void test_tiles(void **state)
         make_inputs(in, 11u + (uint32_t)v);
         size_t n = 24 * 64 * 6;
         uint32_t *out = g_new0(uint32_t, n);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, n * 4);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z5tilesPKjPj", 64, args);
-        download(&f, out, dout, n * 4);
+        run_io(&f, "_Z5tilesPKjPj", 64, in, sizeof in, out, n * 4);
         for (unsigned k = 0; k < 6; k++) {
             unsigned S = 1u << k;
             char what[32];
@@ -280,7 +256,7 @@ static void test_tiles(void **state)
             }
         }
         g_free(out);
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -294,10 +270,7 @@ static void test_coalesced(void **state)
         uint32_t in[64];
         make_inputs(in, 23u + (uint32_t)v);
         uint32_t out[24 * 64];
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z9coalescedPKjPj", 64, args);
-        download(&f, out, dout, sizeof out);
+        run_io(&f, "_Z9coalescedPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned w = 0; w < 2; w++) {
             /* the group: the warp's lanes with in % 3 != 0, in lane order */
             uint32_t a[32], h[32];
@@ -370,7 +343,7 @@ static void test_coalesced(void **state)
                     hrank++;
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -408,10 +381,7 @@ static void test_partitions(void **state)
         uint32_t in[64];
         make_inputs(in, 37u + (uint32_t)v);
         uint32_t out[16 * 64];
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z10partitionsPKjPj", 64, args);
-        download(&f, out, dout, sizeof out);
+        run_io(&f, "_Z10partitionsPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 64; t++) {
             const uint32_t *o = out + 16 * t;
             const uint32_t *wv = in + (t & ~31u), *ev = in + (t & ~7u);
@@ -463,7 +433,7 @@ static void test_partitions(void **state)
             check(&f, "binary_partition(tile<8>)", t, 14, o[14], bp8.rank | bp8.size << 8);
             check(&f, "binary_partition(tile<8>) reduce(bit_or)", t, 15, o[15], orv);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -487,12 +457,13 @@ static void test_reductions(void **state)
         size_t n = 24 * 64 * 3;
         uint32_t *out = g_new0(uint32_t, n);
         uint64_t store[64 * 3];
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, n * 4);
-        ptxemu_dptr dstore = upload(&f, NULL, sizeof store);
+        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
+                    dout = test_corpus_upload(&f.c, NULL, n * 4);
+        ptxemu_dptr dstore = test_corpus_upload(&f.c, NULL, sizeof store);
         void *args[] = {&din, &dout, &dstore};
         launch1(&f, "_Z10reductionsPKjPjPy", 64, args);
-        download(&f, out, dout, n * 4);
-        download(&f, store, dstore, sizeof store);
+        test_corpus_download(&f.c, out, dout, n * 4);
+        test_corpus_download(&f.c, store, dstore, sizeof store);
         for (unsigned k = 0; k < 3; k++) {
             unsigned S = sizes[k];
             char what[48];
@@ -572,7 +543,7 @@ static void test_reductions(void **state)
             }
         }
         g_free(out);
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -586,14 +557,15 @@ static void test_memcpy_async(void **state)
         uint32_t in[512], seed = 53u + (uint32_t)v, out[400];
         uint8_t bytes[128];
         for (unsigned i = 0; i < 512; i++)
-            in[i] = rng(&seed);
+            in[i] = test_rng(&seed);
         for (unsigned i = 0; i < 128; i++)
-            bytes[i] = (uint8_t)(rng(&seed) | 1u);
-        ptxemu_dptr din = upload(&f, in, sizeof in), db = upload(&f, bytes, sizeof bytes);
-        ptxemu_dptr dout = upload(&f, NULL, sizeof out);
+            bytes[i] = (uint8_t)(test_rng(&seed) | 1u);
+        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
+                    db = test_corpus_upload(&f.c, bytes, sizeof bytes);
+        ptxemu_dptr dout = test_corpus_upload(&f.c, NULL, sizeof out);
         void *args[] = {&din, &db, &dout};
         launch1(&f, "_Z8memcpy_kPKjPKhPj", 128, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_download(&f.c, out, dout, sizeof out);
         for (unsigned t = 0; t < 128; t++) {
             check(&f, "memcpy_async + wait_prior<1>", t, 0, out[t], in[t] + in[255 - t]);
             check(&f, "memcpy_async aligned_size_t<16> + wait", t, 1, out[128 + t],
@@ -605,7 +577,7 @@ static void test_memcpy_async(void **state)
         for (unsigned i = 0; i < 64; i++)
             check(&f, "memcpy_async(tile<32>) 45 bytes", i, 3, out[336 + i],
                   i >= 2 && i < 47 ? bytes[i + 68] : 0);
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -618,11 +590,8 @@ static void test_pipeline_prims(void **state)
         load(&f, v, *state != NULL);
         uint32_t in[768], seed = 61u + (uint32_t)v, out[8 * 64];
         for (unsigned i = 0; i < 768; i++)
-            in[i] = rng(&seed);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z14pipeline_primsPKjPj", 64, args);
-        download(&f, out, dout, sizeof out);
+            in[i] = test_rng(&seed);
+        run_io(&f, "_Z14pipeline_primsPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 64; t++) {
             const uint32_t *o = out + 8 * t;
             uint32_t zf = 0;
@@ -639,7 +608,7 @@ static void test_pipeline_prims(void **state)
             check(&f, "__mbarrier_maximum_count", t, 6, o[6], 1);
             check(&f, "zero", t, 7, o[7], 0);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -652,18 +621,15 @@ static void test_cuda_pipeline(void **state)
         load(&f, v, *state != NULL);
         uint32_t in[512], seed = 67u + (uint32_t)v, out[320];
         for (unsigned i = 0; i < 512; i++)
-            in[i] = rng(&seed);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z9cuda_pipePKjPj", 64, args);
-        download(&f, out, dout, sizeof out);
+            in[i] = test_rng(&seed);
+        run_io(&f, "_Z9cuda_pipePKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned i = 0; i < 256; i++)
             check(&f, "cuda::pipeline producer/consumer", i, 0, out[i],
                   in[i] * 3u + i / 32);
         for (unsigned t = 0; t < 64; t++)
             check(&f, "cuda::pipeline thread scope", t, 1, out[256 + t],
                   in[256 + t] + in[320 + t] + in[384 + t] + in[448 + t]);
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -676,11 +642,8 @@ static void test_cuda_barrier(void **state)
         load(&f, v, *state != NULL);
         uint32_t in[64], seed = 71u + (uint32_t)v, out[384];
         for (unsigned i = 0; i < 64; i++)
-            in[i] = rng(&seed);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z8cuda_barPKjPj", 64, args);
-        download(&f, out, dout, sizeof out);
+            in[i] = test_rng(&seed);
+        run_io(&f, "_Z8cuda_barPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 64; t++) {
             check(&f, "cuda::memcpy_async(barrier)", t, 0, out[t], in[63 - t]);
             check(&f, "barrier arrive_and_wait", t, 1, out[64 + t], (63 - t) * 5u + 1u);
@@ -691,7 +654,7 @@ static void test_cuda_barrier(void **state)
             check(&f, "barrier after arrive_and_drop (2)", t, 5, out[320 + t],
                   t < 32 ? ((t + 5) % 32) ^ 0x55u : 0);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -704,16 +667,13 @@ static void test_multi_tiles(void **state)
         load(&f, v, *state != NULL);
         uint32_t in[512], seed = 73u + (uint32_t)v;
         for (unsigned t = 0; t < 512; t++)
-            in[t] = rng(&seed);
+            in[t] = test_rng(&seed);
         for (unsigned t = 32; t < 48; t++)
             in[t] = 0x12345677u;
         in[100] = 0xffffffffu;
         size_t n = 12 * 512 * 4;
         uint32_t *out = g_new0(uint32_t, n);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, n * 4);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z11multi_tilesPKjPj", 512, args);
-        download(&f, out, dout, n * 4);
+        run_io(&f, "_Z11multi_tilesPKjPj", 512, in, sizeof in, out, n * 4);
         for (unsigned k = 0; k < 4; k++) {
             unsigned S = 64u << k;
             char what[32];
@@ -741,7 +701,7 @@ static void test_multi_tiles(void **state)
             }
         }
         g_free(out);
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -754,12 +714,13 @@ static void test_invoke_one(void **state)
         load(&f, v, *state != NULL);
         uint32_t in[64], out[4 * 64], counts[12];
         make_inputs(in, 79u + (uint32_t)v);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        ptxemu_dptr dc = upload(&f, NULL, sizeof counts);
+        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
+                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
+        ptxemu_dptr dc = test_corpus_upload(&f.c, NULL, sizeof counts);
         void *args[] = {&din, &dout, &dc};
         launch1(&f, "_Z8invoke_kPKjPjS1_", 64, args);
-        download(&f, out, dout, sizeof out);
-        download(&f, counts, dc, sizeof counts);
+        test_corpus_download(&f.c, out, dout, sizeof out);
+        test_corpus_download(&f.c, counts, dc, sizeof counts);
         /* exactly one call per group; the broadcast value is the calling
          * thread's rank, the same for the whole group */
         for (unsigned g = 0; g < 10; g++)
@@ -792,7 +753,7 @@ static void test_invoke_one(void **state)
                         check(&f, "invoke_one_broadcast(coalesced)", t, 2, o[2], out[4 * u + 2]);
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -809,10 +770,7 @@ static void test_shfl_edges(void **state)
         in[55] = 0xff800000u; /* -inf */
         in[56] = 0x80000000u; /* -0 */
         in[57] = 0x00000001u; /* smallest subnormal */
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z10shfl_edgesPKjPj", 64, args);
-        download(&f, out, dout, sizeof out);
+        run_io(&f, "_Z10shfl_edgesPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned k = 0; k < 2; k++) {
             unsigned S = k ? 32 : 8;
             char what[32];
@@ -826,7 +784,7 @@ static void test_shfl_edges(void **state)
                     check(&f, what, t, j, o[j], want[j]);
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -839,28 +797,29 @@ static void test_divergent_sync(void **state)
         load(&f, v, *state != NULL);
         uint32_t in[64], out[2 * 64];
         make_inputs(in, 89u + (uint32_t)v);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr din = test_corpus_upload(&f.c, in, sizeof in),
+                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
         void *args[] = {&din, &dout};
         if (!f.its) {
             /* the SIMT stack runs one side of the branch to the CTA barrier
              * first: the barrier deadlocks, as on a pre-Volta GPU */
-            ptxemu_status s = ptxemu_launch(f.mod, "_Z14divergent_syncPKjPj",
+            ptxemu_status s = ptxemu_launch(f.c.mod, "_Z14divergent_syncPKjPj",
                                             (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){64, 1, 1}, 0,
                                             args);
             assert_int_not_equal(s, PTXEMU_OK);
-            assert_non_null(strstr(ptxemu_last_error(f.ctx), "barrier deadlock"));
-            ptxemu_ctx_destroy(f.ctx);
+            assert_non_null(strstr(ptxemu_last_error(f.c.ctx), "barrier deadlock"));
+            test_corpus_close(&f.c);
             continue;
         }
         launch1(&f, "_Z14divergent_syncPKjPj", 64, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_download(&f.c, out, dout, sizeof out);
         for (unsigned t = 0; t < 64; t++) {
             const uint32_t *o = out + 2 * t;
             check(&f, "divergent warp.sync", t, 0, o[0],
                   (t & 1) ? in[t ^ 1u] + 7u : (in[t ^ 1u] * 3u) ^ 0x10000u);
             check(&f, "divergent block sync", t, 1, o[1], t < 16 ? 0 : t % 16);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -872,17 +831,17 @@ static void test_barrier_exit(void **state)
         fixture f;
         load(&f, v, *state != NULL);
         uint32_t out[128];
-        ptxemu_dptr dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr dout = test_corpus_upload(&f.c, NULL, sizeof out);
         void *args[] = {&dout};
         launch(&f, "_Z12barrier_exitPj", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){64, 1, 1},
                args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_download(&f.c, out, dout, sizeof out);
         for (unsigned i = 0; i < 128; i++) {
             unsigned t = i % 64;
             check(&f, "barrier.sync with exited lanes", i, 0, out[i],
                   (t & 1) ? 7u : (t ^ 2u) + 1u + 1000u * (i / 64));
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -897,10 +856,7 @@ static void test_divergent_shfl(void **state)
         load(&f, v, *state != NULL);
         uint32_t in[64], out[2 * 64];
         make_inputs(in, 97u + (uint32_t)v);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch1(&f, "_Z14divergent_shflPKjPj", 64, args);
-        download(&f, out, dout, sizeof out);
+        run_io(&f, "_Z14divergent_shflPKjPj", 64, in, sizeof in, out, sizeof out);
         for (unsigned w = 0; w < 2; w++) {
             const uint32_t *wv = in + 32 * w;
             uint32_t bal = 0;
@@ -913,7 +869,7 @@ static void test_divergent_shfl(void **state)
                 check(&f, "divergent warp.ballot", t, 1, out[2 * t + 1], odd ? bal : bal ^ 5u);
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -925,20 +881,21 @@ static void test_grid_split(void **state)
         fixture f;
         load(&f, v, *state != NULL);
         uint32_t out[128];
-        ptxemu_dptr dbuf = upload(&f, NULL, 16), dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr dbuf = test_corpus_upload(&f.c, NULL, 16),
+                    dout = test_corpus_upload(&f.c, NULL, sizeof out);
         void *args[] = {&dbuf, &dout};
-        ptxemu_status s = ptxemu_launch_cooperative(f.mod, "_Z10grid_splitPjS_",
+        ptxemu_status s = ptxemu_launch_cooperative(f.c.mod, "_Z10grid_splitPjS_",
                                                     (ptxemu_dim3){4, 1, 1},
                                                     (ptxemu_dim3){32, 1, 1}, 0, args);
         if (s != PTXEMU_OK)
-            fail_msg("sm_%u%s grid_split: %s", f.sm, f.its ? " its" : "",
-                     ptxemu_last_error(f.ctx));
-        download(&f, out, dout, sizeof out);
+            fail_msg("sm_%u%s grid_split: %s", f.c.sm, f.its ? " its" : "",
+                     ptxemu_last_error(f.c.ctx));
+        test_corpus_download(&f.c, out, dout, sizeof out);
         for (unsigned b = 0; b < 4; b++)
             for (unsigned l = 0; l < 32; l++)
                 check(&f, "grid barrier_arrive/wait", b * 32 + l, 0, out[b * 32 + l],
                       ((b + 1) % 4 + 1) * 32u + l + ((l + 1) % 32) * ((l + 1) % 32));
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 
@@ -950,10 +907,10 @@ static void test_cluster(void **state)
         fixture f;
         load(&f, v, *state != NULL);
         uint32_t out[12 * 128];
-        ptxemu_dptr dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr dout = test_corpus_upload(&f.c, NULL, sizeof out);
         void *args[] = {&dout};
         launch(&f, "_Z9cluster_kPj", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){64, 1, 1}, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_download(&f.c, out, dout, sizeof out);
         for (unsigned b = 0; b < 2; b++)
             for (unsigned t = 0; t < 64; t++) {
                 const uint32_t *o = out + 12 * (64 * b + t);
@@ -961,9 +918,9 @@ static void test_cluster(void **state)
                                            (t + 1) % 64 + 1000u * b, 0, b | 2u << 8, b, 2};
                 for (unsigned q = 0; q < 12; q++)
                     check(&f, "this_cluster", 64 * b + t, q, o[q],
-                          f.sm >= 90 ? want[q] : 0xffffffffu);
+                          f.c.sm >= 90 ? want[q] : 0xffffffffu);
             }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f.c);
     }
 }
 

@@ -40,53 +40,22 @@
 
 static const char *const archs[] = {"75", "80", "90"};
 
-typedef struct fixture {
-    ptxemu_ctx *ctx;
-    ptxemu_module *mod;
-    unsigned sm;
-} fixture;
-
-static void load(fixture *f, const char *arch)
+/* n threads in blocks of 64 */
+static void launch(test_corpus *f, const char *k, unsigned n, void **args)
 {
-    char rel[128];
-    snprintf(rel, sizeof rel, "tests/corpus/nvcc/sweep_fp16.sm_%s.ptx", arch);
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, NULL), PTXEMU_OK);
-    char *path = test_source_path(rel);
-    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
-    if (s != PTXEMU_OK)
-        fail_msg("%s: %s", rel, ptxemu_last_error(f->ctx));
-    g_free(path);
-    f->sm = (unsigned)atoi(arch);
+    test_corpus_launch(f, k, (n + 63) / 64, 64, args);
 }
 
-static ptxemu_dptr upload(fixture *f, const void *host, size_t bytes)
+/* kernel(const T *in, U *out, int n) on n threads */
+static void run_n(test_corpus *f, const char *k, unsigned n, const void *in, size_t in_bytes,
+                  void *out, size_t out_bytes)
 {
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
-    if (host)
-        assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
-    else
-        assert_int_equal(ptxemu_memset(f->ctx, d, 0, bytes), PTXEMU_OK);
-    return d;
-}
-
-static void launch(fixture *f, const char *k, unsigned n, void **args)
-{
-    ptxemu_dim3 g = {(n + 63) / 64, 1, 1}, b = {64, 1, 1};
-    ptxemu_status s = ptxemu_launch(f->mod, k, g, b, 0, args);
-    if (s != PTXEMU_OK)
-        fail_msg("sm_%u %s: %s", f->sm, k, ptxemu_last_error(f->ctx));
-}
-
-static void download(fixture *f, void *host, ptxemu_dptr d, size_t bytes)
-{
-    assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, host, d, bytes), PTXEMU_OK);
-}
-
-static uint32_t rng(uint32_t *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return *s ^ (*s >> 13);
+    ptxemu_dptr din = test_corpus_upload(f, in, in_bytes),
+                dout = test_corpus_upload(f, NULL, out_bytes);
+    int nn = (int)n;
+    void *args[] = {&din, &dout, &nn};
+    launch(f, k, n, args);
+    test_corpus_download(f, out, dout, out_bytes);
 }
 
 /* ------------------------------------------------------------ half model */
@@ -362,14 +331,14 @@ static float f_from(uint32_t u)
 
 /* ------------------------------------------------------------- checking */
 
-static void fail_at(const fixture *f, const char *what, unsigned i, uint32_t in, uint64_t got,
+static void fail_at(const test_corpus *f, const char *what, unsigned i, uint32_t in, uint64_t got,
                     uint64_t want)
 {
     fail_msg("sm_%u %s input %u (0x%08x): got 0x%llx, want 0x%llx", f->sm, what, i, in,
              (unsigned long long)got, (unsigned long long)want);
 }
 
-static void check_eq(const fixture *f, const char *what, unsigned i, uint32_t in, uint64_t got,
+static void check_eq(const test_corpus *f, const char *what, unsigned i, uint32_t in, uint64_t got,
                      uint64_t want)
 {
     if (got != want)
@@ -377,7 +346,7 @@ static void check_eq(const fixture *f, const char *what, unsigned i, uint32_t in
 }
 
 /* a half result: NaN matches any NaN unless the canonical NaN is required */
-static void check_h(const fixture *f, const char *what, unsigned i, uint32_t in, uint16_t got,
+static void check_h(const test_corpus *f, const char *what, unsigned i, uint32_t in, uint16_t got,
                     uint16_t want)
 {
     if (h_isnan(want) && want != 0x7fff) {
@@ -390,15 +359,15 @@ static void check_h(const fixture *f, const char *what, unsigned i, uint32_t in,
     check_eq(f, what, i, in, got, want);
 }
 
-static void check_h_canon(const fixture *f, const char *what, unsigned i, uint32_t in,
+static void check_h_canon(const test_corpus *f, const char *what, unsigned i, uint32_t in,
                           uint16_t got, uint16_t want)
 {
     check_eq(f, what, i, in, got, want);
 }
 
 /* either zero where the model gives a zero of unspecified sign (-0 clamped) */
-static void check_h_sat(const fixture *f, const char *what, unsigned i, uint32_t in, uint16_t got,
-                        uint16_t want)
+static void check_h_sat(const test_corpus *f, const char *what, unsigned i, uint32_t in,
+                        uint16_t got, uint16_t want)
 {
     if (want == 0x8000u && (got == 0 || got == 0x8000u))
         return;
@@ -421,7 +390,7 @@ static const uint16_t edges[] = {
  * sums cancel and round, half any bit pattern */
 static uint16_t rand_half(uint32_t *s)
 {
-    uint32_t r = rng(s);
+    uint32_t r = test_rng(s);
     if (r & 1u)
         return (uint16_t)(r >> 16);
     uint32_t ex = 9 + (r >> 8) % 13;
@@ -453,13 +422,9 @@ static void test_from_half(void **state)
     static uint64_t out[NU * 40];
     unsigned n = unary_inputs(in, NU);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        int nn = (int)n;
-        void *args[] = {&din, &dout, &nn};
-        launch(&f, "from_half", n, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
+        run_n(&f, "from_half", n, in, sizeof in, out, sizeof out);
         static const char *const modes[] = {"rn", "rz", "rd", "ru"};
         for (unsigned i = 0; i < n; i++) {
             uint16_t h = in[i];
@@ -513,7 +478,7 @@ static void test_from_half(void **state)
                 check_eq(&f, "__half2half2+__low2float", i, h, o[38], fb);
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -551,16 +516,17 @@ static void test_to_half(void **state)
     };
     uint32_t seed = 777;
     for (unsigned i = 0; i < NT; i++) {
-        uint32_t r = rng(&seed);
+        uint32_t r = test_rng(&seed);
         if (i < G_N_ELEMENTS(fedge))
             fin[i] = f_from(fedge[i]);
         else if (r & 1u)
-            fin[i] = f_from(rng(&seed));
+            fin[i] = f_from(test_rng(&seed));
         else /* around the half range */
             fin[i] = f_from(((r & 0x80000000u) | ((100u + (r >> 4) % 60u) << 23) |
-                             (rng(&seed) & 0x7fffffu)));
+                             (test_rng(&seed) & 0x7fffffu)));
         /* doubles: integers scaled into and around the half range */
-        double d = ldexp((double)(int64_t)(rng(&seed) | 1u) * (r & 2u ? 1.0 : -1.0), -(int)(r % 60u));
+        double d =
+            ldexp((double)(int64_t)(test_rng(&seed) | 1u) * (r & 2u ? 1.0 : -1.0), -(int)(r % 60u));
         if (i < 24)
             d = (double)f_from(fedge[i]) * (1.0 + ldexp((double)(i & 3), -40));
         din[i] = d;
@@ -568,7 +534,7 @@ static void test_to_half(void **state)
             lin[i] = ledge[i];
         } else {
             unsigned bits = (r >> 8) % 64u;
-            uint64_t v = ((uint64_t)rng(&seed) << 32) | rng(&seed);
+            uint64_t v = ((uint64_t)test_rng(&seed) << 32) | test_rng(&seed);
             v = bits ? v >> (64 - bits) : 0;
             lin[i] = (r & 4u) ? -(int64_t)v : (int64_t)v;
         }
@@ -583,14 +549,16 @@ static void test_to_half(void **state)
     din[37] = -1e-300;
     din[38] = 1.0 + ldexp(1.0, -11) + ldexp(1.0, -52); /* just above a tie */
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
-        ptxemu_dptr df = upload(&f, fin, sizeof fin), dd = upload(&f, din, sizeof din),
-                    dl = upload(&f, lin, sizeof lin), dout = upload(&f, NULL, sizeof out);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
+        ptxemu_dptr df = test_corpus_upload(&f, fin, sizeof fin),
+                    dd = test_corpus_upload(&f, din, sizeof din),
+                    dl = test_corpus_upload(&f, lin, sizeof lin),
+                    dout = test_corpus_upload(&f, NULL, sizeof out);
         int nn = NT;
         void *args[] = {&df, &dd, &dl, &dout, &nn};
         launch(&f, "to_half", NT, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_download(&f, out, dout, sizeof out);
         static const char *const modes[] = {"rn", "rz", "rd", "ru"};
         for (unsigned i = 0; i < NT; i++) {
             const uint16_t *o = out + 32 * i;
@@ -628,7 +596,7 @@ static void test_to_half(void **state)
             check_eq(&f, "__short_as_half", i, uv, o[30], usv);
             check_eq(&f, "__ushort_as_half", i, uv, o[31], usv);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -644,7 +612,7 @@ static void binary_inputs(uint16_t *a, uint16_t *b, uint16_t *c)
         for (unsigned j = 0; j < NEDGE; j++, n++) {
             a[n] = edges[i];
             b[n] = edges[j];
-            c[n] = (rng(&seed) & 1u) ? edges[(i * 7 + j * 3) % NEDGE] : rand_half(&seed);
+            c[n] = (test_rng(&seed) & 1u) ? edges[(i * 7 + j * 3) % NEDGE] : rand_half(&seed);
         }
     for (; n < NB; n++) {
         a[n] = rand_half(&seed);
@@ -653,7 +621,7 @@ static void binary_inputs(uint16_t *a, uint16_t *b, uint16_t *c)
         if (n & 1u) { /* an addend that nearly cancels the product */
             double p = h_val(a[n]) * h_val(b[n]);
             if (isfinite(p))
-                c[n] = h_from_double(-p, (int)(n >> 1) & 3) ^ (uint16_t)(rng(&seed) & 1u);
+                c[n] = h_from_double(-p, (int)(n >> 1) & 3) ^ (uint16_t)(test_rng(&seed) & 1u);
         }
     }
 }
@@ -687,7 +655,7 @@ static const char *const arith_names[] = {
     "__hequ", "__hneu", "__hleu", "__hgeu", "__hltu", "__hgtu",
 };
 
-static void check_arith(const fixture *f, const char *name, unsigned i, uint32_t in, unsigned k,
+static void check_arith(const test_corpus *f, const char *name, unsigned i, uint32_t in, unsigned k,
                         uint16_t got, uint16_t want)
 {
     if (k == 4 || k == 5 || k == 6 || k == 11 || k == 12)
@@ -700,20 +668,29 @@ static void check_arith(const fixture *f, const char *name, unsigned i, uint32_t
         check_h(f, name, i, in, got, want);
 }
 
+/* kernel(a, b, c, out, n) on NB threads: a and b halves, c halves or doubles */
+static void run_abc(test_corpus *f, const char *k, const uint16_t a[NB], const uint16_t b[NB],
+                    const void *c, size_t c_bytes, void *out, size_t out_bytes)
+{
+    ptxemu_dptr da = test_corpus_upload(f, a, NB * sizeof a[0]),
+                db = test_corpus_upload(f, b, NB * sizeof b[0]),
+                dc = test_corpus_upload(f, c, c_bytes),
+                dout = test_corpus_upload(f, NULL, out_bytes);
+    int nn = NB;
+    void *args[] = {&da, &db, &dc, &dout, &nn};
+    launch(f, k, NB, args);
+    test_corpus_download(f, out, dout, out_bytes);
+}
+
 static void test_half_arith(void **state)
 {
     (void)state;
     static uint16_t a[NB], b[NB], c[NB], out[NB * 32];
     binary_inputs(a, b, c);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
-        ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
-                    dc = upload(&f, c, sizeof c), dout = upload(&f, NULL, sizeof out);
-        int nn = NB;
-        void *args[] = {&da, &db, &dc, &dout, &nn};
-        launch(&f, "half_arith", NB, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
+        run_abc(&f, "half_arith", a, b, c, sizeof c, out, sizeof out);
         for (unsigned i = 0; i < NB; i++) {
             uint32_t in = (uint32_t)a[i] << 16 | b[i];
             for (unsigned k = 0; k < 29; k++) {
@@ -722,7 +699,7 @@ static void test_half_arith(void **state)
                 check_arith(&f, what, i, in, k, out[32 * i + k], arith_model(a[i], b[i], c[i], k));
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -744,7 +721,7 @@ static uint32_t pk(uint16_t lo, uint16_t hi)
 }
 
 /* a half2 result checked lane by lane with the scalar rules of result k */
-static void check_h2(const fixture *f, const char *name, unsigned i, uint32_t in, unsigned k,
+static void check_h2(const test_corpus *f, const char *name, unsigned i, uint32_t in, unsigned k,
                      uint32_t got, uint32_t want)
 {
     char what[96];
@@ -768,10 +745,10 @@ static void test_half2_ops(void **state)
         b2[i] = pk(b[i], b[j]);
         c2[i] = pk(c[i], c[j]);
         for (unsigned k = 0; k < 2; k++) {
-            uint32_t r = rng(&seed);
-            fin[2 * i + k] = (r & 1u) ? f_from(rng(&seed))
+            uint32_t r = test_rng(&seed);
+            fin[2 * i + k] = (r & 1u) ? f_from(test_rng(&seed))
                                       : f_from((r & 0x80000000u) | ((100u + (r >> 4) % 50u) << 23) |
-                                               (rng(&seed) & 0x7fffffu));
+                                               (test_rng(&seed) & 0x7fffffu));
         }
     }
     fin[0] = f_from(0x3f801000); /* ties */
@@ -779,15 +756,17 @@ static void test_half2_ops(void **state)
     fin[2] = f_from(0x33000000);
     fin[3] = f_from(0x7fc00000);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
-        ptxemu_dptr da = upload(&f, a2, sizeof a2), db = upload(&f, b2, sizeof b2),
-                    dc = upload(&f, c2, sizeof c2), dfin = upload(&f, fin, sizeof fin),
-                    dout = upload(&f, NULL, sizeof out);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
+        ptxemu_dptr da = test_corpus_upload(&f, a2, sizeof a2),
+                    db = test_corpus_upload(&f, b2, sizeof b2),
+                    dc = test_corpus_upload(&f, c2, sizeof c2),
+                    dfin = test_corpus_upload(&f, fin, sizeof fin),
+                    dout = test_corpus_upload(&f, NULL, sizeof out);
         int nn = NB;
         void *args[] = {&da, &db, &dc, &dfin, &dout, &nn};
         launch(&f, "half2_ops", NB, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_download(&f, out, dout, sizeof out);
         static const char *const names2[] = {
             "__hadd2", "__hsub2", "__hmul2", "__h2div", "__hadd2_sat", "__hsub2_sat",
             "__hmul2_sat", "__hadd2_rn", "__hsub2_rn", "__hmul2_rn", "__hfma2", "__hfma2_sat",
@@ -850,7 +829,7 @@ static void test_half2_ops(void **state)
             check_h2(&f, "__floats2half2_rn", i, f0, 0, o[72], pk(r0, r1));
             check_eq(&f, "make_half2", i, x, o[73], pk(xl, yl));
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -936,7 +915,7 @@ static uint16_t apply_spec(unsigned k, uint16_t x, uint16_t r)
 /* got must be one of the two halves bracketing the exact value y (after the
  * header's corrections, see apply_spec); special results (NaN, infinities,
  * exact zeros and exactly representable values) must be exact */
-static void check_faithful(const fixture *f, unsigned k, const char *what, unsigned i,
+static void check_faithful(const test_corpus *f, unsigned k, const char *what, unsigned i,
                            uint16_t in, uint16_t got, double y)
 {
     uint16_t lo = h_from_double(y, RD), hi = h_from_double(y, RU);
@@ -957,7 +936,7 @@ static void check_faithful(const fixture *f, unsigned k, const char *what, unsig
              f->sm, what, i, in, h_val(in), got, h_val(got), lo, hi, y);
 }
 
-static void check_math(const fixture *f, unsigned k, unsigned i, uint16_t x, uint16_t got,
+static void check_math(const test_corpus *f, unsigned k, unsigned i, uint16_t x, uint16_t got,
                        const char *suffix)
 {
     char what[64];
@@ -1011,20 +990,13 @@ static void test_half_math(void **state)
     for (unsigned i = 0; i < n; i++)
         in2[i] = pk(in[i], in[(i * 13u + 5u) % n]);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        int nn = (int)n;
-        void *args[] = {&din, &dout, &nn};
-        launch(&f, "half_math", n, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
+        run_n(&f, "half_math", n, in, sizeof in, out, sizeof out);
         for (unsigned i = 0; i < n; i++)
             for (unsigned k = 0; k < 13; k++)
                 check_math(&f, k, i, in[i], out[16 * i + k], "");
-        ptxemu_dptr din2 = upload(&f, in2, sizeof in2), dout2 = upload(&f, NULL, sizeof out2);
-        void *args2[] = {&din2, &dout2, &nn};
-        launch(&f, "half2_math", n, args2);
-        download(&f, out2, dout2, sizeof out2);
+        run_n(&f, "half2_math", n, in2, sizeof in2, out2, sizeof out2);
         static const char *const rnames[] = {"h2ceil", "h2floor", "h2trunc", "h2rint"};
         static const int rmodes[] = {RU, RD, RZ, RN};
         for (unsigned i = 0; i < n; i++) {
@@ -1037,7 +1009,7 @@ static void test_half_math(void **state)
                 check_h2(&f, rnames[k], i, in2[i], 0, o[13 + k],
                          pk(h_rint(lo16(in2[i]), rmodes[k]), h_rint(hi16(in2[i]), rmodes[k])));
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -1067,14 +1039,9 @@ static void test_half_shfl(void **state)
     for (unsigned t = 0; t < 32; t++)
         lo[t] = lo16(in[t]);
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        ptxemu_dim3 g = {1, 1, 1}, b = {32, 1, 1};
-        if (ptxemu_launch(f.mod, "half_shfl", g, b, 0, args) != PTXEMU_OK)
-            fail_msg("sm_%u half_shfl: %s", f.sm, ptxemu_last_error(f.ctx));
-        download(&f, out, dout, sizeof out);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
+        test_corpus_run_io(&f, "half_shfl", 1, 32, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 32; t++) {
             const uint32_t *o = out + 12 * t;
             check_eq(&f, "__shfl_sync(half)", t, in[t], o[0], m_shfl(lo, t, 0, (t * 5u + 3u) & 31u, 32));
@@ -1090,7 +1057,7 @@ static void test_half_shfl(void **state)
             check_eq(&f, "__shfl_down_sync(half2, width 8)", t, in[t], o[10], m_shfl(in, t, 2, 3, 8));
             check_eq(&f, "__shfl_xor_sync(half2, width 16)", t, in[t], o[11], m_shfl(in, t, 3, 5, 16));
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -1112,17 +1079,19 @@ static void test_half_ldst(void **state)
             h2[i] = 0x3c00bc00u;
     }
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
-        ptxemu_dptr dh = upload(&f, h, sizeof h), dh2 = upload(&f, h2, sizeof h2),
-                    dl = upload(&f, NULL, sizeof lout), ds = upload(&f, NULL, sizeof hst),
-                    ds2 = upload(&f, NULL, sizeof h2st);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
+        ptxemu_dptr dh = test_corpus_upload(&f, h, sizeof h),
+                    dh2 = test_corpus_upload(&f, h2, sizeof h2),
+                    dl = test_corpus_upload(&f, NULL, sizeof lout),
+                    ds = test_corpus_upload(&f, NULL, sizeof hst),
+                    ds2 = test_corpus_upload(&f, NULL, sizeof h2st);
         int nn = NL;
         void *args[] = {&dh, &dh2, &dl, &ds, &ds2, &nn};
         launch(&f, "half_ldst", NL, args);
-        download(&f, lout, dl, sizeof lout);
-        download(&f, hst, ds, sizeof hst);
-        download(&f, h2st, ds2, sizeof h2st);
+        test_corpus_download(&f, lout, dl, sizeof lout);
+        test_corpus_download(&f, hst, ds, sizeof hst);
+        test_corpus_download(&f, h2st, ds2, sizeof h2st);
         static const char *const ln[] = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"};
         for (unsigned i = 0; i < NL; i++) {
             char what[64];
@@ -1142,7 +1111,7 @@ static void test_half_ldst(void **state)
             check_eq(&f, "__stcs(__half2)", i, h2[i], h2st[4 * i + 2], h2[i] ^ 0x80008000u);
             check_eq(&f, "__stwt(__half2)", i, h2[i], h2st[4 * i + 3], h2[i]);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -1167,21 +1136,25 @@ static void test_half_atomic(void **state)
     own[1] = 0x7bff; /* overflow to inf */
     v[1] = 0x5000;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
-        ptxemu_dptr dc = upload(&f, &ctr, sizeof ctr), dc2 = upload(&f, &ctr2, sizeof ctr2),
-                    dow = upload(&f, own, sizeof own), dow2 = upload(&f, own2, sizeof own2),
-                    dv = upload(&f, v, sizeof v), dv2 = upload(&f, v2, sizeof v2),
-                    dold = upload(&f, NULL, sizeof old), dsh = upload(&f, NULL, sizeof shout);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
+        ptxemu_dptr dc = test_corpus_upload(&f, &ctr, sizeof ctr),
+                    dc2 = test_corpus_upload(&f, &ctr2, sizeof ctr2),
+                    dow = test_corpus_upload(&f, own, sizeof own),
+                    dow2 = test_corpus_upload(&f, own2, sizeof own2),
+                    dv = test_corpus_upload(&f, v, sizeof v),
+                    dv2 = test_corpus_upload(&f, v2, sizeof v2),
+                    dold = test_corpus_upload(&f, NULL, sizeof old),
+                    dsh = test_corpus_upload(&f, NULL, sizeof shout);
         int nn = NA;
         void *args[] = {&dc, &dc2, &dow, &dow2, &dv, &dv2, &dold, &dsh, &nn};
         launch(&f, "half_atomic", NA, args);
-        download(&f, &ctr_out, dc, sizeof ctr_out);
-        download(&f, &ctr2_out, dc2, sizeof ctr2_out);
-        download(&f, own_out, dow, sizeof own_out);
-        download(&f, own2_out, dow2, sizeof own2_out);
-        download(&f, old, dold, sizeof old);
-        download(&f, shout, dsh, sizeof shout);
+        test_corpus_download(&f, &ctr_out, dc, sizeof ctr_out);
+        test_corpus_download(&f, &ctr2_out, dc2, sizeof ctr2_out);
+        test_corpus_download(&f, own_out, dow, sizeof own_out);
+        test_corpus_download(&f, own2_out, dow2, sizeof own2_out);
+        test_corpus_download(&f, old, dold, sizeof old);
+        test_corpus_download(&f, shout, dsh, sizeof shout);
         /* the shared counters: every partial sum is exact, so the final
          * values are fixed and the old values are a permutation of them */
         check_eq(&f, "atomicAdd(__half) total", 0, 0, ctr_out, h_from_double(NA, RN));
@@ -1224,7 +1197,7 @@ static void test_half_atomic(void **state)
             check_h2(&f, "atomicAdd(__half2) own", i, own2[i], 0, own2_out[i],
                      pk(h_add(lo16(own2[i]), lo16(v2[i])), h_add(hi16(own2[i]), hi16(v2[i]))));
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -1239,21 +1212,16 @@ static void test_half_operators(void **state)
     binary_inputs(a, b, c);
     uint32_t seed = 2024;
     for (unsigned i = 0; i < NB; i++) { /* |d| < 2^40: the int assignment is defined */
-        uint32_t r = rng(&seed);
-        d[i] = ldexp((double)rng(&seed) * ((r & 1u) ? 1.0 : -1.0), (int)(r >> 1) % 40 - 40);
+        uint32_t r = test_rng(&seed);
+        d[i] = ldexp((double)test_rng(&seed) * ((r & 1u) ? 1.0 : -1.0), (int)(r >> 1) % 40 - 40);
     }
     d[0] = 65520.0;
     d[1] = 2049.0;
     d[2] = 1.0 + ldexp(1.0, -11) + ldexp(1.0, -40); /* rounds up once, ties via float */
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, archs[ai]);
-        ptxemu_dptr da = upload(&f, a, sizeof a), db = upload(&f, b, sizeof b),
-                    dd = upload(&f, d, sizeof d), dout = upload(&f, NULL, sizeof out);
-        int nn = NB;
-        void *args[] = {&da, &db, &dd, &dout, &nn};
-        launch(&f, "half_operators", NB, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_fp16", archs[ai], NULL);
+        run_abc(&f, "half_operators", a, b, d, sizeof d, out, sizeof out);
         for (unsigned i = 0; i < NB; i++) {
             const uint32_t *o = out + 32 * i;
             uint16_t x = a[i], y = b[i], one = 0x3c00;
@@ -1324,7 +1292,7 @@ static void test_half_operators(void **state)
             check_h(&f, "operator=(float)", i, in, (uint16_t)o[31],
                     h_from_double((double)(float)d[i], RN));
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 

@@ -53,68 +53,13 @@
 
 static const char *const archs[] = {"75", "80", "90"};
 
-typedef struct fixture {
-    ptxemu_ctx *ctx;
-    ptxemu_module *mod;
-    unsigned sm;
-} fixture;
-
-static void load(fixture *f, const char *file, const char *arch)
-{
-    char rel[128];
-    snprintf(rel, sizeof rel, "tests/corpus/nvcc/%s.sm_%s.ptx", file, arch);
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, NULL), PTXEMU_OK);
-    char *path = test_source_path(rel);
-    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
-    if (s != PTXEMU_OK)
-        fail_msg("%s: %s", rel, ptxemu_last_error(f->ctx));
-    g_free(path);
-    f->sm = (unsigned)atoi(arch);
-}
-
-static ptxemu_dptr upload(fixture *f, const void *host, size_t bytes)
-{
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
-    if (host)
-        assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
-    else
-        assert_int_equal(ptxemu_memset(f->ctx, d, 0, bytes), PTXEMU_OK);
-    return d;
-}
-
-static void launch_grid(fixture *f, const char *k, unsigned blocks, unsigned threads,
-                        void **args)
-{
-    ptxemu_dim3 g = {blocks, 1, 1}, b = {threads, 1, 1};
-    ptxemu_status s = ptxemu_launch(f->mod, k, g, b, 0, args);
-    if (s != PTXEMU_OK)
-        fail_msg("sm_%u %s: %s", f->sm, k, ptxemu_last_error(f->ctx));
-}
-
-static void launch(fixture *f, const char *k, unsigned threads, void **args)
-{
-    launch_grid(f, k, 1, threads, args);
-}
-
-static void download(fixture *f, void *host, ptxemu_dptr d, size_t bytes)
-{
-    assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, host, d, bytes), PTXEMU_OK);
-}
-
-static uint32_t rng(uint32_t *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return *s ^ (*s >> 13);
-}
-
 static uint64_t rng64(uint32_t *s)
 {
-    uint64_t hi = rng(s);
-    return hi << 32 | rng(s);
+    uint64_t hi = test_rng(s);
+    return hi << 32 | test_rng(s);
 }
 
-static void check(const fixture *f, const char *what, unsigned t, unsigned k, uint64_t got,
+static void check(const test_corpus *f, const char *what, unsigned t, unsigned k, uint64_t got,
                   uint64_t want)
 {
     if (got != want)
@@ -238,11 +183,11 @@ static void test_simd_ops(void **state)
         0x00ff00ffu, 0xff00ff00u, 0x12345678u, 0x1234aba5u, 0x1234aba6u, 0xfefefefeu,
     };
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_intrinsics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_intrinsics", archs[ai], NULL);
         uint32_t in[256], out[128 * 82], seed = 1234;
         for (unsigned i = 0; i < 256; i++)
-            in[i] = rng(&seed);
+            in[i] = test_rng(&seed);
         /* every pair of edge values in the first threads, in both orders */
         for (unsigned i = 0; i < 18; i++) {
             in[2 * i] = edge[i];
@@ -253,10 +198,7 @@ static void test_simd_ops(void **state)
         in[40] = 0x7f7f7f7fu; in[41] = 0x80808080u;
         in[42] = 0xffffffffu; in[43] = 0x00010001u; /* -1 + 1, avg of -1 and 0 */
         in[44] = 0xfffdfffdu; in[45] = 0x00000000u; /* -3 + 0: halves round away */
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch(&f, "simd_ops", 128, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "simd_ops", 1, 128, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 128; t++) {
             uint32_t a = in[2 * t], b = in[2 * t + 1];
             for (unsigned half = 0; half < 2; half++) {
@@ -269,7 +211,7 @@ static void test_simd_ops(void **state)
                 }
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -331,15 +273,12 @@ static void test_dpx_ops(void **state)
     static const uint32_t edge[] = {0, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x80008000u,
                                     0x7fff7fffu, 0x00010001u, 0xffff0000u, 0x8000ffffu, 1};
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_intrinsics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_intrinsics", archs[ai], NULL);
         uint32_t in[96], out[32 * 48], seed = 90;
         for (unsigned i = 0; i < 96; i++)
-            in[i] = i < 30 ? edge[(i * 7) % 10] : rng(&seed);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch(&f, "dpx_ops", 32, args);
-        download(&f, out, dout, sizeof out);
+            in[i] = i < 30 ? edge[(i * 7) % 10] : test_rng(&seed);
+        test_corpus_run_io(&f, "dpx_ops", 1, 32, in, sizeof in, out, sizeof out);
         static const char *const fam[4] = {"__viaddmax", "__viaddmin", "__vimax3", "__vimin3"};
         for (unsigned t = 0; t < 32; t++) {
             uint32_t a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2], want[48];
@@ -375,7 +314,7 @@ static void test_dpx_ops(void **state)
                              k < 24 ? fam[k / 6] : k < 28 ? "__vimax/__vimin_relu" : "__vib*",
                              k % 6, a, b, c, out[48 * t + k], want[k]);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -440,18 +379,15 @@ static void test_int_ops(void **state)
         0x0000002100000020ull, 0x0000004000000040ull, 0xffffff80ff7f8001ull,
     };
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_intrinsics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_intrinsics", archs[ai], NULL);
         uint64_t in[256], out[128 * 40];
         uint32_t seed = 4321;
         for (unsigned i = 0; i < 256; i++)
             in[i] = rng64(&seed);
         for (unsigned i = 0; i < 24; i++)
             in[i] = edge[(i * 7) % 12] ^ (i >= 12 ? edge[i % 12] : 0);
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch(&f, "int_ops", 128, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "int_ops", 1, 128, in, sizeof in, out, sizeof out);
         for (unsigned t = 0; t < 128; t++) {
             uint64_t x = in[2 * t], y = in[2 * t + 1];
             uint32_t a = (uint32_t)x, b = (uint32_t)y, c = (uint32_t)(x >> 32);
@@ -494,7 +430,7 @@ static void test_int_ops(void **state)
             for (unsigned k = 0; k < 29; k++)
                 check(&f, "int_ops", t, k, out[40 * t + k], want[k]);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -527,18 +463,15 @@ static void test_shfl_ops(void **state)
                                          "long long", "unsigned long long", "float", "double"};
     static const bool wide[8] = {false, false, true, true, true, true, false, true};
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_intrinsics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_intrinsics", archs[ai], NULL);
         uint64_t in[32], out[32 * 96];
         uint32_t seed = 77;
         for (unsigned i = 0; i < 32; i++)
             in[i] = rng64(&seed);
         in[3] = 0x7ff8000000000001ull; /* a NaN double travels bit for bit */
         in[4] = 0xffc00001fff00001ull;
-        ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-        void *args[] = {&din, &dout};
-        launch(&f, "shfl_ops", 32, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_run_io(&f, "shfl_ops", 1, 32, in, sizeof in, out, sizeof out);
         for (unsigned lane = 0; lane < 32; lane++)
             for (unsigned ty = 0; ty < 8; ty++)
                 for (unsigned s = 0; s < 12; s++) {
@@ -550,19 +483,16 @@ static void test_shfl_ops(void **state)
                                  types[ty], s, lane, (unsigned long long)got,
                                  (unsigned long long)want);
                 }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
 /* ------------------------------------------------------ vote and barriers */
 
-static void run_vote(fixture *f, const uint32_t *in)
+static void run_vote(test_corpus *f, const uint32_t *in)
 {
     uint32_t out[64 * 12];
-    ptxemu_dptr din = upload(f, in, 64 * sizeof *in), dout = upload(f, NULL, sizeof out);
-    void *args[] = {&din, &dout};
-    launch(f, "vote_ops", 64, args);
-    download(f, out, dout, sizeof out);
+    test_corpus_run_io(f, "vote_ops", 1, 64, in, 64 * sizeof *in, out, sizeof out);
     uint32_t cnt = 0, and_ = 1, or_ = 0;
     for (unsigned t = 0; t < 64; t++) {
         cnt += (in[t] & 16u) != 0;
@@ -596,11 +526,11 @@ static void test_vote_ops(void **state)
 {
     (void)state;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_intrinsics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_intrinsics", archs[ai], NULL);
         uint32_t in[64], seed = 5;
         for (unsigned t = 0; t < 64; t++)
-            in[t] = rng(&seed);
+            in[t] = test_rng(&seed);
         for (unsigned t = 0; t < 32; t++)
             in[t] |= 1u | 4u; /* warp 0: __all_sync and __uni_sync true */
         run_vote(&f, in);
@@ -610,7 +540,7 @@ static void test_vote_ops(void **state)
         for (unsigned t = 0; t < 64; t++)
             in[t] = t == 40 ? 0xffu : 0; /* a single thread's predicates */
         run_vote(&f, in);
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -618,16 +548,13 @@ static void test_barrier_ops(void **state)
 {
     (void)state;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_intrinsics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_intrinsics", archs[ai], NULL);
         for (unsigned round = 0; round < 3; round++) {
             uint32_t in[96], out[96 * 8], seed = 17 + round;
             for (unsigned t = 0; t < 96; t++)
-                in[t] = round == 0 ? rng(&seed) : round == 1 ? 7u : (t == 95 ? 7u : 0u);
-            ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-            void *args[] = {&din, &dout};
-            launch(&f, "barrier_ops", 96, args);
-            download(&f, out, dout, sizeof out);
+                in[t] = round == 0 ? test_rng(&seed) : round == 1 ? 7u : (t == 95 ? 7u : 0u);
+            test_corpus_run_io(&f, "barrier_ops", 1, 96, in, sizeof in, out, sizeof out);
             uint32_t cnt = 0, and_ = 1, or_ = 0;
             for (unsigned t = 0; t < 96; t++) {
                 cnt += in[t] & 1u;
@@ -641,7 +568,7 @@ static void test_barrier_ops(void **state)
                     check(&f, "barrier_ops", t, k, out[8 * t + k], want[k]);
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -651,17 +578,18 @@ static void test_space_ops(void **state)
 {
     (void)state;
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_intrinsics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_intrinsics", archs[ai], NULL);
         int32_t pk[4] = {-5, 17, 123456, -99999}, g[32];
         uint32_t out[32 * 12];
         for (unsigned t = 0; t < 32; t++)
             g[t] = 5000 + (int32_t)t;
         static const int32_t cvals[4] = {11, 22, 33, 44};
-        ptxemu_dptr dg = upload(&f, g, sizeof g), dout = upload(&f, NULL, sizeof out);
+        ptxemu_dptr dg = test_corpus_upload(&f, g, sizeof g),
+                    dout = test_corpus_upload(&f, NULL, sizeof out);
         void *args[] = {pk, &dg, &dout};
-        launch(&f, "space_ops", 32, args);
-        download(&f, out, dout, sizeof out);
+        test_corpus_launch(&f, "space_ops", 1, 32, args);
+        test_corpus_download(&f, out, dout, sizeof out);
         for (unsigned t = 0; t < 32; t++) {
             const uint32_t *r = out + 12 * t;
             /* bit 0 __isGlobal, 1 __isShared, 2 __isConstant, 3 __isLocal,
@@ -680,7 +608,7 @@ static void test_space_ops(void **state)
             check(&f, "cvta param", t, 9, r[9], (uint32_t)(1000 + pk[t & 3u]));
             check(&f, "shared address delta", t, 10, r[10], 4u * t);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -705,30 +633,31 @@ static void test_cache_ops(void **state)
     static const char *const how[10] = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu",
                                         "__ldcv", "__stwb", "__stcg", "__stcs", "__stwt"};
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_intrinsics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_intrinsics", archs[ai], NULL);
         uint32_t seed = 31;
         for (size_t ti = 0; ti < G_N_ELEMENTS(types); ti++) {
             size_t sz = types[ti].size;
             uint8_t in[32 * 16], out[320 * 16];
             for (size_t i = 0; i < 32 * sz; i++)
-                in[i] = (uint8_t)rng(&seed);
+                in[i] = (uint8_t)test_rng(&seed);
             if (sz >= 4)
                 memcpy(in, &(uint32_t){0x7fa00001u}, 4); /* signalling NaN bits */
             memset(out, 0xcc, sizeof out);
-            ptxemu_dptr din = upload(&f, in, 32 * sz), dout = upload(&f, out, 320 * sz);
+            ptxemu_dptr din = test_corpus_upload(&f, in, 32 * sz),
+                        dout = test_corpus_upload(&f, out, 320 * sz);
             void *args[] = {&din, &dout};
             char kname[64];
             snprintf(kname, sizeof kname, "cache_%s", types[ti].name);
-            launch(&f, kname, 32, args);
-            download(&f, out, dout, 320 * sz);
+            test_corpus_launch(&f, kname, 1, 32, args);
+            test_corpus_download(&f, out, dout, 320 * sz);
             for (unsigned i = 0; i < 32; i++)
                 for (unsigned j = 0; j < 10; j++)
                     if (memcmp(out + (10 * i + j) * sz, in + i * sz, sz) != 0)
                         fail_msg("sm_%u %s(%s) element %u differs", f.sm, how[j],
                                  types[ti].name, i);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -824,8 +753,8 @@ static void test_fp_ops(void **state)
                                         "__dsqrt", "__fma"};
     static const char *const rnd[] = {"rn", "rz", "ru", "rd"};
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_intrinsics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_intrinsics", archs[ai], NULL);
         uint32_t seed = 999;
         /* round 0: edge values; 1, 2: random bits with exponents near 1 and
          * anywhere; 3: halfway cases of the integer conversions and fma
@@ -835,10 +764,12 @@ static void test_fp_ops(void **state)
             uint64_t out[32 * 64];
             for (unsigned t = 0; t < 32; t++) {
                 in[3 * t] = edge[t];
-                in[3 * t + 1] = t % 3 == 0 ? edge[(t * 7 + 5) % 32]
-                                           : ldexp((double)(int32_t)rng(&seed), (int)(t % 9) - 33);
-                in[3 * t + 2] = t % 4 == 0 ? edge[(t * 11 + 1) % 32]
-                                           : ldexp((double)(int32_t)rng(&seed), (int)(t % 5) - 40);
+                in[3 * t + 1] = t % 3 == 0
+                                    ? edge[(t * 7 + 5) % 32]
+                                    : ldexp((double)(int32_t)test_rng(&seed), (int)(t % 9) - 33);
+                in[3 * t + 2] = t % 4 == 0
+                                    ? edge[(t * 11 + 1) % 32]
+                                    : ldexp((double)(int32_t)test_rng(&seed), (int)(t % 5) - 40);
             }
             in[3 * 2 + 1] = 3.0; /* 1/3: inexact in every mode */
             in[3 * 3 + 1] = -1.0; /* -1 + -1 ... */
@@ -847,18 +778,16 @@ static void test_fp_ops(void **state)
                 uint64_t bits = rng64(&seed);
                 if (round == 1) /* exponent within 2^-64 .. 2^64 */
                     bits = (bits & 0x800fffffffffffffull) |
-                           (uint64_t)(1023 - 64 + rng(&seed) % 129) << 52;
+                           (uint64_t)(1023 - 64 + test_rng(&seed) % 129) << 52;
                 memcpy(&in[i], &bits, 8);
                 if (round == 3) {
-                    double k = (double)((int32_t)rng(&seed) >> (rng(&seed) % 31));
-                    in[i] = i % 3 == 0 ? k + 0.5 : i % 3 == 1 ? ldexp(k, -(int)(rng(&seed) % 20))
-                                                              : -in[i - 2] * in[i - 1];
+                    double k = (double)((int32_t)test_rng(&seed) >> (test_rng(&seed) % 31));
+                    in[i] = i % 3 == 0   ? k + 0.5
+                            : i % 3 == 1 ? ldexp(k, -(int)(test_rng(&seed) % 20))
+                                         : -in[i - 2] * in[i - 1];
                 }
             }
-            ptxemu_dptr din = upload(&f, in, sizeof in), dout = upload(&f, NULL, sizeof out);
-            void *args[] = {&din, &dout};
-            launch(&f, "fp_ops", 32, args);
-            download(&f, out, dout, sizeof out);
+            test_corpus_run_io(&f, "fp_ops", 1, 32, in, sizeof in, out, sizeof out);
             for (unsigned t = 0; t < 32; t++) {
                 double x = in[3 * t], y = in[3 * t + 1], z = in[3 * t + 2];
                 const uint64_t *r = out + 64 * t;
@@ -924,7 +853,7 @@ static void test_fp_ops(void **state)
                 check(&f, "__longlong_as_double", t, 61, r[61], ly + 1);
             }
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -1088,33 +1017,34 @@ static atom_op make_op(int32_t code, const atom_cells *c, uint32_t *seed)
     static const float fpool[] = {0.5f, -0.25f, 1e-40f, -1e-40f, 3.0f, 1e30f, -1e30f,
                                   1.17549435e-38f, 0.0f, -0.0f, 16777216.0f, 1.0f};
     atom_op op = {code, 0, 0, 0};
-    uint32_t r = rng(seed);
-    op.a = r % 3 == 0 ? pool[rng(seed) % G_N_ELEMENTS(pool)] : rng64(seed) >> (rng(seed) % 64);
+    uint32_t r = test_rng(seed);
+    op.a = r % 3 == 0 ? pool[test_rng(seed) % G_N_ELEMENTS(pool)]
+                      : rng64(seed) >> (test_rng(seed) % 64);
     if (r % 5 == 0)
         op.a = ~op.a;
     if (code == 108) {
-        unsigned k = rng(seed) % 4;
-        uint16_t cmp = rng(seed) % 2 ? c->s[k] : (uint16_t)rng(seed);
+        unsigned k = test_rng(seed) % 4;
+        uint16_t cmp = test_rng(seed) % 2 ? c->s[k] : (uint16_t)test_rng(seed);
         op.b = (uint64_t)k << 16 | cmp;
         return op;
     }
     unsigned type = atom_table[code % 36].type, fn = atom_table[code % 36].fn;
     if (fn == A_INC || fn == A_DEC) { /* limits around the current value */
         static const int32_t d[] = {0, 1, -1, 2, -2};
-        op.a = r % 2 ? (uint32_t)((int32_t)c->u + d[rng(seed) % 5]) : pool[rng(seed) % 5];
+        op.a = r % 2 ? (uint32_t)((int32_t)c->u + d[test_rng(seed) % 5]) : pool[test_rng(seed) % 5];
     }
     if (fn == A_CAS) {
         uint64_t cur = type == T_I ? (uint64_t)(uint32_t)c->i : type == T_U ? c->u : c->q;
-        op.b = rng(seed) % 2 ? cur : op.a ^ 1;
+        op.b = test_rng(seed) % 2 ? cur : op.a ^ 1;
     }
     if (type == T_F) {
-        float f = fpool[rng(seed) % G_N_ELEMENTS(fpool)];
+        float f = fpool[test_rng(seed) % G_N_ELEMENTS(fpool)];
         uint32_t b;
         memcpy(&b, &f, 4);
         op.a = b;
     }
     if (type == T_D) {
-        double dv = ldexp((double)(int32_t)rng(seed), (int)(rng(seed) % 40) - 60);
+        double dv = ldexp((double)(int32_t)test_rng(seed), (int)(test_rng(seed) % 40) - 60);
         if (r % 7 == 0)
             dv = 4.9406564584124654e-324; /* no flushing for .f64 */
         memcpy(&op.a, &dv, 8);
@@ -1127,8 +1057,8 @@ static void test_atomic_sequence(void **state)
     (void)state;
     enum { N = 600 };
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_atomics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_atomics", archs[ai], NULL);
         for (int32_t in_shared = 0; in_shared < 2; in_shared++) {
             atom_cells init = {-5, 7, 1ull << 40, -(1ll << 50), 1.5f, 0, -2.0, {1, 0xffff, 3, 4}};
             atom_cells model = init;
@@ -1137,18 +1067,19 @@ static void test_atomic_sequence(void **state)
             uint32_t seed = 2024u + (uint32_t)in_shared;
             for (int i = 0; i < N; i++) {
                 int32_t code = i < 2 * ATOM_CODES ? i % ATOM_CODES
-                                                  : (int32_t)(rng(&seed) % ATOM_CODES);
+                                                  : (int32_t)(test_rng(&seed) % ATOM_CODES);
                 ops[i] = make_op(code, &model, &seed);
                 want[i] = m_apply(&model, &ops[i], in_shared != 0);
             }
-            ptxemu_dptr dops = upload(&f, ops, sizeof ops), dc = upload(&f, &init, sizeof init);
-            ptxemu_dptr dout = upload(&f, NULL, sizeof got);
+            ptxemu_dptr dops = test_corpus_upload(&f, ops, sizeof ops),
+                        dc = test_corpus_upload(&f, &init, sizeof init);
+            ptxemu_dptr dout = test_corpus_upload(&f, NULL, sizeof got);
             int32_t n = N;
             void *args[] = {&dops, &n, &dc, &dout, &in_shared};
-            launch(&f, "atomic_sequence", 32, args);
-            download(&f, got, dout, sizeof got);
+            test_corpus_launch(&f, "atomic_sequence", 1, 32, args);
+            test_corpus_download(&f, got, dout, sizeof got);
             atom_cells fin;
-            download(&f, &fin, dc, sizeof fin);
+            test_corpus_download(&f, &fin, dc, sizeof fin);
             for (int i = 0; i < N; i++)
                 if (got[i] != want[i])
                     fail_msg("sm_%u%s op %d (code %d, a 0x%llx, b 0x%llx): returned 0x%llx, "
@@ -1159,7 +1090,7 @@ static void test_atomic_sequence(void **state)
             if (memcmp(&fin, &model, sizeof fin) != 0)
                 fail_msg("sm_%u%s: final cells differ", f.sm, in_shared ? " shared" : "");
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 
@@ -1205,7 +1136,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Sorted `got` equals sorted `want` (both n long; sorted in place). */
-static void check_multiset(const fixture *f, const char *what, unsigned set, uint64_t *got,
+static void check_multiset(const test_corpus *f, const char *what, unsigned set, uint64_t *got,
                            uint64_t *want, size_t n)
 {
     qsort(got, n, sizeof *got, cmp_u64);
@@ -1254,7 +1185,7 @@ static void contend_init(contend_cells *c)
 
 /* Checks one cell set that the threads gids[0..n) hit through the olds
  * slots at `slot` (0, 16 or 32). */
-static void check_set(const fixture *f, const contend_cells *init, const contend_cells *fin,
+static void check_set(const test_corpus *f, const contend_cells *init, const contend_cells *fin,
                       unsigned set, const uint32_t *gids, size_t n, const uint64_t *olds,
                       const uint32_t *tids, unsigned slot)
 {
@@ -1442,7 +1373,7 @@ static void check_set(const fixture *f, const contend_cells *init, const contend
 
 /* The two 16-bit counters: even threads add 3 to us[0], odd ones to us[1],
  * each by a compare-and-swap loop; us[2], us[3] stay. */
-static void check_us(const fixture *f, const contend_cells *init, const contend_cells *fin,
+static void check_us(const test_corpus *f, const contend_cells *init, const contend_cells *fin,
                      const uint64_t *olds, size_t nthreads)
 {
     for (unsigned k = 0; k < 2; k++) {
@@ -1468,34 +1399,34 @@ static void test_atomic_contend(void **state)
     (void)state;
     enum { BLOCKS = 2, THREADS = 128, N = BLOCKS * THREADS };
     for (size_t ai = 0; ai < G_N_ELEMENTS(archs); ai++) {
-        fixture f;
-        load(&f, "sweep_atomics", archs[ai]);
+        test_corpus f;
+        test_corpus_load(&f, "sweep_atomics", archs[ai], NULL);
         for (int sh = 0; sh < 2; sh++) {
             contend_cells init, fin;
             memset(&init, 0, sizeof init);
             contend_init(&init);
             size_t nthreads = sh ? THREADS : N;
             uint64_t *olds = g_new0(uint64_t, 49 * N);
-            ptxemu_dptr di = upload(&f, init.gi, sizeof init.gi);
-            ptxemu_dptr du = upload(&f, init.gu, sizeof init.gu);
-            ptxemu_dptr dq = upload(&f, init.gq, sizeof init.gq);
-            ptxemu_dptr dl = upload(&f, init.gl, sizeof init.gl);
-            ptxemu_dptr dfl = upload(&f, init.gf, sizeof init.gf);
-            ptxemu_dptr dd = upload(&f, init.gd, sizeof init.gd);
-            ptxemu_dptr dus = upload(&f, init.us, sizeof init.us);
-            ptxemu_dptr dolds = upload(&f, NULL, 49 * N * sizeof *olds);
+            ptxemu_dptr di = test_corpus_upload(&f, init.gi, sizeof init.gi);
+            ptxemu_dptr du = test_corpus_upload(&f, init.gu, sizeof init.gu);
+            ptxemu_dptr dq = test_corpus_upload(&f, init.gq, sizeof init.gq);
+            ptxemu_dptr dl = test_corpus_upload(&f, init.gl, sizeof init.gl);
+            ptxemu_dptr dfl = test_corpus_upload(&f, init.gf, sizeof init.gf);
+            ptxemu_dptr dd = test_corpus_upload(&f, init.gd, sizeof init.gd);
+            ptxemu_dptr dus = test_corpus_upload(&f, init.us, sizeof init.us);
+            ptxemu_dptr dolds = test_corpus_upload(&f, NULL, 49 * N * sizeof *olds);
             void *args[] = {&di, &du, &dq, &dl, &dfl, &dd, &dus, &dolds};
-            launch_grid(&f, sh ? "atomic_contend_shared" : "atomic_contend", sh ? 1 : BLOCKS,
+            test_corpus_launch(&f, sh ? "atomic_contend_shared" : "atomic_contend", sh ? 1 : BLOCKS,
                         THREADS, args);
             fin = init;
-            download(&f, fin.gi, di, sizeof fin.gi);
-            download(&f, fin.gu, du, sizeof fin.gu);
-            download(&f, fin.gq, dq, sizeof fin.gq);
-            download(&f, fin.gl, dl, sizeof fin.gl);
-            download(&f, fin.gf, dfl, sizeof fin.gf);
-            download(&f, fin.gd, dd, sizeof fin.gd);
-            download(&f, fin.us, dus, sizeof fin.us);
-            download(&f, olds, dolds, 49 * N * sizeof *olds);
+            test_corpus_download(&f, fin.gi, di, sizeof fin.gi);
+            test_corpus_download(&f, fin.gu, du, sizeof fin.gu);
+            test_corpus_download(&f, fin.gq, dq, sizeof fin.gq);
+            test_corpus_download(&f, fin.gl, dl, sizeof fin.gl);
+            test_corpus_download(&f, fin.gf, dfl, sizeof fin.gf);
+            test_corpus_download(&f, fin.gd, dd, sizeof fin.gd);
+            test_corpus_download(&f, fin.us, dus, sizeof fin.us);
+            test_corpus_download(&f, olds, dolds, 49 * N * sizeof *olds);
             uint32_t gids[N];
             for (uint32_t t = 0; t < N; t++)
                 gids[t] = t;
@@ -1512,7 +1443,7 @@ static void test_atomic_contend(void **state)
             check_us(&f, &init, &fin, olds, nthreads);
             g_free(olds);
         }
-        ptxemu_ctx_destroy(f.ctx);
+        test_corpus_close(&f);
     }
 }
 

@@ -121,103 +121,35 @@ static const kdesc kernels[] = {
 
 /* ------------------------------------------------------------ the API */
 
-typedef struct fixture {
-    ptxemu_ctx *ctx;
-    ptxemu_module *mod;
-    unsigned sm;
-} fixture;
-
 enum { MODE_PLAIN, MODE_ITS, MODE_TIMING };
 
 /* mode: the plain functional run, independent thread scheduling (per-lane
  * PCs; the warp waits for all 32 lanes at each wmma), or the timing model */
-static void load(fixture *f, const char *arch, int mode)
+static void load(test_corpus *f, const char *arch, int mode)
 {
-    char rel[128];
-    snprintf(rel, sizeof rel, "tests/corpus/nvcc/sweep_mma.sm_%s.ptx", arch);
     ptxemu_options o = {0};
     o.its = mode == MODE_ITS ? 1 : -1;
     o.timing = mode == MODE_TIMING;
-    assert_int_equal(ptxemu_ctx_create(&f->ctx, &o), PTXEMU_OK);
-    char *path = test_source_path(rel);
-    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
-    if (s != PTXEMU_OK)
-        fail_msg("%s: %s", rel, ptxemu_last_error(f->ctx));
-    g_free(path);
-    f->sm = (unsigned)atoi(arch);
+    test_corpus_load(f, "sweep_mma", arch, &o);
 }
 
-static void unload(fixture *f)
+static void unload(test_corpus *f)
 {
     ptxemu_module_unload(f->mod);
-    ptxemu_ctx_destroy(f->ctx);
+    test_corpus_close(f);
 }
 
-static ptxemu_dptr upload(fixture *f, const void *host, size_t bytes)
-{
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
-    assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
-    return d;
-}
-
-static void launch(fixture *f, const char *k, unsigned blocks, unsigned threads, void **args)
-{
-    ptxemu_dim3 g = {blocks, 1, 1}, b = {threads, 1, 1};
-    ptxemu_status s = ptxemu_launch(f->mod, k, g, b, 0, args);
-    if (s != PTXEMU_OK)
-        fail_msg("sm_%u %s: %s", f->sm, k, ptxemu_last_error(f->ctx));
-}
-
+/* test_rng as tm_random's generator */
 static uint32_t rng(void *st)
 {
-    uint32_t *s = st;
-    *s = *s * 1664525u + 1013904223u;
-    return *s ^ (*s >> 13);
+    return test_rng(st);
 }
 
 /* ------------------------------------------------- matrices in memory */
 
-typedef struct mem_mat {
-    unsigned rows, cols, ld; /* ld: elements between rows (row) or columns (col) */
-    bool col_major;
-    tm_type t;
-    uint8_t *bytes;
-    size_t size;
-} mem_mat;
-
-static size_t elem_bit(const mem_mat *mm, unsigned r, unsigned c)
-{
-    size_t e = mm->col_major ? (size_t)c * mm->ld + r : (size_t)r * mm->ld + c;
-    return e * tm_bits(mm->t);
-}
-
-static void mat_put(mem_mat *mm, unsigned r, unsigned c, uint64_t v)
-{
-    size_t bit = elem_bit(mm, r, c);
-    unsigned bits = tm_bits(mm->t);
-    if (bits >= 8) {
-        for (unsigned i = 0; i < bits / 8; i++)
-            mm->bytes[bit / 8 + i] = (uint8_t)(v >> (8 * i));
-    } else { /* sub-byte elements packed from bit 0 of each byte up */
-        unsigned sh = bit % 8, mask = (1u << bits) - 1;
-        mm->bytes[bit / 8] = (uint8_t)((mm->bytes[bit / 8] & ~(mask << sh)) | ((v & mask) << sh));
-    }
-}
-
-static uint64_t mat_get(const mem_mat *mm, unsigned r, unsigned c)
-{
-    size_t bit = elem_bit(mm, r, c);
-    unsigned bits = tm_bits(mm->t);
-    uint64_t v = 0;
-    for (unsigned i = 0; i < bits / 8; i++)
-        v |= (uint64_t)mm->bytes[bit / 8 + i] << (8 * i);
-    return v;
-}
-
 /* pad: extra 16-byte units per row (column); the filler is 0xa5 so that
  * a store into the padding shows */
-static void mat_init(mem_mat *mm, unsigned rows, unsigned cols, tm_type t, bool col_major,
+static void mat_init(tm_mat *mm, unsigned rows, unsigned cols, tm_type t, bool col_major,
                      unsigned pad)
 {
     unsigned lead = col_major ? rows : cols;
@@ -498,7 +430,7 @@ static void check_float(const kdesc *kd, const fexp *e, uint64_t got, bool op, u
         fail_msg("%s: %Lg, want %s0", what, g, (e->zsign < 0) != (f < 0) ? "-" : "+");
 }
 
-static void do_run(fixture *fx, const kdesc *kd, const run *r, uint32_t *seed)
+static void do_run(test_corpus *fx, const kdesc *kd, const run *r, uint32_t *seed)
 {
     unsigned m = kd->m, n = kd->n, k = kd->k;
     tm_type ct = kd->ct, dt = kd->dt;
@@ -506,20 +438,20 @@ static void do_run(fixture *fx, const kdesc *kd, const run *r, uint32_t *seed)
     bool acol = kd->sub ? false : (fl & A_COL), bcol = kd->sub ? true : (fl & B_COL);
     mats x = {g_new0(uint64_t, m * k), g_new0(uint64_t, k * n), g_new0(uint64_t, m * n)};
     gen_inputs(kd, r, &x, seed);
-    mem_mat mm[4];
+    tm_mat mm[4];
     mat_init(&mm[0], m, k, kd->at, acol, r->pad[0]);
     mat_init(&mm[1], k, n, kd->at, bcol, r->pad[1]);
     mat_init(&mm[2], m, n, ct, fl & C_COL, r->pad[2]);
     mat_init(&mm[3], m, n, dt, fl & D_COL, r->pad[3]);
     for (unsigned i = 0; i < m; i++)
         for (unsigned kk = 0; kk < k; kk++)
-            mat_put(&mm[0], i, kk, x.a[i * k + kk]);
+            tm_mat_put(&mm[0], i, kk, x.a[i * k + kk]);
     for (unsigned kk = 0; kk < k; kk++)
         for (unsigned j = 0; j < n; j++)
-            mat_put(&mm[1], kk, j, x.b[kk * n + j]);
+            tm_mat_put(&mm[1], kk, j, x.b[kk * n + j]);
     for (unsigned i = 0; i < m; i++)
         for (unsigned j = 0; j < n; j++)
-            mat_put(&mm[2], i, j, x.c[i * n + j]);
+            tm_mat_put(&mm[2], i, j, x.c[i * n + j]);
     int32_t cfg[17] = {(int32_t)mm[0].ld, (int32_t)mm[1].ld, (int32_t)mm[2].ld,
                        (int32_t)mm[3].ld, fl,
                        (int32_t)(uint32_t)r->fill_ab, (int32_t)(uint32_t)(r->fill_ab >> 32),
@@ -534,11 +466,11 @@ static void do_run(fixture *fx, const kdesc *kd, const run *r, uint32_t *seed)
     memset(info, 0xff, sizeof info);
     ptxemu_dptr d[6];
     for (int o = 0; o < 4; o++)
-        d[o] = upload(fx, mm[o].bytes, mm[o].size);
-    d[4] = upload(fx, cfg, sizeof cfg);
-    d[5] = upload(fx, info, sizeof info);
+        d[o] = test_corpus_upload(fx, mm[o].bytes, mm[o].size);
+    d[4] = test_corpus_upload(fx, cfg, sizeof cfg);
+    d[5] = test_corpus_upload(fx, info, sizeof info);
     void *args[6] = {&d[0], &d[1], &d[2], &d[3], &d[4], &d[5]};
-    launch(fx, kd->name, 1, 32, args);
+    test_corpus_launch(fx, kd->name, 1, 32, args);
     uint8_t *before = g_memdup2(mm[3].bytes, mm[3].size);
     assert_int_equal(ptxemu_memcpy_dtoh(fx->ctx, mm[3].bytes, d[3], mm[3].size), PTXEMU_OK);
     assert_int_equal(ptxemu_memcpy_dtoh(fx->ctx, info, d[5], sizeof info), PTXEMU_OK);
@@ -583,7 +515,7 @@ static void do_run(fixture *fx, const kdesc *kd, const run *r, uint32_t *seed)
     }
     for (unsigned i = 0; i < m; i++)
         for (unsigned j = 0; j < n; j++) {
-            uint64_t got = mat_get(&mm[3], i, j), want;
+            uint64_t got = tm_mat_get(&mm[3], i, j), want;
             snprintf(what, sizeof what, "sm_%u %s flags 0x%x pads %u/%u/%u/%u inputs %d D(%u,%u)",
                      fx->sm, kd->name, fl, r->pad[0], r->pad[1], r->pad[2], r->pad[3], r->inputs,
                      i, j);
@@ -657,7 +589,7 @@ static void values(const kdesc *kd, run *r)
     }
 }
 
-static unsigned sweep_kernel(fixture *fx, const kdesc *kd, uint32_t *seed)
+static unsigned sweep_kernel(test_corpus *fx, const kdesc *kd, uint32_t *seed)
 {
     unsigned runs = 0;
     int variants[3] = {0, 0, 0};
@@ -706,7 +638,7 @@ static void sweep(int mode)
 {
     uint32_t seed = 17;
     for (size_t a = 0; a < G_N_ELEMENTS(archs); a++) {
-        fixture fx;
+        test_corpus fx;
         load(&fx, archs[a], mode);
         unsigned runs = 0, kernels_run = 0;
         for (size_t i = 0; i < G_N_ELEMENTS(kernels); i++) {
@@ -751,15 +683,16 @@ static void test_float_to_tf32(void **state)
         0x3f803000, 0x3f802fff, 0xbf801000, 0xbf800fff, 0x7f7fffff, 0xff7fffff, 0x7f7fefff,
         0x7f7ff000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0x3fffffff};
     for (size_t a = 1; a < G_N_ELEMENTS(archs); a++) {
-        fixture fx;
+        test_corpus fx;
         load(&fx, archs[a], MODE_PLAIN);
         uint32_t in[NV], out[NV], seed = 99;
         for (unsigned i = 0; i < NV; i++)
             in[i] = i < G_N_ELEMENTS(edge) ? edge[i] : rng(&seed);
         int nv = NV;
-        ptxemu_dptr din = upload(&fx, in, sizeof in), dout = upload(&fx, in, sizeof in);
+        ptxemu_dptr din = test_corpus_upload(&fx, in, sizeof in),
+                    dout = test_corpus_upload(&fx, in, sizeof in);
         void *args[3] = {&din, &dout, &nv};
-        launch(&fx, "float_to_tf32", NV / 128, 128, args);
+        test_corpus_launch(&fx, "float_to_tf32", NV / 128, 128, args);
         assert_int_equal(ptxemu_memcpy_dtoh(fx.ctx, out, dout, sizeof out), PTXEMU_OK);
         for (unsigned i = 0; i < NV; i++) {
             uint32_t want = tf32_rna(in[i]);

@@ -46,47 +46,7 @@ static const char *reg_decl(tm_type t)
     return t == TM_F64 ? "f64" : t == TM_F32 ? "f32" : "b32";
 }
 
-typedef struct mem_mat {
-    unsigned rows, cols, ld; /* ld: elements between rows (row) or columns (col) */
-    int col_major;
-    tm_type t;
-    uint8_t *bytes;
-    size_t size;
-} mem_mat;
-
-static size_t elem_bit(const mem_mat *mm, unsigned r, unsigned c)
-{
-    size_t e = mm->col_major ? (size_t)c * mm->ld + r : (size_t)r * mm->ld + c;
-    return e * tm_bits(mm->t);
-}
-
-static void mat_put(mem_mat *mm, unsigned r, unsigned c, uint64_t v)
-{
-    size_t bit = elem_bit(mm, r, c);
-    unsigned bits = tm_bits(mm->t);
-    if (bits >= 8) {
-        for (unsigned i = 0; i < bits / 8; i++)
-            mm->bytes[bit / 8 + i] = (uint8_t)(v >> (8 * i));
-    } else {
-        unsigned sh = bit % 8, mask = (1u << bits) - 1;
-        mm->bytes[bit / 8] = (uint8_t)((mm->bytes[bit / 8] & ~(mask << sh)) | ((v & mask) << sh));
-    }
-}
-
-static uint64_t mat_get(const mem_mat *mm, unsigned r, unsigned c)
-{
-    size_t bit = elem_bit(mm, r, c);
-    unsigned bits = tm_bits(mm->t);
-    uint64_t v = 0;
-    if (bits >= 8) {
-        for (unsigned i = 0; i < bits / 8; i++)
-            v |= (uint64_t)mm->bytes[bit / 8 + i] << (8 * i);
-        return v;
-    }
-    return (mm->bytes[bit / 8] >> (bit % 8)) & ((1u << bits) - 1);
-}
-
-static void mat_init(mem_mat *mm, unsigned rows, unsigned cols, tm_type t, int col_major,
+static void mat_init(tm_mat *mm, unsigned rows, unsigned cols, tm_type t, int col_major,
                      bool padded)
 {
     unsigned lead = col_major ? rows : cols;
@@ -114,7 +74,7 @@ static void frag_list(GString *s, char name, unsigned n)
 
 /* load a, b, c (layouts lay[0..2]), mma, store d (layout lay[3]); strides
  * are operands when `strided`. */
-static char *wmma_kernel(const wcase *c, const int lay[4], const mem_mat mm[4], bool strided)
+static char *wmma_kernel(const wcase *c, const int lay[4], const tm_mat mm[4], bool strided)
 {
     GString *s = g_string_new(HEADER);
     g_string_append(s, ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, "
@@ -165,7 +125,7 @@ static void check_wmma(const wcase *c, const int lay[4], bool strided, GRand *rn
 {
     tm_type ty[4] = {c->at, c->bt, c->ct, c->dt};
     unsigned dims[4][2] = {{c->m, c->k}, {c->k, c->n}, {c->m, c->n}, {c->m, c->n}};
-    mem_mat mm[4];
+    tm_mat mm[4];
     uint64_t *mat[4], *want = g_new0(uint64_t, c->m * c->n);
     for (int o = 0; o < 4; o++) {
         mat_init(&mm[o], dims[o][0], dims[o][1], ty[o], lay[o], strided);
@@ -174,7 +134,7 @@ static void check_wmma(const wcase *c, const int lay[4], bool strided, GRand *rn
             for (unsigned col = 0; col < dims[o][1]; col++) {
                 uint64_t v = tm_random(ty[o], rnd32, rng);
                 mat[o][r * dims[o][1] + col] = v;
-                mat_put(&mm[o], r, col, v);
+                tm_mat_put(&mm[o], r, col, v);
             }
     }
     char *text = wmma_kernel(c, lay, mm, strided), *err = NULL;
@@ -187,7 +147,7 @@ static void check_wmma(const wcase *c, const int lay[4], bool strided, GRand *rn
     tm_model(&p, mat[0], mat[1], mat[2], want);
     for (unsigned r = 0; r < c->m; r++)
         for (unsigned col = 0; col < c->n; col++) {
-            uint64_t got = mat_get(&mm[3], r, col);
+            uint64_t got = tm_mat_get(&mm[3], r, col);
             if (got != want[r * c->n + col])
                 fail_msg("D(%u,%u) is 0x%llx, want 0x%llx\n%s", r, col, (unsigned long long)got,
                          (unsigned long long)want[r * c->n + col], text);

@@ -8,7 +8,9 @@
  * each (+) one fused multiply-add rounded to f32 (f64 for .f64 inputs),
  * then one round-to-nearest to f16 when D is .f16; integers exact, then
  * clamped to s32 with .satfinite or wrapped without; .b1 adds popc of
- * a XOR b (or a AND b) bit by bit. */
+ * a XOR b (or a AND b) bit by bit.
+ *
+ * tm_mat: an operand or result matrix as a program stores it in memory. */
 #ifndef PTXEMU_TEST_MMA_MODEL_H
 #define PTXEMU_TEST_MMA_MODEL_H
 
@@ -198,6 +200,50 @@ static inline uint64_t tm_random(tm_type t, uint32_t (*rnd)(void *), void *st)
     case TM_S32: return r;
     default: return r & ((1u << tm_bits(t)) - 1u);
     }
+}
+
+/* A matrix in memory, row- or column-major; ld is the number of elements
+ * between rows (row-major) or columns (column-major).  Sub-byte elements
+ * are packed from bit 0 of each byte up. */
+typedef struct tm_mat {
+    unsigned rows, cols, ld;
+    bool col_major;
+    tm_type t;
+    uint8_t *bytes;
+    size_t size;
+} tm_mat;
+
+/* Bit offset of element (r, c). */
+static inline size_t tm_mat_bit(const tm_mat *mm, unsigned r, unsigned c)
+{
+    size_t e = mm->col_major ? (size_t)c * mm->ld + r : (size_t)r * mm->ld + c;
+    return e * tm_bits(mm->t);
+}
+
+static inline void tm_mat_put(tm_mat *mm, unsigned r, unsigned c, uint64_t v)
+{
+    size_t bit = tm_mat_bit(mm, r, c);
+    unsigned bits = tm_bits(mm->t);
+    if (bits >= 8) {
+        for (unsigned i = 0; i < bits / 8; i++)
+            mm->bytes[bit / 8 + i] = (uint8_t)(v >> (8 * i));
+    } else {
+        unsigned sh = bit % 8, mask = (1u << bits) - 1;
+        mm->bytes[bit / 8] = (uint8_t)((mm->bytes[bit / 8] & ~(mask << sh)) | ((v & mask) << sh));
+    }
+}
+
+static inline uint64_t tm_mat_get(const tm_mat *mm, unsigned r, unsigned c)
+{
+    size_t bit = tm_mat_bit(mm, r, c);
+    unsigned bits = tm_bits(mm->t);
+    uint64_t v = 0;
+    if (bits >= 8) {
+        for (unsigned i = 0; i < bits / 8; i++)
+            v |= (uint64_t)mm->bytes[bit / 8 + i] << (8 * i);
+        return v;
+    }
+    return (mm->bytes[bit / 8] >> (bit % 8)) & ((1u << bits) - 1);
 }
 
 #endif

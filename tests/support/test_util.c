@@ -87,3 +87,75 @@ ptxemu_status test_run_ptx(const char *ptx, const char *kernel, unsigned grid,
     ptxemu_ctx_destroy(ctx);
     return s;
 }
+
+void test_corpus_load(test_corpus *f, const char *name, const char *arch,
+                      const ptxemu_options *opts)
+{
+    char rel[128];
+    snprintf(rel, sizeof rel, "tests/corpus/nvcc/%s.sm_%s.ptx", name, arch);
+    assert_int_equal(ptxemu_ctx_create(&f->ctx, opts), PTXEMU_OK);
+    char *path = test_source_path(rel);
+    ptxemu_status s = ptxemu_module_load_file(f->ctx, path, &f->mod);
+    if (s != PTXEMU_OK)
+        fail_msg("%s: %s", rel, ptxemu_last_error(f->ctx));
+    g_free(path);
+    f->sm = (unsigned)atoi(arch);
+}
+
+ptxemu_dptr test_corpus_upload(test_corpus *f, const void *host, size_t bytes)
+{
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(f->ctx, &d, bytes), PTXEMU_OK);
+    if (host)
+        assert_int_equal(ptxemu_memcpy_htod(f->ctx, d, host, bytes), PTXEMU_OK);
+    else
+        assert_int_equal(ptxemu_memset(f->ctx, d, 0, bytes), PTXEMU_OK);
+    return d;
+}
+
+void test_corpus_launch_dim(test_corpus *f, const char *kernel, ptxemu_dim3 grid,
+                            ptxemu_dim3 block, void **args)
+{
+    ptxemu_status s = ptxemu_launch(f->mod, kernel, grid, block, 0, args);
+    if (s != PTXEMU_OK)
+        fail_msg("sm_%u %s: %s", f->sm, kernel, ptxemu_last_error(f->ctx));
+}
+
+void test_corpus_launch(test_corpus *f, const char *kernel, unsigned blocks, unsigned threads,
+                        void **args)
+{
+    test_corpus_launch_dim(f, kernel, (ptxemu_dim3){blocks, 1, 1}, (ptxemu_dim3){threads, 1, 1},
+                           args);
+}
+
+void test_corpus_download(test_corpus *f, void *host, ptxemu_dptr d, size_t bytes)
+{
+    assert_int_equal(ptxemu_memcpy_dtoh(f->ctx, host, d, bytes), PTXEMU_OK);
+}
+
+void test_corpus_run_io(test_corpus *f, const char *kernel, unsigned blocks, unsigned threads,
+                        const void *in, size_t in_bytes, void *out, size_t out_bytes)
+{
+    ptxemu_dptr din = test_corpus_upload(f, in, in_bytes),
+                dout = test_corpus_upload(f, NULL, out_bytes);
+    void *args[] = {&din, &dout};
+    test_corpus_launch(f, kernel, blocks, threads, args);
+    test_corpus_download(f, out, dout, out_bytes);
+}
+
+void test_corpus_close(test_corpus *f)
+{
+    ptxemu_ctx_destroy(f->ctx);
+}
+
+uint32_t test_lcg(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state;
+}
+
+uint32_t test_rng(uint32_t *state)
+{
+    uint32_t x = test_lcg(state);
+    return x ^ (x >> 13);
+}

@@ -19,8 +19,13 @@ int test_run_cli(const char *const *args, char **out, char **err);
 
 #include "api/ptxemu.h"
 
+/* cmocka needs these before cmocka.h */
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
 
 /* A device buffer for test_run_ptx: copied in before the launch and back
  * after it.  Each buffer becomes one .u64 kernel parameter, in order. */
@@ -36,5 +41,43 @@ typedef struct test_buf {
 ptxemu_status test_run_ptx(const char *ptx, const char *kernel, unsigned grid,
                            unsigned block, test_buf *bufs, unsigned nbufs,
                            char **error);
+
+/* ------------------------------------------- the nvcc corpus, by kernel
+ * Helpers for tests that run tests/corpus/nvcc/NAME.sm_ARCH.ptx through
+ * the C API; each one fails the running cmocka test on an error. */
+
+/* A context and the module loaded into it; sm is ARCH as a number. */
+typedef struct test_corpus {
+    ptxemu_ctx *ctx;
+    ptxemu_module *mod;
+    unsigned sm;
+} test_corpus;
+
+/* Creates a context with `opts` (NULL: the defaults) and loads
+ * tests/corpus/nvcc/NAME.sm_ARCH.ptx ("vector_add", "80") into it. */
+void test_corpus_load(test_corpus *f, const char *name, const char *arch,
+                      const ptxemu_options *opts);
+/* A device buffer of `bytes` holding a copy of `host` (NULL: zeroed). */
+ptxemu_dptr test_corpus_upload(test_corpus *f, const void *host, size_t bytes);
+/* Launches `kernel`; a failure names sm_ARCH and the kernel. */
+void test_corpus_launch_dim(test_corpus *f, const char *kernel, ptxemu_dim3 grid,
+                            ptxemu_dim3 block, void **args);
+/* The same on a one-dimensional grid of one-dimensional blocks. */
+void test_corpus_launch(test_corpus *f, const char *kernel, unsigned blocks, unsigned threads,
+                        void **args);
+void test_corpus_download(test_corpus *f, void *host, ptxemu_dptr d, size_t bytes);
+/* The common kernel(const T *in, U *out): uploads in_bytes of `in` and a
+ * zeroed output of out_bytes, launches as test_corpus_launch, and copies
+ * the output back to `out`. */
+void test_corpus_run_io(test_corpus *f, const char *kernel, unsigned blocks, unsigned threads,
+                        const void *in, size_t in_bytes, void *out, size_t out_bytes);
+/* Destroys the context, and with it the module and the buffers. */
+void test_corpus_close(test_corpus *f);
+
+/* The tests' linear congruential generator: advances *state
+ * (state * 1664525 + 1013904223 mod 2^32) and returns the new state. */
+uint32_t test_lcg(uint32_t *state);
+/* test_lcg's new state x tempered as x ^ (x >> 13). */
+uint32_t test_rng(uint32_t *state);
 
 #endif
