@@ -281,17 +281,19 @@ static void test_array_sizes_64bit(void **state)
     char *dir = scratch();
     check_refuses(dir, HDR ".shared .b8 s[99999999999999];\n", "4:13",
                   "array 's' is too large: more than 4294967296 bytes in shared");
+    /* sm_80: static variables start after the 1 KB reserved for the system */
     load_refuses(dir, HDR ".shared .b8 s[4294967296];\n.entry k() { ret; }\n", "4:13",
-                  ".shared 's' (4294967296 bytes at offset 0) does not fit in the 233472 bytes");
+                  ".shared 's' (4294967296 bytes at offset 1024) does not fit in the 233472 "
+                  "bytes");
     load_refuses(dir, HDR ".shared .b8 a[200000];\n.shared .b8 b[40000];\n", "5:13",
-                  ".shared 'b' (40000 bytes at offset 200000) does not fit");
+                  ".shared 'b' (40000 bytes at offset 201024) does not fit");
     /* against the timing config's shared memory, at load */
     char *p = write_ptx(dir, "sh.ptx", HDR ".visible .entry k(.param .u64 o) {\n"
                                        ".shared .b8 s[40000];\nret;\n}\n");
     char *err;
     assert_int_equal(RUN(NULL, &err, "run", p, "--kernel", "k", "--grid", "1", "--block", "1",
                          "--arg", "zeros:4", "--timing", "--set", "core.shared_mem=32K"), 1);
-    assert_contains(err, "sh.ptx:5:13: error: .shared 's' (40000 bytes at offset 0) does not "
+    assert_contains(err, "sh.ptx:5:13: error: .shared 's' (40000 bytes at offset 1024) does not "
                          "fit in the 32768 bytes of shared memory per SM (core.shared_mem)");
     g_free(err);
     g_free(p);
