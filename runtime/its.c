@@ -314,3 +314,76 @@ void ex_its_settle(ex_warp *w)
     if (stuck)
         w->its_cross = cross_lanes(w, pc, w->its_group, alive & ~w->its_parked);
 }
+
+/* ------------------------------------------------------ the converged path */
+
+/* True while the warp is one group: every live, unparked lane at the stack's
+ * single entry.  Then `pick` can only choose that group again and nothing
+ * blocks it, so settling reduces to the bookkeeping in converged_settle and
+ * the lanes' PCs can stay in the stack entry (lpc is written back before
+ * anything that reads it). */
+static bool converged(const ex_warp *w)
+{
+    uint32_t alive = w->valid & ~w->exited;
+    return w->state == WARP_RUNNING && w->simt->len == 1 && w->calls->len == 0 &&
+           !w->its_cross && w->its_group == (alive & ~w->its_parked) && w->its_group &&
+           g_array_index(w->simt, ex_simt, 0).mask == w->its_group;
+}
+
+/* ex_its_settle for a converged group that moved from old_pc to the entry's
+ * pc and is still converged: the same spin count, bar.warp.sync release and
+ * yield bookkeeping, without regrouping the lanes. */
+static void converged_settle(ex_warp *w, uint32_t old_pc)
+{
+    ex_simt *e = &g_array_index(w->simt, ex_simt, 0);
+    uint32_t g = w->its_group, pc = e->pc;
+    ex_launch *L = w->launch;
+    if (L->last_progress != w->its_mark) {
+        w->its_mark = L->last_progress;
+        w->its_spins = 0;
+    } else if (pc <= old_pc && ++w->its_spins >= ITS_PATIENCE) {
+        w->its_spins = 0;
+        w->its_yield_pc = old_pc;
+    }
+    w->its_released &= ~g;
+    if (pc < w->fn->ninstrs && is_warp_barrier(&w->code[pc]))
+        w->its_released |= g; /* `blocked` lets a whole warp through its bar.warp.sync */
+    if (w->its_yield_pc != EX_NONE && !(pc > w->its_yield_pc))
+        w->its_yield_pc = EX_NONE;
+    e->rpc = EX_NONE;
+    e->call_depth = 0;
+}
+
+void ex_its_run(ex_warp *w, uint64_t budget)
+{
+    while (budget > 0 && w->state == WARP_RUNNING) {
+        if (converged(w)) {
+            /* lpc of the group's lanes is stale from here until the write-back */
+            uint32_t g = w->its_group;
+            uint32_t old_pc = g_array_index(w->simt, ex_simt, 0).pc;
+            bool left = false;
+            while (budget > 0 && !left) {
+                budget--;
+                ex_warp_run_stack(w, 1);
+                left = !converged(w);
+                if (!left) {
+                    converged_settle(w, old_pc);
+                    old_pc = g_array_index(w->simt, ex_simt, 0).pc;
+                }
+            }
+            EX_LANES(g, l, w->lpc[l] = old_pc;);
+            if (left && w->calls->len == 0)
+                ex_its_settle(w);
+            continue;
+        }
+        budget--;
+        /* one instruction of the issuing group, then choose again (calls run
+         * to their return on the stack with the lanes that made them) */
+        if (G_UNLIKELY(w->its_cross))
+            ex_its_cross_step(w);
+        else
+            ex_warp_run_stack(w, 1);
+        if (w->calls->len == 0)
+            ex_its_settle(w);
+    }
+}

@@ -376,27 +376,15 @@ void ex_warp_step(ex_warp *w, ex_access *rec)
     w->rec = NULL;
 }
 
-static void warp_run_stack(ex_warp *w, uint64_t budget);
-
 void ex_warp_run(ex_warp *w, uint64_t budget)
 {
-    if (G_LIKELY(!w->its)) {
-        warp_run_stack(w, budget);
-        return;
-    }
-    /* ITS: one instruction of the issuing group, then choose again (calls
-     * run to their return on the stack with the lanes that made them) */
-    while (budget-- > 0 && w->state == WARP_RUNNING) {
-        if (G_UNLIKELY(w->its_cross))
-            ex_its_cross_step(w);
-        else
-            warp_run_stack(w, 1);
-        if (w->calls->len == 0)
-            ex_its_settle(w);
-    }
+    if (G_LIKELY(!w->its))
+        ex_warp_run_stack(w, budget);
+    else
+        ex_its_run(w, budget); /* runtime/its.c */
 }
 
-static void warp_run_stack(ex_warp *w, uint64_t budget)
+void ex_warp_run_stack(ex_warp *w, uint64_t budget)
 {
     ex_launch *L = w->launch;
     uint64_t limit = L->livelock_limit;

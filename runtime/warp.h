@@ -19,6 +19,11 @@ void ex_call_return(ex_warp *w);
 /* Lanes exited: updates barriers that no longer wait for them. */
 void ex_lanes_exited(ex_warp *w, uint32_t lanes);
 
+/* Runs up to `budget` instructions on the SIMT stack (no ITS settling). */
+void ex_warp_run_stack(ex_warp *w, uint64_t budget);
+/* The ITS driver: one instruction of the issuing group at a time. */
+void ex_its_run(ex_warp *w, uint64_t budget);
+
 static inline ex_simt *ex_simt_top(ex_warp *w)
 {
     return &g_array_index(w->simt, ex_simt, w->simt->len - 1);
