@@ -85,9 +85,81 @@ static inline bool store_bytes(uint8_t *p, uint64_t v, unsigned size)
     return true;
 }
 
+/* The warp-wide fast path of ld/st: every active lane's address aligned and
+ * inside one region (the CTA's shared memory or one allocation), found with
+ * one check instead of one per lane.  Fills addr[] (active lanes) and
+ * returns the host pointer for address `*lo`, or NULL (then the per-lane
+ * path runs, which also faults). */
+static inline uint8_t *warp_span(ex_warp *w, const ex_instr *in, uint32_t mask,
+                                 unsigned bytes, uint64_t addr[WARP_SIZE], uint64_t *lo_out)
+{
+    if (w->rec || (in->op2 & MEMF_FRAME) || !mask)
+        return NULL;
+    uint64_t lo = UINT64_MAX, hi = 0, any = 0, imm = (uint64_t)in->imm;
+    if (in->a == EX_NONE) {
+        lo = hi = any = imm;
+        EX_LANES(mask, l, addr[l] = imm;);
+    } else {
+        const uint64_t *A = w->r[in->a];
+        EX_LANES(mask, l, {
+            uint64_t a = A[l] + imm;
+            addr[l] = a;
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            any |= a;
+        });
+    }
+    if (any & (bytes - 1))
+        return NULL;
+    uint64_t span = hi - lo + bytes;
+    uint8_t *p = fast_addr(w, in, lo, (unsigned)(span < 0xffffffffu ? span : 0xffffffffu));
+    if (!p && span < 0xffffffffu &&
+        (in->space == EX_SPACE_GLOBAL || in->space == EX_SPACE_CONST ||
+         in->space == EX_SPACE_GENERIC)) {
+        /* another allocation than last time: look it up once for the warp */
+        p = mem_ptr(w->launch->mem, lo, span, &w->hint);
+    }
+    *lo_out = lo;
+    return p;
+}
+
+/* Loads of one element per lane (vec 1) through warp_span. */
+static bool ld_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    unsigned size = in->size;
+    uint64_t addr[WARP_SIZE], lo;
+    uint8_t *p = warp_span(w, in, mask, size, addr, &lo);
+    if (!p)
+        return false;
+    uint64_t *D = w->r[in->d];
+    if (in->op2 & MEMF_SEXT) {
+        uint64_t dmask = width_mask(ptx_type_size((ptx_type)in->type2));
+        EX_LANES(mask, l, D[l] = sext(load_bytes(p + (addr[l] - lo), size), size) & dmask;);
+        return true;
+    }
+    switch (size) {
+    case 4:
+        EX_LANES(mask, l, {
+            uint32_t x;
+            memcpy(&x, p + (addr[l] - lo), 4);
+            D[l] = x;
+        });
+        break;
+    case 8:
+        EX_LANES(mask, l, memcpy(&D[l], p + (addr[l] - lo), 8););
+        break;
+    default:
+        EX_LANES(mask, l, D[l] = load_bytes(p + (addr[l] - lo), size););
+        break;
+    }
+    return true;
+}
+
 static void h_ld(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     unsigned size = in->size, n = in->vec;
+    if (n == 1 && in->d != EX_NONE && ld_fast(w, in, mask))
+        return;
     uint64_t dmask = width_mask(ptx_type_size((ptx_type)in->type2));
     bool sx = in->op2 & MEMF_SEXT;
     EX_LANES(mask, l, {
@@ -108,9 +180,38 @@ static void h_ld(ex_warp *w, const ex_instr *in, uint32_t mask)
     });
 }
 
+/* Stores of one element per lane (vec 1) through warp_span, in lane order
+ * (the highest lane wins where two lanes store to one address). */
+static bool st_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    unsigned size = in->size;
+    uint64_t addr[WARP_SIZE], lo;
+    uint8_t *p = warp_span(w, in, mask, size, addr, &lo);
+    if (!p)
+        return false;
+    const uint64_t *B = in->b != EX_NONE ? w->r[in->b] : NULL;
+    bool changed = false;
+    if (size == 4 && B) {
+        EX_LANES(mask, l, {
+            uint8_t *q = p + (addr[l] - lo);
+            uint32_t old, v = (uint32_t)B[l];
+            memcpy(&old, q, 4);
+            changed |= old != v;
+            memcpy(q, &v, 4);
+        });
+    } else {
+        EX_LANES(mask, l, changed |= store_bytes(p + (addr[l] - lo), B ? B[l] : 0, size););
+    }
+    if (changed)
+        ex_mark_progress(w);
+    return true;
+}
+
 static void h_st(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     unsigned size = in->size, n = in->vec;
+    if (n == 1 && st_fast(w, in, mask))
+        return;
     bool changed = false;
     EX_LANES(mask, l, {
         uint64_t addr = lane_addr(w, in, l);

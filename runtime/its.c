@@ -315,63 +315,97 @@ void ex_its_settle(ex_warp *w)
         w->its_cross = cross_lanes(w, pc, w->its_group, alive & ~w->its_parked);
 }
 
-/* ------------------------------------------------------ the converged path */
+/* ------------------------------------------------------ the fast path */
 
-/* True while the warp is one group: every live, unparked lane at the stack's
- * single entry.  Then `pick` can only choose that group again and nothing
- * blocks it, so settling reduces to the bookkeeping in converged_settle and
- * the lanes' PCs can stay in the stack entry (lpc is written back before
- * anything that reads it). */
-static bool converged(const ex_warp *w)
+/* While the issuing group stays the one `pick` would choose, settling after
+ * each instruction reduces to bookkeeping and the group's lanes keep their
+ * PC in the stack entry (lpc is written back before anything reads it).
+ * That holds while the group runs straight on the stack (one entry, same
+ * lanes, no call) and either is the whole warp (nothing can block it) or
+ * stays below every other group's PC, with no yield pending, and does not
+ * reach an instruction that could make it wait for other lanes. */
+typedef struct its_fast {
+    uint32_t g;          /* the issuing group */
+    uint32_t whole;      /* g is every live, unparked lane */
+    uint32_t min_other;  /* lowest PC of the other live, unparked lanes */
+    uint32_t parked;     /* its_parked on entry: a barrier.sync that parks the
+                            group or releases others ends the fast path */
+} its_fast;
+
+static bool fast_enter(const ex_warp *w, its_fast *f)
 {
-    uint32_t alive = w->valid & ~w->exited;
-    return w->state == WARP_RUNNING && w->simt->len == 1 && w->calls->len == 0 &&
-           !w->its_cross && w->its_group == (alive & ~w->its_parked) && w->its_group &&
-           g_array_index(w->simt, ex_simt, 0).mask == w->its_group;
+    uint32_t g = w->its_group;
+    if (w->state != WARP_RUNNING || w->simt->len != 1 || w->calls->len != 0 || w->its_cross ||
+        !g || g_array_index(w->simt, ex_simt, 0).mask != g)
+        return false;
+    uint32_t live = w->valid & ~w->exited & ~w->its_parked;
+    if (g & ~live)
+        return false;
+    f->g = g;
+    f->parked = w->its_parked;
+    f->whole = g == live;
+    f->min_other = EX_NONE;
+    EX_LANES(live & ~g, l, f->min_other = w->lpc[l] < f->min_other ? w->lpc[l] : f->min_other;);
+    return true;
 }
 
-/* ex_its_settle for a converged group that moved from old_pc to the entry's
- * pc and is still converged: the same spin count, bar.warp.sync release and
- * yield bookkeeping, without regrouping the lanes. */
-static void converged_settle(ex_warp *w, uint32_t old_pc)
+/* After one instruction from old_pc: true when the group stays the issuer,
+ * with ex_its_settle's bookkeeping done; false (nothing changed) when the
+ * full settle must run. */
+static bool fast_settle(ex_warp *w, const its_fast *f, uint32_t old_pc)
 {
+    if (w->state != WARP_RUNNING || w->simt->len != 1 || w->calls->len != 0)
+        return false;
     ex_simt *e = &g_array_index(w->simt, ex_simt, 0);
-    uint32_t g = w->its_group, pc = e->pc;
+    if (e->mask != f->g || w->its_parked != f->parked)
+        return false;
+    uint32_t pc = e->pc;
     ex_launch *L = w->launch;
-    if (L->last_progress != w->its_mark) {
+    bool progress = L->last_progress != w->its_mark;
+    bool yields = !progress && pc <= old_pc && w->its_spins + 1 >= ITS_PATIENCE;
+    if (!f->whole) {
+        if (yields || w->its_yield_pc != EX_NONE || pc >= f->min_other)
+            return false;
+        if (pc < w->fn->ninstrs) {
+            const ex_instr *in = &w->code[pc];
+            if ((in->flags & EXF_CTA_BARRIER) || is_warp_barrier(in) ||
+                sync_members(w, in, f->g) != 0)
+                return false;
+        }
+    }
+    if (progress) {
         w->its_mark = L->last_progress;
         w->its_spins = 0;
     } else if (pc <= old_pc && ++w->its_spins >= ITS_PATIENCE) {
         w->its_spins = 0;
         w->its_yield_pc = old_pc;
     }
-    w->its_released &= ~g;
-    if (pc < w->fn->ninstrs && is_warp_barrier(&w->code[pc]))
-        w->its_released |= g; /* `blocked` lets a whole warp through its bar.warp.sync */
+    w->its_released &= ~f->g;
+    if (f->whole && pc < w->fn->ninstrs && is_warp_barrier(&w->code[pc]))
+        w->its_released |= f->g; /* `blocked` lets a whole warp through its bar.warp.sync */
     if (w->its_yield_pc != EX_NONE && !(pc > w->its_yield_pc))
         w->its_yield_pc = EX_NONE;
     e->rpc = EX_NONE;
     e->call_depth = 0;
+    return true;
 }
 
 void ex_its_run(ex_warp *w, uint64_t budget)
 {
+    its_fast f;
     while (budget > 0 && w->state == WARP_RUNNING) {
-        if (converged(w)) {
+        if (fast_enter(w, &f)) {
             /* lpc of the group's lanes is stale from here until the write-back */
-            uint32_t g = w->its_group;
             uint32_t old_pc = g_array_index(w->simt, ex_simt, 0).pc;
             bool left = false;
             while (budget > 0 && !left) {
                 budget--;
                 ex_warp_run_stack(w, 1);
-                left = !converged(w);
-                if (!left) {
-                    converged_settle(w, old_pc);
+                left = !fast_settle(w, &f, old_pc);
+                if (!left)
                     old_pc = g_array_index(w->simt, ex_simt, 0).pc;
-                }
             }
-            EX_LANES(g, l, w->lpc[l] = old_pc;);
+            EX_LANES(f.g, l, w->lpc[l] = old_pc;);
             if (left && w->calls->len == 0)
                 ex_its_settle(w);
             continue;
