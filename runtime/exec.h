@@ -266,6 +266,8 @@ struct ex_warp {
     uint64_t instrs;            /* warp instructions executed */
     uint64_t thread_instrs;
     mem_alloc *hint;            /* last global allocation touched */
+    mem_alloc *hint2;           /* the one before (ld/st fast path: a loop
+                                   reading two arrays alternates) */
     ex_access *rec;             /* non-NULL: record memory accesses (timing) */
     /* independent thread scheduling (runtime/its.c): per-lane PCs; the
      * SIMT stack holds only the group issuing now */

@@ -324,7 +324,7 @@ static uint32_t cta_live_threads(const ex_cta *cta)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < cta->nwarps; i++)
-        n += (uint32_t)__builtin_popcount(cta->warps[i].valid & ~cta->warps[i].exited);
+        n += ex_popc(cta->warps[i].valid & ~cta->warps[i].exited);
     return n;
 }
 
@@ -390,7 +390,7 @@ static void h_cluster_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
                  "barrier.cluster.arrive twice without barrier.cluster.wait");
         return;
     }
-    cta->bar_arrived[EX_CLUSTER_BAR] += (uint32_t)__builtin_popcount(mask);
+    cta->bar_arrived[EX_CLUSTER_BAR] += ex_popc(mask);
     w->cbar_pending |= mask;
     barrier_check(cta, EX_CLUSTER_BAR);
 }
@@ -426,7 +426,7 @@ static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
         cta->bar_and[id] = 1;
         cta->bar_or[id] = 0;
     }
-    cta->bar_arrived[id] += (uint32_t)__builtin_popcount(mask);
+    cta->bar_arrived[id] += ex_popc(mask);
     if (in->op2 == EX_BAR_RED) {
         bool neg = in->flags & EXF_NOT_C;
         EX_LANES(mask, l, {

@@ -303,6 +303,41 @@ static bool is_float_opcode(ptx_opcode op)
     }
 }
 
+/* fma.rn through the CPU's FMA unit where it has one (x86-64 without
+ * -march: libm's fmaf is a call per lane).  Same single rounding, so the
+ * same bits; chosen at decode time by hw_fma(). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define EX_FMA_CLONES 1
+#define DEF_TRI_FMA(name, T, EXPR)                                            \
+    __attribute__((target("fma"))) static void name(ex_warp *w, const ex_instr *in, \
+                                                    uint32_t mask)            \
+    {                                                                         \
+        const uint64_t *ra = w->r[in->a], *rb = w->r[in->b];                  \
+        const uint64_t *rc = w->r[in->c];                                     \
+        uint64_t *rd = w->r[in->d];                                           \
+        EX_LANES(mask, l, {                                                   \
+            T a = (T)ra[l], b = (T)rb[l], c = (T)rc[l];                       \
+            rd[l] = (uint64_t)(EXPR);                                         \
+        });                                                                   \
+    }
+DEF_TRI_FMA(h_fma_f32_rn_hw, U32,
+            ptx_f32_canon(__builtin_fmaf(ptx_f32_from_bits(a), ptx_f32_from_bits(b),
+                                         ptx_f32_from_bits(c))))
+DEF_TRI_FMA(h_fma_f32_rn_ftz_hw, U32,
+            FTZ32(ptx_f32_canon(__builtin_fmaf(ptx_f32_from_bits(FTZ32(a)),
+                                               ptx_f32_from_bits(FTZ32(b)),
+                                               ptx_f32_from_bits(FTZ32(c))))))
+#endif
+
+static bool hw_fma(void)
+{
+#ifdef EX_FMA_CLONES
+    return __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
 typedef struct arith_set {
     ex_handler rn, rn_ftz, any;     /* f32 */
     ex_handler rn64, any64;         /* f64 */
@@ -354,6 +389,10 @@ static bool decode_arith(ex_decoder *d, ex_instr *in, bool f64, unsigned have)
         in->fn = s->rn_ftz;
     else
         in->fn = s->any;
+#ifdef EX_FMA_CLONES
+    if (s == &set_fma && (in->fn == s->rn || in->fn == s->rn_ftz) && hw_fma())
+        in->fn = in->fn == s->rn ? h_fma_f32_rn_hw : h_fma_f32_rn_ftz_hw;
+#endif
     return true;
 }
 

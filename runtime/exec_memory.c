@@ -86,70 +86,104 @@ static inline bool store_bytes(uint8_t *p, uint64_t v, unsigned size)
 }
 
 /* The warp-wide fast path of ld/st: every active lane's address aligned and
- * inside one region (the CTA's shared memory or one allocation), found with
- * one check instead of one per lane.  Fills addr[] (active lanes) and
- * returns the host pointer for address `*lo`, or NULL (then the per-lane
- * path runs, which also faults). */
-static inline uint8_t *warp_span(ex_warp *w, const ex_instr *in, uint32_t mask,
-                                 unsigned bytes, uint64_t addr[WARP_SIZE], uint64_t *lo_out)
+ * inside one region (the CTA's shared memory, or the allocation that holds
+ * the first active lane's address), checked in one branch-free pass instead
+ * of a lookup per lane.  false: the per-lane path runs (and faults). */
+typedef struct span {
+    uint8_t *data;       /* host bytes of address `base` */
+    uint64_t base;
+    const uint64_t *A;   /* the address register (NULL: none) */
+    uint64_t imm;
+} span;
+
+static inline uint8_t *span_at(const span *s, const uint64_t *A, unsigned l)
+{
+    return s->data + ((A ? A[l] : 0) + s->imm - s->base);
+}
+
+static inline bool warp_span(ex_warp *w, const ex_instr *in, uint32_t mask, unsigned bytes,
+                             span *s)
 {
     if (w->rec || (in->op2 & MEMF_FRAME) || !mask)
-        return NULL;
-    uint64_t lo = UINT64_MAX, hi = 0, any = 0, imm = (uint64_t)in->imm;
-    if (in->a == EX_NONE) {
-        lo = hi = any = imm;
-        EX_LANES(mask, l, addr[l] = imm;);
+        return false;
+    s->A = in->a != EX_NONE ? w->r[in->a] : NULL;
+    s->imm = (uint64_t)in->imm;
+    uint64_t size;
+    if (in->space == EX_SPACE_SHARED) {
+        s->data = w->cta->shared;
+        s->base = 0;
+        size = w->cta->shared_size;
+    } else if (in->space == EX_SPACE_GLOBAL || in->space == EX_SPACE_CONST ||
+               in->space == EX_SPACE_GENERIC) {
+        uint64_t a0 = (s->A ? s->A[__builtin_ctz(mask)] : 0) + s->imm;
+        mem_alloc *a = w->hint;
+        if (!a || a0 - a->base >= a->size) {
+            mem_alloc *b = w->hint2;
+            if (b && a0 - b->base < b->size) {
+                w->hint2 = a;
+                a = b;
+            } else {
+                /* allocations lie above the shared and local windows, so a
+                 * generic address inside one is global */
+                b = mem_find(w->launch->mem, a0, 1);
+                if (!b)
+                    return false;
+                w->hint2 = a;
+                a = b;
+            }
+            w->hint = a;
+        }
+        s->data = a->data;
+        s->base = a->base;
+        size = a->size;
     } else {
-        const uint64_t *A = w->r[in->a];
+        return false;
+    }
+    if (size < bytes)
+        return false;
+    uint64_t lim = size - bytes, any = 0, bad = 0;
+    if (s->A) {
+        const uint64_t *A = s->A;
+        uint64_t off = s->imm - s->base;
         EX_LANES(mask, l, {
-            uint64_t a = A[l] + imm;
-            addr[l] = a;
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
+            uint64_t a = A[l] + s->imm;
             any |= a;
+            bad |= (uint64_t)(A[l] + off > lim);
         });
+    } else {
+        any = s->imm;
+        bad = s->imm - s->base > lim;
     }
-    if (any & (bytes - 1))
-        return NULL;
-    uint64_t span = hi - lo + bytes;
-    uint8_t *p = fast_addr(w, in, lo, (unsigned)(span < 0xffffffffu ? span : 0xffffffffu));
-    if (!p && span < 0xffffffffu &&
-        (in->space == EX_SPACE_GLOBAL || in->space == EX_SPACE_CONST ||
-         in->space == EX_SPACE_GENERIC)) {
-        /* another allocation than last time: look it up once for the warp */
-        p = mem_ptr(w->launch->mem, lo, span, &w->hint);
-    }
-    *lo_out = lo;
-    return p;
+    return !(any & (bytes - 1)) && !bad;
 }
 
 /* Loads of one element per lane (vec 1) through warp_span. */
 static bool ld_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     unsigned size = in->size;
-    uint64_t addr[WARP_SIZE], lo;
-    uint8_t *p = warp_span(w, in, mask, size, addr, &lo);
-    if (!p)
+    span sp;
+    if (!warp_span(w, in, mask, size, &sp))
         return false;
+    const uint64_t *A = sp.A;
     uint64_t *D = w->r[in->d];
     if (in->op2 & MEMF_SEXT) {
         uint64_t dmask = width_mask(ptx_type_size((ptx_type)in->type2));
-        EX_LANES(mask, l, D[l] = sext(load_bytes(p + (addr[l] - lo), size), size) & dmask;);
+        EX_LANES(mask, l, D[l] = sext(load_bytes(span_at(&sp, A, l), size), size) & dmask;);
         return true;
     }
     switch (size) {
     case 4:
         EX_LANES(mask, l, {
             uint32_t x;
-            memcpy(&x, p + (addr[l] - lo), 4);
+            memcpy(&x, span_at(&sp, A, l), 4);
             D[l] = x;
         });
         break;
     case 8:
-        EX_LANES(mask, l, memcpy(&D[l], p + (addr[l] - lo), 8););
+        EX_LANES(mask, l, memcpy(&D[l], span_at(&sp, A, l), 8););
         break;
     default:
-        EX_LANES(mask, l, D[l] = load_bytes(p + (addr[l] - lo), size););
+        EX_LANES(mask, l, D[l] = load_bytes(span_at(&sp, A, l), size););
         break;
     }
     return true;
@@ -185,22 +219,22 @@ static void h_ld(ex_warp *w, const ex_instr *in, uint32_t mask)
 static bool st_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     unsigned size = in->size;
-    uint64_t addr[WARP_SIZE], lo;
-    uint8_t *p = warp_span(w, in, mask, size, addr, &lo);
-    if (!p)
+    span sp;
+    if (!warp_span(w, in, mask, size, &sp))
         return false;
+    const uint64_t *A = sp.A;
     const uint64_t *B = in->b != EX_NONE ? w->r[in->b] : NULL;
     bool changed = false;
     if (size == 4 && B) {
         EX_LANES(mask, l, {
-            uint8_t *q = p + (addr[l] - lo);
+            uint8_t *q = span_at(&sp, A, l);
             uint32_t old, v = (uint32_t)B[l];
             memcpy(&old, q, 4);
             changed |= old != v;
             memcpy(q, &v, 4);
         });
     } else {
-        EX_LANES(mask, l, changed |= store_bytes(p + (addr[l] - lo), B ? B[l] : 0, size););
+        EX_LANES(mask, l, changed |= store_bytes(span_at(&sp, A, l), B ? B[l] : 0, size););
     }
     if (changed)
         ex_mark_progress(w);
@@ -283,6 +317,34 @@ static void h_unpack(ex_warp *w, const ex_instr *in, uint32_t mask)
             if (in->vr[k] != EX_NONE)
                 w->r[in->vr[k]][l] = (v >> (k * bits)) & em;
     });
+}
+
+/* %tid.x, %ntid.*, %ctaid.*, %nctaid.* (the bulk of special-register reads):
+ * lanes are consecutive threads, so tid.x steps by one and wraps at ntid.x
+ * with a single division for the warp. */
+static void h_sreg_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
+{
+    const ex_launch *L = w->launch;
+    unsigned comp = in->op2 ? in->op2 - 1u : 0;
+    uint64_t *D = w->r[in->d];
+    uint64_t dm = width_mask(ptx_type_size((ptx_type)in->type));
+    uint64_t v;
+    switch ((ptx_sreg)in->imm) {
+    case PTX_SREG_TID: {
+        uint32_t bx = L->block[0], x = ex_thread_linear(w, 0) % bx;
+        EX_LANES(FULL_MASK, l, {
+            if ((mask >> l) & 1u)
+                D[l] = x & dm;
+            x = x + 1 == bx ? 0 : x + 1;
+        });
+        return;
+    }
+    case PTX_SREG_NTID: v = L->block[comp]; break;
+    case PTX_SREG_CTAID: v = w->cta->ctaid[comp]; break;
+    default: v = L->grid[comp]; break; /* PTX_SREG_NCTAID */
+    }
+    v &= dm;
+    EX_LANES(mask, l, D[l] = v;);
 }
 
 static void h_sreg(ex_warp *w, const ex_instr *in, uint32_t mask)
@@ -733,6 +795,11 @@ static bool decode_mov(ex_decoder *d, ex_instr *in)
         if (src->id == PTX_SREG_ENVREG) /* the index, read back as the component */
             in->op2 = (uint8_t)(src->val + 1);
         in->fn = h_sreg;
+        bool xyz = in->op2 >= 1 && in->op2 <= 3;
+        if ((src->id == PTX_SREG_TID && in->op2 == 1) ||
+            (xyz && (src->id == PTX_SREG_NTID || src->id == PTX_SREG_CTAID ||
+                     src->id == PTX_SREG_NCTAID)))
+            in->fn = h_sreg_fast;
         return true;
     }
     if (src->kind == PTX_OPND_SYM) {

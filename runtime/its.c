@@ -196,7 +196,7 @@ void ex_its_cross_step(ex_warp *w)
         }
     }
     w->instrs += 1 + npcs;
-    w->thread_instrs += (uint64_t)__builtin_popcount(u);
+    w->thread_instrs += ex_popc(u);
     uint64_t (*regs)[WARP_SIZE] = w->r;
     w->r = scratch;
     in->fn(w, &tmp, u);

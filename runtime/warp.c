@@ -47,6 +47,7 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id)
     w->its_parked = 0;
     w->its_cross = 0;
     w->hint = NULL;
+    w->hint2 = NULL;
     ex_warp_enter(w, k);
     w->stack_top = 0;
     w->fp = 0;
