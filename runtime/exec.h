@@ -165,6 +165,9 @@ struct ex_func {
     uint32_t *reg_slots;        /* the slot lists reguse indexes */
     uint32_t nreg_slots;
     uint32_t nphases;
+    uint32_t *straight;         /* per pc: instructions from there that neither
+                                   branch nor wait for other lanes (ITS runs
+                                   them as one batch; runtime/its.c) */
 };
 
 struct ex_module {
@@ -381,6 +384,8 @@ void ex_its_settle(ex_warp *w);
 void ex_its_cross_step(ex_warp *w);
 /* Starts the per-lane PCs of a fresh warp (all lanes at pc 0). */
 void ex_its_init(ex_warp *w);
+/* Fills f->straight (the loader, once the function is decoded). */
+void ex_its_straight(ex_func *f);
 
 /* ---- warp execution (runtime/warp.c) ---- */
 void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id);

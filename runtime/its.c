@@ -81,6 +81,31 @@ static uint32_t sync_members(const ex_warp *w, const ex_instr *in, uint32_t g)
     return m;
 }
 
+/* An instruction that may make a group wait for lanes elsewhere, or that
+ * settles differently: a .sync collective, a warp or CTA barrier. */
+static bool may_wait(const ex_instr *in)
+{
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_BAR: case PTX_OP_BARRIER: case PTX_OP_SHFL: case PTX_OP_VOTE:
+    case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ELECT: case PTX_OP_MMA:
+    case PTX_OP_WMMA: case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_LDMATRIX:
+    case PTX_OP_STMATRIX: case PTX_OP_MOVMATRIX:
+        return true;
+    default:
+        return (in->flags & EXF_CTA_BARRIER) != 0;
+    }
+}
+
+void ex_its_straight(ex_func *f)
+{
+    f->straight = g_new0(uint32_t, f->ninstrs + 1);
+    for (uint32_t i = f->ninstrs; i-- > 0;) {
+        const ex_instr *in = &f->code[i];
+        bool plain = in->fn && !(in->flags & EXF_CONTROL) && !may_wait(in);
+        f->straight[i] = plain ? f->straight[i + 1] + 1 : 0;
+    }
+}
+
 /* A group that must wait for lanes still elsewhere.  bar.warp.sync
  * (__syncwarp) matches any bar.warp.sync: once every live member waits at
  * one, all of them are released (its_released) and pass theirs. */
@@ -399,8 +424,23 @@ void ex_its_run(ex_warp *w, uint64_t budget)
             uint32_t old_pc = g_array_index(w->simt, ex_simt, 0).pc;
             bool left = false;
             while (budget > 0 && !left) {
-                budget--;
-                ex_warp_run_stack(w, 1);
+                /* plain instructions run as one batch: settling after each
+                 * would only move the group's pc (no backward branch, no
+                 * wait, no regrouping below the other groups' PCs) */
+                uint32_t pc = g_array_index(w->simt, ex_simt, 0).pc, k = 1;
+                if (w->its_yield_pc == EX_NONE && pc < w->fn->ninstrs) {
+                    k = w->fn->straight[pc];
+                    if (!f.whole && f.min_other != EX_NONE && f.min_other - pc < k)
+                        k = f.min_other - pc;
+                    if (k > budget)
+                        k = (uint32_t)budget;
+                    if (k == 0)
+                        k = 1;
+                }
+                budget -= k;
+                ex_warp_run_stack(w, k);
+                if (k > 1)
+                    old_pc = pc + k - 1; /* the batch's last instruction */
                 left = !fast_settle(w, &f, old_pc);
                 if (!left)
                     old_pc = g_array_index(w->simt, ex_simt, 0).pc;

@@ -429,8 +429,10 @@ static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GErro
             in->fn = NULL;
         }
     }
-    if (ok)
+    if (ok) {
         build_reguse(ef, &c);
+        ex_its_straight(ef);
+    }
     ef->nconst = c.consts->len;
     ef->const_vals = (uint64_t *)g_array_free(c.consts, FALSE);
     g_hash_table_destroy(c.const_index);
@@ -663,6 +665,7 @@ void ex_module_free(ex_module *m)
             g_array_free(ef->calls, TRUE);
         }
         g_free(ef->code);
+        g_free(ef->straight);
         g_free(ef->annot);
         g_free(ef->reguse);
         g_free(ef->reg_slots);
