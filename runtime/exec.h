@@ -168,6 +168,9 @@ struct ex_func {
     uint32_t *straight;         /* per pc: instructions from there that neither
                                    branch nor wait for other lanes (ITS runs
                                    them as one batch; runtime/its.c) */
+    bool zero_all;              /* a warp zeroes every register at CTA start, */
+    uint32_t *zero_slots;       /* or only these (runtime/reginit.c) */
+    uint32_t nzero;
 };
 
 struct ex_module {
@@ -384,6 +387,9 @@ void ex_its_settle(ex_warp *w);
 void ex_its_cross_step(ex_warp *w);
 /* Starts the per-lane PCs of a fresh warp (all lanes at pc 0). */
 void ex_its_init(ex_warp *w);
+/* Fills f->zero_all/zero_slots (runtime/reginit.c; the loader, once the
+ * function is decoded and its reguse built). */
+void ex_reginit_analyze(ex_func *f);
 /* Fills f->straight (the loader, once the function is decoded). */
 void ex_its_straight(ex_func *f);
 

@@ -330,8 +330,10 @@ static uint32_t cta_live_threads(const ex_cta *cta)
 
 static void barrier_check(ex_cta *cta, uint32_t id)
 {
+    if (cta->bar_arrived[id] == 0)
+        return; /* nobody waits (checked first: counting live threads visits every warp) */
     uint32_t expected = cta->bar_expected[id] ? cta->bar_expected[id] : cta_live_threads(cta);
-    if (cta->bar_arrived[id] == 0 || cta->bar_arrived[id] < expected)
+    if (cta->bar_arrived[id] < expected)
         return;
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         ex_warp *w = &cta->warps[i];

@@ -161,6 +161,16 @@ static inline bool warp_span(ex_warp *w, const ex_instr *in, uint32_t mask, unsi
 static bool ld_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     unsigned size = in->size;
+    if (in->space == EX_SPACE_KPARAM && in->a == EX_NONE && !w->rec && !(in->op2 & MEMF_SEXT)) {
+        /* a kernel parameter: one address for the warp, one load */
+        uint64_t addr = (uint64_t)in->imm;
+        const ex_launch *L = w->launch;
+        if ((addr & (size - 1)) || addr > L->kparam_size || L->kparam_size - addr < size)
+            return false;
+        uint64_t v = load_bytes(L->kparams + addr, size), *D = w->r[in->d];
+        EX_LANES(mask, l, D[l] = v;);
+        return true;
+    }
     span sp;
     if (!warp_span(w, in, mask, size, &sp))
         return false;

@@ -432,6 +432,7 @@ static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GErro
     if (ok) {
         build_reguse(ef, &c);
         ex_its_straight(ef);
+        ex_reginit_analyze(ef);
     }
     ef->nconst = c.consts->len;
     ef->const_vals = (uint64_t *)g_array_free(c.consts, FALSE);
@@ -666,6 +667,7 @@ void ex_module_free(ex_module *m)
         }
         g_free(ef->code);
         g_free(ef->straight);
+        g_free(ef->zero_slots);
         g_free(ef->annot);
         g_free(ef->reguse);
         g_free(ef->reg_slots);

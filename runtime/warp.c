@@ -20,9 +20,13 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id)
         g_free(w->rfile);
         w->rfile = g_malloc0(sizeof(*w->rfile) * nslots);
         w->rcap = nslots;
-    } else {
+    } else if (k->zero_all) {
         /* registers start at zero so reads before writes are deterministic */
         memset(w->rfile, 0, sizeof(*w->rfile) * nslots);
+    } else {
+        /* only those a thread may read before writing (runtime/reginit.c) */
+        for (uint32_t i = 0; i < k->nzero; i++)
+            memset(w->rfile[k->zero_slots[i]], 0, sizeof(*w->rfile));
     }
     w->r = w->rfile;
     w->nslots = nslots;

@@ -1,0 +1,143 @@
+/* runtime/reginit.c — which registers a warp must zero when a CTA starts.
+ *
+ * Registers start at zero so that a read before any write is deterministic
+ * (the same answer whichever CTA ran in the warp's slot before).  Zeroing
+ * the whole register file per warp costs 256 bytes per register, which for
+ * a kernel with hundreds of registers and short CTAs is a tenth of the run.
+ * Only the registers some thread may read before it has written them need
+ * it: a forward "definitely written" dataflow over the CFG, per thread (a
+ * lane runs exactly the instructions on its own path, whatever the SIMT
+ * stack does with the others).  Conservative where it cannot see: guarded
+ * writes do not count, instructions that read other lanes' registers
+ * (shfl, mma, ...) zero everything they read, and a function with calls
+ * zeroes the whole file. */
+#include "runtime/exec.h"
+
+#include <string.h>
+
+/* Reads or writes registers of other lanes, or writes only some of its
+ * destinations' lanes: nothing it touches is trusted. */
+static bool cross_lane(const ex_instr *in)
+{
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX:
+    case PTX_OP_ELECT: case PTX_OP_MMA: case PTX_OP_WMMA: case PTX_OP_WMMA_LOAD:
+    case PTX_OP_WMMA_STORE: case PTX_OP_LDMATRIX: case PTX_OP_STMATRIX:
+    case PTX_OP_MOVMATRIX: case PTX_OP_BAR: case PTX_OP_BARRIER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+typedef struct bitset {
+    uint64_t *w;
+    uint32_t nwords;
+} bitset;
+
+static inline bool bs_get(const uint64_t *b, uint32_t i)
+{
+    return (b[i >> 6] >> (i & 63)) & 1u;
+}
+
+static inline void bs_set(uint64_t *b, uint32_t i)
+{
+    b[i >> 6] |= 1ull << (i & 63);
+}
+
+void ex_reginit_analyze(ex_func *f)
+{
+    f->zero_all = true;
+    f->nzero = 0;
+    const ptx_cfg *cfg = f->cfg;
+    uint32_t nregs = f->nregs;
+    if (!cfg || !f->reguse || nregs == 0)
+        return;
+    for (uint32_t i = 0; i < f->ninstrs; i++)
+        if (f->code[i].op == PTX_OP_CALL || !f->code[i].fn)
+            return;
+    uint32_t nw = (nregs + 63) / 64, nb = cfg->nblocks;
+    /* out[b]: registers definitely written on every path to the end of b
+     * (all ones until computed: the meet is an intersection) */
+    uint64_t *out = g_new(uint64_t, (gsize)nw * (nb + 1));
+    uint64_t *cur = g_new(uint64_t, nw);
+    memset(out, 0xff, sizeof(uint64_t) * nw * (nb + 1));
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (uint32_t b = 0; b < nb; b++) {
+            const ptx_block *blk = &cfg->blocks[b];
+            if (b == 0) {
+                memset(cur, 0, sizeof(uint64_t) * nw);
+            } else {
+                memset(cur, 0xff, sizeof(uint64_t) * nw);
+                for (guint k = 0; k < blk->preds->len; k++) {
+                    uint32_t p = g_array_index(blk->preds, uint32_t, k);
+                    for (uint32_t x = 0; x < nw; x++)
+                        cur[x] &= out[(gsize)p * nw + x];
+                }
+            }
+            for (uint32_t i = blk->first; i < blk->end; i++) {
+                const ex_instr *in = &f->code[i];
+                const ex_reguse *u = &f->reguse[i];
+                if (in->guard != EX_NONE || cross_lane(in))
+                    continue;
+                for (uint32_t k = 0; k < u->nwrite; k++) {
+                    uint32_t s = f->reg_slots[u->first + u->nread + k];
+                    if (s < nregs)
+                        bs_set(cur, s);
+                }
+            }
+            uint64_t *o = &out[(gsize)b * nw];
+            if (memcmp(o, cur, sizeof(uint64_t) * nw)) {
+                memcpy(o, cur, sizeof(uint64_t) * nw);
+                changed = true;
+            }
+        }
+    }
+    /* the reads that may come before a write, block by block (the entry
+     * block starts empty even when a branch leads back to it) */
+    uint64_t *need = g_new0(uint64_t, nw);
+    for (uint32_t b = 0; b < nb; b++) {
+        const ptx_block *blk = &cfg->blocks[b];
+        memset(cur, b == 0 ? 0 : 0xff, sizeof(uint64_t) * nw);
+        for (guint k = 0; b != 0 && k < blk->preds->len; k++) {
+            uint32_t p = g_array_index(blk->preds, uint32_t, k);
+            for (uint32_t x = 0; x < nw; x++)
+                cur[x] &= out[(gsize)p * nw + x];
+        }
+        for (uint32_t i = blk->first; i < blk->end; i++) {
+            const ex_instr *in = &f->code[i];
+            const ex_reguse *u = &f->reguse[i];
+            bool all = cross_lane(in);
+            for (uint32_t k = 0; k < u->nread; k++) {
+                uint32_t s = f->reg_slots[u->first + k];
+                if (s < nregs && (all || !bs_get(cur, s)))
+                    bs_set(need, s);
+            }
+            for (uint32_t k = 0; all && k < u->nwrite; k++) {
+                uint32_t s = f->reg_slots[u->first + u->nread + k];
+                if (s < nregs)
+                    bs_set(need, s); /* only some lanes may be written */
+            }
+            if (in->guard != EX_NONE || all)
+                continue;
+            for (uint32_t k = 0; k < u->nwrite; k++) {
+                uint32_t s = f->reg_slots[u->first + u->nread + k];
+                if (s < nregs)
+                    bs_set(cur, s);
+            }
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < nregs; s++)
+        n += bs_get(need, s);
+    f->zero_slots = g_new(uint32_t, n ? n : 1);
+    for (uint32_t s = 0; s < nregs; s++)
+        if (bs_get(need, s))
+            f->zero_slots[f->nzero++] = s;
+    f->zero_all = false;
+    g_free(need);
+    g_free(cur);
+    g_free(out);
+}
