@@ -343,10 +343,12 @@ static bool run_parallel(ex_launch *L, uint32_t n)
     for (uint32_t i = 1; i < n; i++)
         wk[i].thread = g_thread_new("ptxemu-cta", par_work, &wk[i]);
     par_work(&wk[0]);
+    /* every worker copies *L when it starts a CTA: write L only after all
+     * of them are done */
+    for (uint32_t i = 1; i < n; i++)
+        g_thread_join(wk[i].thread);
     par_worker *first = NULL;
     for (uint32_t i = 0; i < n; i++) {
-        if (wk[i].thread)
-            g_thread_join(wk[i].thread);
         L->warp_instrs += wk[i].warp_instrs;
         L->thread_instrs += wk[i].thread_instrs;
         if (wk[i].error && (!first || wk[i].fault_cta < first->fault_cta))

@@ -196,7 +196,15 @@ static char *classify(const ex_module *m, const ex_func *kernel)
             const ex_call *c = &g_array_index(ef->calls, ex_call, i);
             const char *r = call_reason(c);
             if (r) {
-                res = g_strdup_printf("%s in '%s'", r, ef->name);
+                /* the call instruction whose site this is, for its line */
+                uint32_t line = 0;
+                for (uint32_t pc = 0; pc < ef->ninstrs && !line; pc++)
+                    if (ef->code[pc].op == PTX_OP_CALL && ef->code[pc].imm == (int64_t)i)
+                        line = ptx_func_instr(f, ef->code[pc].src)->loc.line;
+                res = g_strdup_printf("%s at %s:%u%s%s%s", r,
+                                      m->ir->source_name ? m->ir->source_name : "<ptx>", line,
+                                      ef != kernel ? " in '" : "", ef != kernel ? ef->name : "",
+                                      ef != kernel ? "'" : "");
             } else if (c->builtin == EX_BUILTIN_NONE && c->callee == EX_NONE && !all) {
                 all = true; /* an indirect call may reach any function */
                 for (uint32_t j = 0; j < n; j++)
