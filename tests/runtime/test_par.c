@@ -4,7 +4,8 @@
  *    parallel (no notice) and give exactly the one-thread memory and
  *    instruction counts;
  *  - kernels whose CTAs may observe each other run on one thread and
- *    `ptxemu run -j 2` says so once, naming the instruction and its line;
+ *    `ptxemu run -j 2` says so once, naming the instruction (or the printf
+ *    call) and its line;
  *  - a faulting kernel under -j 2 reports the lowest faulting CTA with its
  *    location and exits non-zero;
  *  - -j 0 and -j -3 are refused, naming sim.host_threads and the value. */
@@ -169,6 +170,17 @@ static void test_serial_reasons(void **state)
                        "  ld.volatile.global.u32 %r1, [%rd2];\n"),
          "ld.volatile.global.u32 at vol.ptx:10"},
         {"fence", KERNEL("fence", "", "  membar.gl;\n"), "membar.gl at fence.ptx:9"},
+        {"pf", HEAD
+         ".extern .func (.param .b32 func_retval0) vprintf (.param .b64 vprintf_param_0, "
+         ".param .b64 vprintf_param_1);\n"
+         ".global .align 1 .b8 $str[1] = {0};\n"
+         ".visible .entry pf(.param .u64 p)\n{\n  .reg .u64 %rd<4>;\n  .reg .b32 %r<2>;\n"
+         "  cvta.global.u64 %rd3, $str;\n  {\n  .param .b64 param0;\n"
+         "  st.param.b64 [param0+0], %rd3;\n  .param .b64 param1;\n"
+         "  st.param.b64 [param1+0], 0;\n  .param .b32 retval0;\n"
+         "  call.uni (retval0), vprintf, (param0, param1);\n"
+         "  ld.param.b32 %r1, [retval0+0];\n  }\n  ret;\n}\n",
+         "printf at pf.ptx:17"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         const serial_case *k = &cases[i];
