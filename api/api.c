@@ -114,6 +114,8 @@ static void apply_limits(ptxemu_ctx *c)
         c->opts.max_cycles = cfg->limits.max_cycles;
     if (!c->opts.malloc_heap)
         c->opts.malloc_heap = cfg->limits.malloc_heap;
+    if (!c->opts.host_threads)
+        c->opts.host_threads = cfg->sim.host_threads;
     c->mem.limit = c->opts.device_memory;
     c->cdp_max_depth = c->opts.cdp_max_depth ? c->opts.cdp_max_depth : cfg->cdp.max_depth;
     c->cdp_pending = c->opts.cdp_pending_launches ? c->opts.cdp_pending_launches
@@ -171,6 +173,8 @@ void ptxemu_ctx_destroy(ptxemu_ctx *ctx)
     if (ctx->stats_json)
         g_string_free(ctx->stats_json, TRUE);
     api_arrays_free(ctx);
+    if (ctx->serial_noted)
+        g_hash_table_destroy(ctx->serial_noted);
     mem_destroy(&ctx->mem);
     g_string_free(ctx->error, TRUE);
     g_free(ctx);
@@ -585,6 +589,7 @@ ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, e
                                      (ctx->its_mode == GPU_ITS_AUTO &&
                                       api_target_sm(mod->ir->target) >= 70)));
     L->max_warp_instrs = ctx->opts.max_warp_instructions;
+    L->host_threads = ctx->gpu ? 1 : ctx->opts.host_threads;
     L->max_cycles = ctx->opts.max_cycles;
     L->stack_limit = DEFAULT_STACK_LIMIT;
     L->launch_id = launch_id;
@@ -600,6 +605,21 @@ unsigned api_target_sm(const char *target)
 {
     const char *p = target ? strstr(target, "sm_") : NULL;
     return p ? (unsigned)strtoul(p + 3, NULL, 10) : 0;
+}
+
+void api_note_serial(ptxemu_ctx *ctx, const ex_launch *L)
+{
+    if (L->host_threads < 2 || (uint64_t)L->grid[0] * L->grid[1] * L->grid[2] < 2)
+        return;
+    const char *why = ex_launch_serial_why(L);
+    if (!why)
+        return;
+    if (!ctx->serial_noted)
+        ctx->serial_noted = g_hash_table_new(g_direct_hash, g_direct_equal);
+    if (!g_hash_table_add(ctx->serial_noted, (gpointer)L->kernel))
+        return;
+    fprintf(stderr, "ptxemu: kernel '%s' runs its CTAs on one thread: %s\n", L->kernel->name,
+            why);
 }
 
 void api_launch_release(ex_launch *L)
@@ -678,8 +698,10 @@ ptxemu_status api_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs,
         for (unsigned i = 0; i < n; i++)
             ord[i] = (batch_order){descs[i].arrival, i};
         qsort(ord, n, sizeof *ord, cmp_order);
-        for (unsigned i = 0; i < n && good; i++)
+        for (unsigned i = 0; i < n && good; i++) {
+            api_note_serial(ctx, &Ls[ord[i].index]);
             good = ex_launch_run(&Ls[ord[i].index], &err);
+        }
         g_free(ord);
     }
     if (st == PTXEMU_OK)

@@ -34,6 +34,8 @@ struct ptxemu_ctx {
     uint32_t device_launch_ids;
     GPtrArray *arrays;       /* live ptxemu_array* (textures.c), or NULL */
     int32_t its_mode;        /* warp.its (gpu_its_mode): options.its overrides */
+    GHashTable *serial_noted; /* ex_func* of kernels whose one-thread run was
+                                 reported (host_threads > 1), or NULL */
 };
 
 struct ptxemu_module {
@@ -50,6 +52,9 @@ ptxemu_status api_ok(ptxemu_ctx *ctx);
 ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, ex_launch *L,
                                  uint32_t launch_id);
 void api_launch_release(ex_launch *L);
+/* With host_threads > 1: says once per kernel on stderr why a functional
+ * launch runs its CTAs on one thread (runtime/par_class.c). */
+void api_note_serial(ptxemu_ctx *ctx, const ex_launch *L);
 unsigned api_target_sm(const char *target);
 /* ptxemu_launch_batch, the launches cooperative or not. */
 ptxemu_status api_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs, unsigned n,

@@ -93,6 +93,12 @@ typedef struct ptxemu_options {
     uint32_t cdp_max_depth;
     uint32_t cdp_pending_launches;
     uint64_t malloc_heap;       /* device heap of malloc in kernels (limits.malloc_heap) */
+    /* Host threads that run the CTAs of a functional launch (ptxemu -j N);
+     * 0 = the config's sim.host_threads (1).  Kernels whose CTAs may observe
+     * each other (global atomics, %clock, volatile loads, printf ...) run on
+     * one thread, said once per kernel on stderr.  Memory and instruction
+     * counts are those of one thread.  The timing model ignores it. */
+    uint32_t host_threads;
     /* Optional: called with an allocation's final bytes just before
      * ptxemu_free releases it, so a caller can compare the buffers of a
      * host program that frees them before it returns. */

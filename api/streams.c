@@ -266,6 +266,7 @@ static ptxemu_status drain_functional(ptxemu_ctx *ctx, GError **err)
     for (guint i = 0; i < ctx->ops->len; i++) {
         api_op *op = &g_array_index(ctx->ops, api_op, i);
         if (op->kind == OP_KERNEL) {
+            api_note_serial(ctx, &op->L);
             bool good = ex_launch_run(&op->L, err);
             api_launches_done(ctx, &op->L, 1);
             if (!good)

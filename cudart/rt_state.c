@@ -112,6 +112,7 @@ static void make_device(cudart *rt)
     o.device_memory = rt->cfg.limits.device_memory;
     o.max_warp_instructions = rt->cfg.limits.max_warp_instructions;
     o.max_cycles = rt->cfg.limits.max_cycles;
+    o.host_threads = rt->cfg.sim.host_threads;
     o.on_launch_done = launch_done;
     o.on_launch_done_user = rt;
     ptxemu_status s = ptxemu_ctx_create(&rt->ctx, &o);

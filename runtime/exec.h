@@ -171,6 +171,10 @@ struct ex_func {
     bool zero_all;              /* a warp zeroes every register at CTA start, */
     uint32_t *zero_slots;       /* or only these (runtime/reginit.c) */
     uint32_t nzero;
+    /* .entry: NULL when its CTAs may run on several host threads, else why
+     * not (the first instruction that shares state across CTAs, located;
+     * runtime/par_class.c) */
+    char *serial_why;
 };
 
 struct ex_module {
@@ -353,6 +357,11 @@ struct ex_launch {
                              const char **why);
     void *device_launch_user;
     uint32_t driver_grid;       /* the timing driver's record of this grid */
+    /* functional driver: host threads for the CTAs (0 or 1: one); used
+     * only when the kernel allows it (ex_func.serial_why == NULL) */
+    uint32_t host_threads;
+    bool host_atomics;          /* red on global memory uses host atomics
+                                   (set while CTAs run in parallel) */
 };
 
 /* ---- loader (runtime/loader.c) ---- */
@@ -368,6 +377,13 @@ void ex_module_free(ex_module *m);
  * fit) when the module's static shared memory exceeds `limit` bytes. */
 bool ex_module_check_shared(const ex_module *m, uint64_t limit, const char *what,
                             GError **err);
+
+/* ---- parallel classification (runtime/par_class.c) ---- */
+/* Sets serial_why of every kernel of the module (called by the loader). */
+void ex_module_classify(ex_module *m);
+/* Why a launch of L's kernel runs its CTAs on one thread (NULL: it may run
+ * them in parallel). */
+const char *ex_launch_serial_why(const ex_launch *L);
 
 /* ---- launch (runtime/launch.c): functional driver ---- */
 bool ex_launch_run(ex_launch *L, GError **err);

@@ -76,13 +76,26 @@ static inline uint32_t f32_add_ftz(uint32_t a, uint32_t b)
             if (!p)                                                            \
                 return;                                                        \
             T o, n, b = (T)rb[l];                                              \
-            memcpy(&o, p, sizeof o);                                           \
             (void)a;                                                           \
             (void)b;                                                           \
-            n = (T)(EXPR);                                                     \
-            if (n != o) {                                                      \
-                memcpy(p, &n, sizeof n);                                       \
-                changed = true;                                                \
+            if (G_UNLIKELY(w->launch->host_atomics) &&                         \
+                (uintptr_t)p % sizeof(T) == 0) {                               \
+                /* CTAs on other host threads: a compare-and-swap loop */     \
+                T *q_ = (T *)(void *)p;                                        \
+                o = __atomic_load_n(q_, __ATOMIC_RELAXED);                     \
+                do                                                             \
+                    n = (T)(EXPR);                                             \
+                while (n != o && !__atomic_compare_exchange_n(                 \
+                                     q_, &o, n, false, __ATOMIC_RELAXED,       \
+                                     __ATOMIC_RELAXED));                       \
+                changed |= n != o;                                             \
+            } else {                                                           \
+                memcpy(&o, p, sizeof o);                                       \
+                n = (T)(EXPR);                                                 \
+                if (n != o) {                                                  \
+                    memcpy(p, &n, sizeof n);                                   \
+                    changed = true;                                            \
+                }                                                              \
             }                                                                  \
             if (in->d != EX_NONE)                                              \
                 w->r[in->d][l] = o;                                            \

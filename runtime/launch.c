@@ -1,7 +1,12 @@
 /* runtime/launch.c — the functional driver: runs a grid's CTAs to completion.
  * A batch of CTAs is resident at once and their warps take turns in fixed
  * quanta, so producer/consumer code across warps and CTAs makes progress and
- * every run is deterministic. */
+ * every run is deterministic.
+ *
+ * With host_threads > 1 and a kernel whose CTAs cannot observe each other
+ * (runtime/par_class.c), run_parallel gives each of N host threads its own
+ * resident batch; the threads take the next CTA from a shared counter.  See
+ * run_parallel for what stays identical to one thread. */
 #include "runtime/cdp.h"
 #include "runtime/warp.h"
 
@@ -159,10 +164,226 @@ static bool run_grid(ex_launch *L)
     return !L->failed;
 }
 
+/* ------------------------------------------------------ parallel driver */
+
+/* Shared by the worker threads; the counters are only touched atomically. */
+typedef struct par_grid {
+    ex_launch *L;
+    uint64_t total;
+    uint64_t next;              /* next CTA to start */
+    uint64_t stop_at;           /* lowest CTA that faulted (total: none) */
+    uint64_t instrs;            /* warp instructions so far (max_warp_instrs) */
+} par_grid;
+
+/* One worker's results; workers share nothing else. */
+typedef struct par_worker {
+    par_grid *g;
+    uint64_t warp_instrs, thread_instrs;
+    uint64_t fault_cta;         /* lowest CTA that faulted here, or UINT64_MAX */
+    GString *error;             /* its message */
+    GThread *thread;
+} par_worker;
+
+/* A resident CTA with a launch of its own: the warps' `launch` points at
+ * `shadow`, a copy of the launch whose clock (livelock detection), fault
+ * and counts belong to this CTA alone. */
+typedef struct par_slot {
+    ex_launch shadow;
+    ex_cta cta;
+    bool busy;
+    uint32_t warp_cap, shared_cap;
+} par_slot;
+
+static void par_fault(par_worker *wk, par_slot *s)
+{
+    uint64_t id = s->cta.linear_id;
+    if (id < wk->fault_cta) {
+        wk->fault_cta = id;
+        if (wk->error)
+            g_string_free(wk->error, TRUE);
+        wk->error = s->shadow.error ? s->shadow.error
+                                    : g_string_new("launch failed");
+        s->shadow.error = NULL;
+    }
+    uint64_t cur = __atomic_load_n(&wk->g->stop_at, __ATOMIC_ACQUIRE);
+    while (id < cur && !__atomic_compare_exchange_n(&wk->g->stop_at, &cur, id, false,
+                                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        ;
+}
+
+static void par_retire(par_worker *wk, par_slot *s)
+{
+    ex_cta_account(&s->shadow, &s->cta);
+    wk->warp_instrs += s->shadow.warp_instrs;
+    wk->thread_instrs += s->shadow.thread_instrs;
+    if (s->shadow.error)
+        g_string_free(s->shadow.error, TRUE);
+    s->shadow.error = NULL;
+    s->busy = false;
+}
+
+static gpointer par_work(gpointer data)
+{
+    par_worker *wk = data;
+    par_grid *g = wk->g;
+    ex_launch *L = g->L;
+    uint32_t nslots = g->total < RESIDENT_CTAS ? (uint32_t)g->total : RESIDENT_CTAS;
+    par_slot *slots = g_new0(par_slot, nslots);
+    bool claiming = true;
+    for (;;) {
+        for (uint32_t i = 0; i < nslots && claiming; i++) {
+            par_slot *s = &slots[i];
+            if (s->busy)
+                continue;
+            uint64_t id = __atomic_fetch_add(&g->next, 1, __ATOMIC_RELAXED);
+            if (id >= g->total || id > __atomic_load_n(&g->stop_at, __ATOMIC_ACQUIRE)) {
+                claiming = false;
+                break;
+            }
+            s->shadow = *L;
+            s->shadow.clock = s->shadow.last_progress = 0;
+            s->shadow.warp_instrs = s->shadow.thread_instrs = 0;
+            s->shadow.error = NULL;
+            s->shadow.failed = false;
+            s->shadow.max_warp_instrs = 0; /* counted across threads below */
+            s->shadow.host_atomics = true;
+            cta_start(&s->shadow, &s->cta, &s->warp_cap, &s->shared_cap, (uint32_t)id);
+            s->busy = true;
+        }
+        bool any = false;
+        for (uint32_t i = 0; i < nslots; i++) {
+            par_slot *s = &slots[i];
+            if (!s->busy)
+                continue;
+            any = true;
+            ex_cta *c = &s->cta;
+            if (c->linear_id > __atomic_load_n(&g->stop_at, __ATOMIC_ACQUIRE)) {
+                par_retire(wk, s); /* a lower CTA faulted: this one stops */
+                continue;
+            }
+            for (uint32_t k = 0; k < c->nwarps && !s->shadow.failed; k++) {
+                ex_warp *w = &c->warps[k];
+                if (w->state != WARP_RUNNING)
+                    continue;
+                uint64_t before = w->instrs;
+                ex_warp_run(w, QUANTUM);
+                if (L->max_warp_instrs &&
+                    __atomic_add_fetch(&g->instrs, w->instrs - before, __ATOMIC_RELAXED) >
+                        L->max_warp_instrs &&
+                    w->state == WARP_RUNNING) {
+                    char *why = g_strdup_printf(
+                        "stopped after %llu warp instructions (limits.max_warp_instructions; "
+                        "raise it with --max-warp-instructions)",
+                        (unsigned long long)L->max_warp_instrs);
+                    ex_warp_stop(w, why);
+                    g_free(why);
+                }
+            }
+            if (!s->shadow.failed) {
+                bool all_done = true, any_running = false;
+                for (uint32_t k = 0; k < c->nwarps; k++) {
+                    all_done &= c->warps[k].state == WARP_DONE;
+                    any_running |= c->warps[k].state == WARP_RUNNING;
+                }
+                if (all_done) {
+                    par_retire(wk, s);
+                    continue;
+                }
+                if (!any_running)
+                    report_deadlock(&s->shadow, c);
+            }
+            if (s->shadow.failed) {
+                par_fault(wk, s);
+                par_retire(wk, s);
+            }
+        }
+        if (!any && !claiming)
+            break;
+    }
+    for (uint32_t i = 0; i < nslots; i++) {
+        for (uint32_t k = 0; k < slots[i].warp_cap; k++)
+            ex_warp_destroy(&slots[i].cta.warps[k]);
+        g_free(slots[i].cta.warps);
+        g_free(slots[i].cta.shared);
+    }
+    g_free(slots);
+    return NULL;
+}
+
+const char *ex_launch_serial_why(const ex_launch *L)
+{
+    if (L->cooperative)
+        return "a cooperative launch (grid-wide synchronisation)";
+    if (L->on_device_launch || L->cycle_source)
+        return "the timing model drives it";
+    return L->kernel->serial_why;
+}
+
+/* Runs the grid on `n` host threads (the caller is one of them).  The
+ * memory and the instruction counts of a launch that succeeds are those of
+ * run_grid: the kernel's CTAs do not observe each other (par_class.c), and
+ * sums do not depend on the order.  What differs:
+ *  - livelock detection counts per CTA (a CTA that runs livelock_limit
+ *    warp instructions without changing memory stops), not per launch;
+ *  - limits.max_warp_instructions counts all threads' instructions after
+ *    each quantum of a warp, so a launch stops iff it would stop on one
+ *    thread, but the warp named in the message may differ;
+ *  - after a fault, the launch reports the fault of the lowest CTA (linear
+ *    id) that faults: CTAs below it run on, CTAs above it stop or never
+ *    start.  Memory is then undefined (as on a GPU), and so are the counts. */
+static bool run_parallel(ex_launch *L, uint32_t n)
+{
+    par_grid g = {.L = L, .total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2]};
+    g.stop_at = g.total;
+    par_worker *wk = g_new0(par_worker, n);
+    for (uint32_t i = 0; i < n; i++) {
+        wk[i].g = &g;
+        wk[i].fault_cta = UINT64_MAX;
+    }
+    for (uint32_t i = 1; i < n; i++)
+        wk[i].thread = g_thread_new("ptxemu-cta", par_work, &wk[i]);
+    par_work(&wk[0]);
+    /* every worker copies *L when it starts a CTA: write L only after all
+     * of them are done */
+    for (uint32_t i = 1; i < n; i++)
+        g_thread_join(wk[i].thread);
+    par_worker *first = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        L->warp_instrs += wk[i].warp_instrs;
+        L->thread_instrs += wk[i].thread_instrs;
+        if (wk[i].error && (!first || wk[i].fault_cta < first->fault_cta))
+            first = &wk[i];
+    }
+    L->clock += L->warp_instrs; /* as run_grid leaves it */
+    if (first) {
+        L->failed = true;
+        if (!L->error) {
+            L->error = first->error;
+            first->error = NULL;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (wk[i].error)
+            g_string_free(wk[i].error, TRUE);
+    g_free(wk);
+    return !L->failed;
+}
+
+static bool run_functional(ex_launch *L)
+{
+    uint64_t total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    uint32_t n = L->host_threads;
+    if (n > total)
+        n = (uint32_t)total;
+    if (n > 1 && !ex_launch_serial_why(L))
+        return run_parallel(L, n);
+    return run_grid(L);
+}
+
 bool ex_launch_run(ex_launch *L, GError **err)
 {
     /* the grid, then the grids it launched (runtime/cdp_run.c) */
-    bool ok = run_grid(L) && ex_cdp_run_children(L);
+    bool ok = run_functional(L) && ex_cdp_run_children(L);
     ex_cdp_release(L);
     if (!ok) {
         g_set_error(err, g_quark_from_static_string("ptxemu"), 1, "%s",

@@ -646,6 +646,7 @@ ex_module *ex_module_load_ex(const ptx_module *ir, dev_memory *mem,
         if (ef->is_entry)
             g_hash_table_insert(m->kernels, (gpointer)ef->name, ef);
     }
+    ex_module_classify(m);
     return m;
 }
 
@@ -681,6 +682,7 @@ void ex_module_free(ex_module *m)
         g_free(ef->param_regs);
         g_free(ef->ret_regs);
         ptx_cfg_free(ef->cfg);
+        g_free(ef->serial_why);
     }
     g_free(m->funcs);
     g_free(m->var_addr);

@@ -440,7 +440,13 @@ typedef struct gpu_name_list {
     X(sim, step_every_cycle, BOOL, false, 0, 0, 0, "", NULL,                 \
       "Visit every SM every cycle instead of jumping over cycles in which "  \
       "nothing can happen (slower; the statistics must be identical, which " \
-      "the stepping test checks)")
+      "the stepping test checks)")                                        \
+    X(sim, host_threads, U32, 1, 1, 256, 0, "threads", NULL,                 \
+      "Host threads that run the CTAs of a functional launch (ptxemu -j N); " \
+      "a kernel whose CTAs may observe each other (global atomics other "   \
+      "than integer red, %clock, volatile loads, printf, ...) runs on one. " \
+      "Memory and instruction counts are those of one thread; the timing "  \
+      "model ignores it")
 
 /* Groups in file and documentation order; [latency] and [initiation]
  * (generated from isa/latency.h) come between the two lists. */

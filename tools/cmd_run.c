@@ -130,8 +130,19 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
                                           NULL, NULL);
     g_option_group_add_entries(lg, lim);
     g_option_context_add_group(oc, lg);
+    GOptionEntry host[] = {
+        {"jobs", 'j', 0, G_OPTION_ARG_INT64, &t->jobs,
+         "run the CTAs of a functional launch on N host threads (default: "
+         "sim.host_threads, 1); kernels whose CTAs may observe each other run on one, "
+         "said on stderr", "N"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionGroup *hg = g_option_group_new("host", "Host threads:", "Show the host-thread options",
+                                          NULL, NULL);
+    g_option_group_add_entries(hg, host);
+    g_option_context_add_group(oc, hg);
     /* "not given" differs from an explicit 0, which is an error */
-    t->interval = t->regs = t->max_warp = t->max_cycles = TIMING_CLI_UNSET;
+    t->interval = t->regs = t->max_warp = t->max_cycles = t->jobs = TIMING_CLI_UNSET;
 }
 
 bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const char *who)
@@ -160,6 +171,15 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
                 (long long)t->max_cycles);
         return false;
     }
+    if (t->jobs != TIMING_CLI_UNSET && (t->jobs < 1 || t->jobs > 256)) {
+        fprintf(stderr, "%s: -j/--jobs (sim.host_threads) must be between 1 and 256, not %lld\n",
+                who, (long long)t->jobs);
+        return false;
+    }
+    o->host_threads = t->jobs == TIMING_CLI_UNSET ? 0 : (uint32_t)t->jobs;
+    if (t->timing && o->host_threads > 1)
+        fprintf(stderr, "%s: -j %u is ignored under the timing model (it runs on one thread)\n",
+                who, o->host_threads);
     o->max_warp_instructions = t->max_warp == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_warp;
     o->max_cycles = t->max_cycles == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_cycles;
     o->timing = t->timing;

@@ -42,6 +42,7 @@ typedef struct timing_cli {
     gint64 max_warp, max_cycles; /* run limits (functional and timing) */
     gchar *warp_help, *cta_help; /* option help listing the registered policies */
     gboolean step;      /* --step-every-cycle */
+    gint64 jobs;        /* -j/--jobs: host threads for functional CTAs */
 } timing_cli;
 
 /* An option not given on the command line (an explicit 0 is an error). */
