@@ -160,6 +160,8 @@ typedef struct tm_sched {
     uint64_t *recheck;       /* per view: next cycle to look at that warp
                                 (TM_NEVER when the slot is empty); one dense
                                 array so the per-slot scan stays in cache */
+    uint64_t *live;          /* bitset over views: recheck[i] != TM_NEVER
+                                (refresh visits only these) */
     uint64_t min_re;         /* no recheck entry is below this (a lower bound:
                                 refresh skips its scan while now < min_re) */
     void *pstate;            /* warp policy state (its tm_pol_inst's) */
