@@ -59,6 +59,7 @@ static void place_pkt(const memsys *m, noc_pkt *p)
 static uint32_t pkt_alloc(memsys *m, ms_sm *s)
 {
     uint32_t i = s->pkt_free;
+    sig_touch(m, s);
     s->pkt_free = m->pool[i].next;
     s->npkt_free--;
     m->pkts_used++;
@@ -106,6 +107,7 @@ static ms_event heap_pop(memsys *m)
 static uint32_t inst_alloc(memsys *m, ms_sm *s, uint64_t token, uint64_t c, bool load)
 {
     uint32_t i = s->inst_free[--s->ninst_free];
+    sig_touch(m, s);
     ms_inst *in = &s->inst[i];
     in->token = token;
     in->issue = in->done_at = c;
@@ -140,6 +142,7 @@ static void missq_push(memsys *m, ms_sm *s, uint32_t p, uint64_t ready)
     m->pool[p].flits = 0;
     place_pkt(m, &m->pool[p]);
     fifo_push(m->pool, &s->missq, p);
+    sig_touch(m, s);
     m->n_missq++;
     m->cl[s->cluster].queued++;
     wake(m, D_ICNT, ready);
@@ -464,6 +467,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
                         (flags & MEMSYS_BYPASS_L1) != 0);
     if (ok) {
         s->ver++;
+        sig_touch(m, s);
         if (flags & MS_ACQUIRE)
             ms_acquire(m, s);
         if (r)
@@ -513,6 +517,7 @@ static void sm_fill(memsys *m, uint32_t smi, uint64_t line, uint8_t flags, uint3
 {
     ms_sm *s = &m->sm[smi];
     s->ver++;
+    sig_touch(m, s);
     if (p != PKT_NIL && (m->pool[p].flags & PKTF_NOMSHR)) {
         inst_progress(m, smi, m->pool[p].inst, done);
         pkt_release(m, p);
@@ -613,6 +618,7 @@ static void bus_step(memsys *m, uint32_t ci, uint64_t k)
         return; /* port full: the bus stalls this cycle */
 
     fifo_pop(m->pool, &s->missq);
+    sig_touch(m, s);
     m->n_missq--;
     cl->queued--;
     cl->rr = (s->local + 1) % cl->nsms;
@@ -740,6 +746,7 @@ void memsys_cycle(memsys *m, uint64_t c)
                 m->st.latency_overlapped_sum += ev.cycle - s->busy_since;
         }
         s->inst_free[s->ninst_free++] = ev.inst;
+        sig_touch(m, s);
         m->insts_used--;
         m->done(m->user, token, ev.cycle);
     }
@@ -833,6 +840,7 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
         s->npkt_free = quota;
         fifo_init(&s->missq);
     }
+    m->touched = g_new0(uint64_t, m->nsms / 64 + 1);
     m->heap_cap = m->nsms * ninst;
     m->heap = g_new(ms_event, m->heap_cap);
 
@@ -887,6 +895,7 @@ void memsys_destroy(memsys *m)
     g_free(m->sm);
     g_free(m->pool);
     g_free(m->heap);
+    g_free(m->touched);
     g_free(m->st.served_per_sm);
     g_free(m);
 }
@@ -895,6 +904,17 @@ void memsys_sm_signature(const memsys *m, uint32_t smi, memsys_sm_sig *out)
 {
     const ms_sm *s = &m->sm[smi];
     *out = (memsys_sm_sig){s->ver, s->npkt_free, s->missq.n, s->ninst_free};
+}
+
+const uint64_t *memsys_touched(const memsys *m)
+{
+    return m->touched;
+}
+
+void memsys_touched_clear(memsys *m)
+{
+    for (uint32_t w = 0; w <= m->nsms / 64; w++)
+        m->touched[w] = 0;
 }
 
 bool memsys_last_refusal_quick(const memsys *m)

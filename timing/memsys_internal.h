@@ -121,6 +121,9 @@ struct memsys {
     uint32_t pkts_used, insts_used, dram_pending;
     uint32_t n_missq, n_rep_out;
     uint64_t last_cycle;
+    uint64_t *touched;              /* bitset over SMs: a field of the SM's
+                                       memsys_sm_sig may have changed since
+                                       memsys_touched_clear (sig_touch) */
     memsys_stats st;
     memsys_extra_stats x;
 };
@@ -163,9 +166,18 @@ static inline void wake_dram(memsys *m, ms_part *p, uint64_t k)
 
 /* ------------------------------------------------------------ pools */
 
+/* Every change of an SM's signature fields (ver, npkt_free, missq.n,
+ * ninst_free) calls this. */
+static inline void sig_touch(memsys *m, const ms_sm *s)
+{
+    uint32_t i = (uint32_t)(s - m->sm);
+    m->touched[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
 static inline void pkt_release(memsys *m, uint32_t i)
 {
     ms_sm *s = &m->sm[m->pool[i].sm];
+    sig_touch(m, s);
     m->pool[i].next = s->pkt_free;
     s->pkt_free = i;
     s->npkt_free++;

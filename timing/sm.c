@@ -732,7 +732,7 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         uint64_t token = tm_token(sm->id, slot, tag);
         if (!memsys_issue(env->mem, sm->id, slot, &s->acc, token, now)) {
             s->stuck = true;
-            s->stuck_since = now;
+                    s->stuck_since = now;
             s->stuck_slot = slot;
             s->stuck_token = token;
             sm->c.mem_refusals++;
@@ -891,10 +891,9 @@ static bool sig_same(const memsys_sm_sig *a, const memsys_sm_sig *b)
            a->ninst_free == b->ninst_free;
 }
 
-void tm_sm_check_stuck(tm_sm *sm, uint64_t now)
+/* tm_sm_check_stuck's slow part: a stuck-sleeping SM due later than now + 1. */
+void tm_sm_stuck_recheck(tm_sm *sm, uint64_t now)
 {
-    if (!sm->stuck_sleep || sm->next_wake <= now + 1)
-        return;
     memsys_sm_sig g;
     memsys_sm_signature(sm->env->mem, sm->id, &g);
     if (!sig_same(&g, &sm->stuck_sig))
@@ -949,10 +948,8 @@ static bool retry_stuck(tm_sm *sm, uint64_t now)
     return quick;
 }
 
-bool tm_sm_cycle(tm_sm *sm, uint64_t now)
+bool tm_sm_visit(tm_sm *sm, uint64_t now)
 {
-    if ((now < sm->next_wake && !sm->step) || !sm->resident)
-        return false;
     stuck_catch_up(sm, now);
     sm->stuck_sleep = false;
     fetch_stage(sm, now);
