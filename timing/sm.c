@@ -491,20 +491,54 @@ static uint64_t refresh(tm_sm *sm, tm_sched *s, uint64_t now)
     if (s->min_re > now)
         return s->min_re; /* nothing due: the scan would find the same */
     /* only views with a recheck cycle (the others wait for an event), in
-     * view order; an eval changes only its own view's entry */
+     * view order; an eval changes only its own view's entry.  A warp that
+     * waits only for its unit (ready_unit known, not a stuck LD/ST) gets
+     * unit_check's answer inline, and its state change is counted at the
+     * end: the per-state flushes all happen at `now`, so deferring the
+     * count changes within this cycle counts the same warp-cycles. */
+    int32_t dn[SCHED_WS_COUNT] = {0};
+    bool moved = false;
     uint64_t next = TM_NEVER;
     for (uint32_t wd = 0; wd * 64 < s->nviews; wd++) {
         for (uint64_t m = s->live[wd]; m; m &= m - 1) {
             uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
             if (s->recheck[i] <= now) {
                 tm_warp *tw = &sm->warps[i * sm->nsched + s->id];
-                uint8_t st = tw->ready_unit != TM_UNIT_COUNT
-                                 ? unit_check(sm, s, tw, tw->ready_unit, now)
-                                 : eval(sm, tw, now, false);
-                set_state(sm, s, tw, st, now);
+                uint8_t u = tw->ready_unit;
+                if (u != TM_UNIT_COUNT && !(u == TM_UNIT_LDST && s->stuck)) {
+                    uint64_t f = s->unit_free[u];
+                    uint8_t st;
+                    if (f > now) { /* set_re's bit is already set: not TM_NEVER */
+                        s->recheck[i] = f;
+                        st = u == TM_UNIT_LDST ? SCHED_WS_STALL_MEM : SCHED_WS_STALL_ALU;
+                    } else {
+                        s->recheck[i] = now;
+                        st = u == TM_UNIT_LDST ? SCHED_WS_ISSUE_MEM : SCHED_WS_ISSUE_ALU;
+                    }
+                    uint8_t old = s->views[i].state;
+                    if (old != st) {
+                        dn[old]--;
+                        dn[st]++;
+                        s->views[i].state = st;
+                        moved = true;
+                    }
+                } else {
+                    uint8_t st = u != TM_UNIT_COUNT ? unit_check(sm, s, tw, u, now)
+                                                    : eval(sm, tw, now, false);
+                    set_state(sm, s, tw, st, now);
+                }
             }
             if (s->recheck[i] < next)
                 next = s->recheck[i];
+        }
+    }
+    if (moved) {
+        for (unsigned st = 0; st < SCHED_WS_COUNT; st++) {
+            if (!dn[st])
+                continue;
+            flush_state(sm, st, now);
+            sm->nstate[st] = (uint32_t)((int32_t)sm->nstate[st] + dn[st]);
+            s->n[st] = (uint32_t)((int32_t)s->n[st] + dn[st]);
         }
     }
     s->min_re = next;
