@@ -144,7 +144,8 @@ static void missq_push(memsys *m, ms_sm *s, uint32_t p, uint64_t ready)
     fifo_push(m->pool, &s->missq, p);
     sig_touch(m, s);
     m->n_missq++;
-    m->cl[s->cluster].queued++;
+    if (m->cl[s->cluster].queued++ == 0)
+        bit_set(m->cl_live, s->cluster);
     wake(m, D_ICNT, ready);
 }
 
@@ -620,7 +621,8 @@ static void bus_step(memsys *m, uint32_t ci, uint64_t k)
     fifo_pop(m->pool, &s->missq);
     sig_touch(m, s);
     m->n_missq--;
-    cl->queued--;
+    if (--cl->queued == 0)
+        bit_clear(m->cl_live, ci);
     cl->rr = (s->local + 1) % cl->nsms;
     if (pk->kind == PKT_READ && !(pk->flags & PKTF_CONST) &&
         locality_note(&cl->lw, pk->addr, cyc))
@@ -663,8 +665,8 @@ static void req_arrive(void *ctx, uint32_t out, uint32_t p, uint64_t at)
 static void rep_arrive(void *ctx, uint32_t out, uint32_t p, uint64_t at)
 {
     memsys *m = ctx;
-    (void)out;
     (void)p;
+    bit_set(m->rep_live, out);
     m->n_rep_out++;
     wake(m, D_ICNT, at);
 }
@@ -673,10 +675,13 @@ static uint64_t icnt_tick(memsys *m, uint64_t k)
 {
     uint64_t nxt = NEVER;
     if (m->n_rep_out) {
-        for (uint32_t ci = 0; ci < m->nclusters; ci++) {
+        for (uint32_t ci = bits_next(m->rep_live, 0, m->nclusters); ci < m->nclusters;
+             ci = bits_next(m->rep_live, ci + 1, m->nclusters)) {
             pkt_fifo *q = &m->rep.out[ci];
-            if (q->n == 0)
+            if (q->n == 0) {
+                bit_clear(m->rep_live, ci);
                 continue;
+            }
             if (m->pool[q->head].ready <= k) {
                 uint32_t p = noc_eject(&m->rep, m->pool, ci);
                 m->n_rep_out--;
@@ -684,15 +689,16 @@ static uint64_t icnt_tick(memsys *m, uint64_t k)
             }
             if (q->n)
                 nxt = min64(nxt, max64(k + 1, m->pool[q->head].ready));
+            else
+                bit_clear(m->rep_live, ci);
         }
     }
     noc_step(&m->rep, m->pool, k, rep_arrive, m);
     noc_step(&m->req, m->pool, k, req_arrive, m);
     if (m->n_missq) {
-        for (uint32_t ci = 0; ci < m->nclusters; ci++) {
+        for (uint32_t ci = bits_next(m->cl_live, 0, m->nclusters); ci < m->nclusters;
+             ci = bits_next(m->cl_live, ci + 1, m->nclusters)) {
             ms_cluster *cl = &m->cl[ci];
-            if (!cl->queued)
-                continue;
             bus_step(m, ci, k);
             for (uint32_t j = 0; j < cl->nsms; j++) {
                 const ms_sm *s = &m->sm[cl->first + j];
@@ -841,6 +847,8 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
         fifo_init(&s->missq);
     }
     m->touched = g_new0(uint64_t, m->nsms / 64 + 1);
+    m->rep_live = g_new0(uint64_t, m->nclusters / 64 + 1);
+    m->cl_live = g_new0(uint64_t, m->nclusters / 64 + 1);
     m->heap_cap = m->nsms * ninst;
     m->heap = g_new(ms_event, m->heap_cap);
 
@@ -896,6 +904,8 @@ void memsys_destroy(memsys *m)
     g_free(m->pool);
     g_free(m->heap);
     g_free(m->touched);
+    g_free(m->rep_live);
+    g_free(m->cl_live);
     g_free(m->st.served_per_sm);
     g_free(m);
 }
