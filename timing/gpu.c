@@ -885,6 +885,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     g->cta_retry_at = TM_NEVER;
     ex_launch *L0 = g->nkernels ? g->kernels[0]->L : NULL;
     uint64_t max_cycles = L0 && L0->max_cycles ? L0->max_cycles : UINT64_MAX;
+    const uint64_t *touched = memsys_touched(g->mem);
     while (!tm_kmu_all_done(&g->kmu) && !g->env.failed) {
         now++;
         g->now = now; /* what %clock reads while instructions issue */
@@ -917,9 +918,12 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             else /* only its children left: it leaves the KDU */
                 tm_kmu_release(&g->kmu, k->sub);
         }
-        /* L1 changes (memory system, kernel ends) wake stuck SMs */
+        /* L1 changes (memory system, kernel ends) wake stuck SMs; only an
+         * SM whose signature the memory system touched can have changed */
         for (uint32_t i = 0; i < g->nsms; i++)
-            tm_sm_check_stuck(g->sms[i], now);
+            if ((touched[i / 64] >> (i % 64)) & 1)
+                tm_sm_check_stuck(g->sms[i], now);
+        memsys_touched_clear(g->mem);
         bool left = !tm_kmu_all_done(&g->kmu);
         if (csv_on && (now == next_sample || !left)) {
             for (uint32_t i = 0; i < g->nsms; i++) {

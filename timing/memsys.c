@@ -59,6 +59,7 @@ static void place_pkt(const memsys *m, noc_pkt *p)
 static uint32_t pkt_alloc(memsys *m, ms_sm *s)
 {
     uint32_t i = s->pkt_free;
+    sig_touch(m, s);
     s->pkt_free = m->pool[i].next;
     s->npkt_free--;
     m->pkts_used++;
@@ -106,6 +107,7 @@ static ms_event heap_pop(memsys *m)
 static uint32_t inst_alloc(memsys *m, ms_sm *s, uint64_t token, uint64_t c, bool load)
 {
     uint32_t i = s->inst_free[--s->ninst_free];
+    sig_touch(m, s);
     ms_inst *in = &s->inst[i];
     in->token = token;
     in->issue = in->done_at = c;
@@ -140,8 +142,10 @@ static void missq_push(memsys *m, ms_sm *s, uint32_t p, uint64_t ready)
     m->pool[p].flits = 0;
     place_pkt(m, &m->pool[p]);
     fifo_push(m->pool, &s->missq, p);
+    sig_touch(m, s);
     m->n_missq++;
-    m->cl[s->cluster].queued++;
+    if (m->cl[s->cluster].queued++ == 0)
+        bit_set(m->cl_live, s->cluster);
     wake(m, D_ICNT, ready);
 }
 
@@ -464,6 +468,7 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
                         (flags & MEMSYS_BYPASS_L1) != 0);
     if (ok) {
         s->ver++;
+        sig_touch(m, s);
         if (flags & MS_ACQUIRE)
             ms_acquire(m, s);
         if (r)
@@ -513,6 +518,7 @@ static void sm_fill(memsys *m, uint32_t smi, uint64_t line, uint8_t flags, uint3
 {
     ms_sm *s = &m->sm[smi];
     s->ver++;
+    sig_touch(m, s);
     if (p != PKT_NIL && (m->pool[p].flags & PKTF_NOMSHR)) {
         inst_progress(m, smi, m->pool[p].inst, done);
         pkt_release(m, p);
@@ -613,8 +619,10 @@ static void bus_step(memsys *m, uint32_t ci, uint64_t k)
         return; /* port full: the bus stalls this cycle */
 
     fifo_pop(m->pool, &s->missq);
+    sig_touch(m, s);
     m->n_missq--;
-    cl->queued--;
+    if (--cl->queued == 0)
+        bit_clear(m->cl_live, ci);
     cl->rr = (s->local + 1) % cl->nsms;
     if (pk->kind == PKT_READ && !(pk->flags & PKTF_CONST) &&
         locality_note(&cl->lw, pk->addr, cyc))
@@ -657,8 +665,8 @@ static void req_arrive(void *ctx, uint32_t out, uint32_t p, uint64_t at)
 static void rep_arrive(void *ctx, uint32_t out, uint32_t p, uint64_t at)
 {
     memsys *m = ctx;
-    (void)out;
     (void)p;
+    bit_set(m->rep_live, out);
     m->n_rep_out++;
     wake(m, D_ICNT, at);
 }
@@ -667,10 +675,13 @@ static uint64_t icnt_tick(memsys *m, uint64_t k)
 {
     uint64_t nxt = NEVER;
     if (m->n_rep_out) {
-        for (uint32_t ci = 0; ci < m->nclusters; ci++) {
+        for (uint32_t ci = bits_next(m->rep_live, 0, m->nclusters); ci < m->nclusters;
+             ci = bits_next(m->rep_live, ci + 1, m->nclusters)) {
             pkt_fifo *q = &m->rep.out[ci];
-            if (q->n == 0)
+            if (q->n == 0) {
+                bit_clear(m->rep_live, ci);
                 continue;
+            }
             if (m->pool[q->head].ready <= k) {
                 uint32_t p = noc_eject(&m->rep, m->pool, ci);
                 m->n_rep_out--;
@@ -678,15 +689,16 @@ static uint64_t icnt_tick(memsys *m, uint64_t k)
             }
             if (q->n)
                 nxt = min64(nxt, max64(k + 1, m->pool[q->head].ready));
+            else
+                bit_clear(m->rep_live, ci);
         }
     }
     noc_step(&m->rep, m->pool, k, rep_arrive, m);
     noc_step(&m->req, m->pool, k, req_arrive, m);
     if (m->n_missq) {
-        for (uint32_t ci = 0; ci < m->nclusters; ci++) {
+        for (uint32_t ci = bits_next(m->cl_live, 0, m->nclusters); ci < m->nclusters;
+             ci = bits_next(m->cl_live, ci + 1, m->nclusters)) {
             ms_cluster *cl = &m->cl[ci];
-            if (!cl->queued)
-                continue;
             bus_step(m, ci, k);
             for (uint32_t j = 0; j < cl->nsms; j++) {
                 const ms_sm *s = &m->sm[cl->first + j];
@@ -740,6 +752,7 @@ void memsys_cycle(memsys *m, uint64_t c)
                 m->st.latency_overlapped_sum += ev.cycle - s->busy_since;
         }
         s->inst_free[s->ninst_free++] = ev.inst;
+        sig_touch(m, s);
         m->insts_used--;
         m->done(m->user, token, ev.cycle);
     }
@@ -833,6 +846,9 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
         s->npkt_free = quota;
         fifo_init(&s->missq);
     }
+    m->touched = g_new0(uint64_t, m->nsms / 64 + 1);
+    m->rep_live = g_new0(uint64_t, m->nclusters / 64 + 1);
+    m->cl_live = g_new0(uint64_t, m->nclusters / 64 + 1);
     m->heap_cap = m->nsms * ninst;
     m->heap = g_new(ms_event, m->heap_cap);
 
@@ -887,6 +903,9 @@ void memsys_destroy(memsys *m)
     g_free(m->sm);
     g_free(m->pool);
     g_free(m->heap);
+    g_free(m->touched);
+    g_free(m->rep_live);
+    g_free(m->cl_live);
     g_free(m->st.served_per_sm);
     g_free(m);
 }
@@ -895,6 +914,17 @@ void memsys_sm_signature(const memsys *m, uint32_t smi, memsys_sm_sig *out)
 {
     const ms_sm *s = &m->sm[smi];
     *out = (memsys_sm_sig){s->ver, s->npkt_free, s->missq.n, s->ninst_free};
+}
+
+const uint64_t *memsys_touched(const memsys *m)
+{
+    return m->touched;
+}
+
+void memsys_touched_clear(memsys *m)
+{
+    for (uint32_t w = 0; w <= m->nsms / 64; w++)
+        m->touched[w] = 0;
 }
 
 bool memsys_last_refusal_quick(const memsys *m)

@@ -51,6 +51,11 @@ typedef struct memsys_sm_sig {
     uint32_t npkt_free, missq_n, ninst_free;
 } memsys_sm_sig;
 void memsys_sm_signature(const memsys *m, uint32_t sm, memsys_sm_sig *out);
+/* Bitset over SMs (bit i % 64 of word i / 64): SMs whose signature may
+ * have changed since the last memsys_touched_clear (a superset of those
+ * that changed).  The pointer stays valid for the memsys's lifetime. */
+const uint64_t *memsys_touched(const memsys *m);
+void memsys_touched_clear(memsys *m);
 /* Whether the last refusal of memsys_issue was decided from state that had
  * not changed since an earlier full check (a retry with the same
  * signature is refused the same way). */

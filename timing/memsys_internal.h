@@ -121,6 +121,11 @@ struct memsys {
     uint32_t pkts_used, insts_used, dram_pending;
     uint32_t n_missq, n_rep_out;
     uint64_t last_cycle;
+    uint64_t *rep_live;             /* bitset over clusters: rep.out[c] not empty */
+    uint64_t *cl_live;              /* bitset over clusters: cl[c].queued != 0 */
+    uint64_t *touched;              /* bitset over SMs: a field of the SM's
+                                       memsys_sm_sig may have changed since
+                                       memsys_touched_clear (sig_touch) */
     memsys_stats st;
     memsys_extra_stats x;
 };
@@ -163,9 +168,41 @@ static inline void wake_dram(memsys *m, ms_part *p, uint64_t k)
 
 /* ------------------------------------------------------------ pools */
 
+/* Bitsets over clusters (rep_live, cl_live): first set bit at or after
+ * `from`, or `n` when none.  Read afresh each call, so a loop over them
+ * sees bits set while it runs, as a scan of every cluster would. */
+static inline uint32_t bits_next(const uint64_t *b, uint32_t from, uint32_t n)
+{
+    for (uint32_t w = from / 64; w * 64 < n; w++) {
+        uint64_t x = b[w];
+        if (w == from / 64)
+            x &= ~UINT64_C(0) << (from % 64);
+        if (x)
+            return w * 64 + (uint32_t)__builtin_ctzll(x);
+    }
+    return n;
+}
+static inline void bit_set(uint64_t *b, uint32_t i)
+{
+    b[i / 64] |= UINT64_C(1) << (i % 64);
+}
+static inline void bit_clear(uint64_t *b, uint32_t i)
+{
+    b[i / 64] &= ~(UINT64_C(1) << (i % 64));
+}
+
+/* Every change of an SM's signature fields (ver, npkt_free, missq.n,
+ * ninst_free) calls this. */
+static inline void sig_touch(memsys *m, const ms_sm *s)
+{
+    uint32_t i = (uint32_t)(s - m->sm);
+    m->touched[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
 static inline void pkt_release(memsys *m, uint32_t i)
 {
     ms_sm *s = &m->sm[m->pool[i].sm];
+    sig_touch(m, s);
     m->pool[i].next = s->pkt_free;
     s->pkt_free = i;
     s->npkt_free++;

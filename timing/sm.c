@@ -87,6 +87,7 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
         s->nviews = (sm->nwarps - k + sm->nsched - 1) / sm->nsched;
         s->views = g_new0(sched_warp_view, s->nviews ? s->nviews : 1);
         s->recheck = g_new(uint64_t, s->nviews ? s->nviews : 1);
+        s->live = g_new0(uint64_t, s->nviews / 64 + 1);
         for (uint32_t i = 0; i < s->nviews; i++) {
             s->views[i].slot = i * sm->nsched + k;
             s->views[i].state = SCHED_WS_EMPTY;
@@ -129,6 +130,7 @@ void tm_sm_destroy(tm_sm *sm)
     for (uint32_t k = 0; k < sm->nsched; k++) {
         g_free(sm->scheds[k].views);
         g_free(sm->scheds[k].recheck);
+        g_free(sm->scheds[k].live);
     }
     g_free(sm->fetch_scratch);
     g_free(sm->scheds);
@@ -278,6 +280,11 @@ static inline void set_re(tm_sm *sm, tm_warp *tw, uint64_t t)
 {
     *tw->re = t;
     tm_sched *s = &sm->scheds[tw->sched];
+    uint64_t bit = UINT64_C(1) << (tw->view % 64);
+    if (t == TM_NEVER)
+        s->live[tw->view / 64] &= ~bit;
+    else
+        s->live[tw->view / 64] |= bit;
     if (t < s->min_re)
         s->min_re = t;
 }
@@ -483,17 +490,56 @@ static uint64_t refresh(tm_sm *sm, tm_sched *s, uint64_t now)
 {
     if (s->min_re > now)
         return s->min_re; /* nothing due: the scan would find the same */
+    /* only views with a recheck cycle (the others wait for an event), in
+     * view order; an eval changes only its own view's entry.  A warp that
+     * waits only for its unit (ready_unit known, not a stuck LD/ST) gets
+     * unit_check's answer inline, and its state change is counted at the
+     * end: the per-state flushes all happen at `now`, so deferring the
+     * count changes within this cycle counts the same warp-cycles. */
+    int32_t dn[SCHED_WS_COUNT] = {0};
+    bool moved = false;
     uint64_t next = TM_NEVER;
-    for (uint32_t i = 0; i < s->nviews; i++) {
-        if (s->recheck[i] <= now) {
-            tm_warp *tw = &sm->warps[i * sm->nsched + s->id]; /* empty slots hold TM_NEVER */
-            uint8_t st = tw->ready_unit != TM_UNIT_COUNT
-                             ? unit_check(sm, s, tw, tw->ready_unit, now)
-                             : eval(sm, tw, now, false);
-            set_state(sm, s, tw, st, now);
+    for (uint32_t wd = 0; wd * 64 < s->nviews; wd++) {
+        for (uint64_t m = s->live[wd]; m; m &= m - 1) {
+            uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            if (s->recheck[i] <= now) {
+                tm_warp *tw = &sm->warps[i * sm->nsched + s->id];
+                uint8_t u = tw->ready_unit;
+                if (u != TM_UNIT_COUNT && !(u == TM_UNIT_LDST && s->stuck)) {
+                    uint64_t f = s->unit_free[u];
+                    uint8_t st;
+                    if (f > now) { /* set_re's bit is already set: not TM_NEVER */
+                        s->recheck[i] = f;
+                        st = u == TM_UNIT_LDST ? SCHED_WS_STALL_MEM : SCHED_WS_STALL_ALU;
+                    } else {
+                        s->recheck[i] = now;
+                        st = u == TM_UNIT_LDST ? SCHED_WS_ISSUE_MEM : SCHED_WS_ISSUE_ALU;
+                    }
+                    uint8_t old = s->views[i].state;
+                    if (old != st) {
+                        dn[old]--;
+                        dn[st]++;
+                        s->views[i].state = st;
+                        moved = true;
+                    }
+                } else {
+                    uint8_t st = u != TM_UNIT_COUNT ? unit_check(sm, s, tw, u, now)
+                                                    : eval(sm, tw, now, false);
+                    set_state(sm, s, tw, st, now);
+                }
+            }
+            if (s->recheck[i] < next)
+                next = s->recheck[i];
         }
-        if (s->recheck[i] < next)
-            next = s->recheck[i];
+    }
+    if (moved) {
+        for (unsigned st = 0; st < SCHED_WS_COUNT; st++) {
+            if (!dn[st])
+                continue;
+            flush_state(sm, st, now);
+            sm->nstate[st] = (uint32_t)((int32_t)sm->nstate[st] + dn[st]);
+            s->n[st] = (uint32_t)((int32_t)s->n[st] + dn[st]);
+        }
     }
     s->min_re = next;
     return next;
@@ -520,7 +566,17 @@ static uint32_t bank_passes(const ex_access *a, uint32_t banks)
         for (uint32_t k = 0; k < per; k++)
             words[n++] = a->addr[l] / 4 + k;
     }
-    qsort(words, n, sizeof words[0], cmp_u64);
+    if (n <= 64) { /* lanes usually come in address order: insertion sort */
+        for (uint32_t i = 1; i < n; i++) {
+            uint64_t x = words[i];
+            uint32_t j = i;
+            for (; j && words[j - 1] > x; j--)
+                words[j] = words[j - 1];
+            words[j] = x;
+        }
+    } else {
+        qsort(words, n, sizeof words[0], cmp_u64);
+    }
     uint32_t cnt[64] = {0}, passes = 1;
     for (uint32_t i = 0; i < n; i++) {
         if (i && words[i] == words[i - 1])
@@ -710,7 +766,7 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         uint64_t token = tm_token(sm->id, slot, tag);
         if (!memsys_issue(env->mem, sm->id, slot, &s->acc, token, now)) {
             s->stuck = true;
-            s->stuck_since = now;
+                    s->stuck_since = now;
             s->stuck_slot = slot;
             s->stuck_token = token;
             sm->c.mem_refusals++;
@@ -869,10 +925,9 @@ static bool sig_same(const memsys_sm_sig *a, const memsys_sm_sig *b)
            a->ninst_free == b->ninst_free;
 }
 
-void tm_sm_check_stuck(tm_sm *sm, uint64_t now)
+/* tm_sm_check_stuck's slow part: a stuck-sleeping SM due later than now + 1. */
+void tm_sm_stuck_recheck(tm_sm *sm, uint64_t now)
 {
-    if (!sm->stuck_sleep || sm->next_wake <= now + 1)
-        return;
     memsys_sm_sig g;
     memsys_sm_signature(sm->env->mem, sm->id, &g);
     if (!sig_same(&g, &sm->stuck_sig))
@@ -927,10 +982,8 @@ static bool retry_stuck(tm_sm *sm, uint64_t now)
     return quick;
 }
 
-bool tm_sm_cycle(tm_sm *sm, uint64_t now)
+bool tm_sm_visit(tm_sm *sm, uint64_t now)
 {
-    if ((now < sm->next_wake && !sm->step) || !sm->resident)
-        return false;
     stuck_catch_up(sm, now);
     sm->stuck_sleep = false;
     fetch_stage(sm, now);

@@ -160,6 +160,8 @@ typedef struct tm_sched {
     uint64_t *recheck;       /* per view: next cycle to look at that warp
                                 (TM_NEVER when the slot is empty); one dense
                                 array so the per-slot scan stays in cache */
+    uint64_t *live;          /* bitset over views: recheck[i] != TM_NEVER
+                                (refresh visits only these) */
     uint64_t min_re;         /* no recheck entry is below this (a lower bound:
                                 refresh skips its scan while now < min_re) */
     void *pstate;            /* warp policy state (its tm_pol_inst's) */
@@ -244,8 +246,16 @@ static inline bool tm_sm_accepts(const tm_sm *sm)
 }
 
 /* Simulates cycle `now`; true when it issued an instruction.  After a
- * fault env->failed is set and the launch holds the message. */
-bool tm_sm_cycle(tm_sm *sm, uint64_t now);
+ * fault env->failed is set and the launch holds the message.  The test
+ * whether the SM has anything to do is inline: most SM-cycles of a
+ * memory-bound kernel are skipped there. */
+bool tm_sm_visit(tm_sm *sm, uint64_t now);
+static inline bool tm_sm_cycle(tm_sm *sm, uint64_t now)
+{
+    if ((now < sm->next_wake && !sm->step) || !sm->resident)
+        return false;
+    return tm_sm_visit(sm, now);
+}
 
 static inline uint64_t tm_sm_next_wake(const tm_sm *sm)
 {
@@ -257,7 +267,12 @@ void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle);
 
 /* A stuck-sleeping SM whose L1 state changed is woken for the next cycle
  * (the gpu loop calls this after each cycle's memory-system work). */
-void tm_sm_check_stuck(tm_sm *sm, uint64_t now);
+void tm_sm_stuck_recheck(tm_sm *sm, uint64_t now);
+static inline void tm_sm_check_stuck(tm_sm *sm, uint64_t now)
+{
+    if (sm->stuck_sleep && sm->next_wake > now + 1)
+        tm_sm_stuck_recheck(sm, now);
+}
 
 /* Brings every counter up to date for the cycles before `upto`. */
 void tm_sm_flush(tm_sm *sm, uint64_t upto);
