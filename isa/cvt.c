@@ -457,6 +457,18 @@ static uint64_t c_s32_s64(uint64_t in)
     return sx32((int32_t)(uint32_t)in);
 }
 
+/* cvt.sat.f32.f32: clamp to [0, 1], NaN to +0 (the generic path's answer,
+ * checked bit for bit in tests/isa/test_cvt.c). */
+static uint64_t c_f32_sat(uint64_t in)
+{
+    uint32_t b = (uint32_t)in;
+    if (ptx_f32_isnan(b))
+        return 0;
+    if (b & 0x80000000u)
+        return 0; /* negative, -0 included */
+    return b >= 0x3f800000u ? 0x3f800000u : b;
+}
+
 ptx_cvt_fn ptx_cvt_lookup(ptx_type dst, ptx_type src, ptx_rnd rnd,
                           unsigned flags)
 {
@@ -488,6 +500,8 @@ ptx_cvt_fn ptx_cvt_lookup(ptx_type dst, ptx_type src, ptx_rnd rnd,
         {PTX_T_U64, PTX_T_U32, PTX_RND_NONE, c_u32_u64},
         {PTX_T_S64, PTX_T_S32, PTX_RND_NONE, c_s32_s64},
     };
+    if (dst == PTX_T_F32 && src == PTX_T_F32 && rnd == PTX_RND_NONE && flags == PTX_CVT_SAT)
+        return c_f32_sat; /* the clamp of expf/exp2f expansions */
     if (flags != 0)
         return NULL;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)

@@ -113,6 +113,44 @@ uint32_t ptx_f32_fma_slow(uint32_t a, uint32_t b, uint32_t c, ptx_rnd rnd,
 {
     return f32_op(OP_FMA, a, b, c, rnd, flags);
 }
+/* fma.{rz,rm,rp}.f32 without flags from the host's round-to-nearest
+ * double arithmetic: a*b is exact in double, TwoSum gives the exact p + c as
+ * s + e, and the float nearest s is one of the two floats around the exact
+ * value (floats lie on the double grid), so at most one step in the
+ * rounding direction fixes it.  Zero, infinite and NaN cases take the
+ * software path (their signs and NaNs follow its rules). */
+uint32_t ptx_f32_fma_directed(uint32_t a, uint32_t b, uint32_t c, ptx_rnd rnd)
+{
+    double p = (double)ptx_f32_from_bits(a) * (double)ptx_f32_from_bits(b);
+    double dc = ptx_f32_from_bits(c);
+    double s = p + dc;
+    if (!isfinite(p) || !isfinite(dc) || !isfinite(s) || s == 0.0)
+        return ptx_f32_fma_slow(a, b, c, rnd, 0);
+    double bb = s - p;
+    double e = (p - (s - bb)) + (dc - bb);
+    float r = (float)s;
+    double dr = r;
+    /* where the candidate lies against the exact value s + e */
+    int side = dr > s ? 1 : dr < s ? -1 : e < 0 ? 1 : e > 0 ? -1 : 0;
+    uint32_t bits = ptx_f32_bits(r);
+    bool neg = s < 0;
+    switch (rnd) {
+    case PTX_RND_RM:
+        if (side > 0) /* one float down */
+            bits = r == 0.0f ? 0x80000001u : neg ? bits + 1 : bits - 1;
+        break;
+    case PTX_RND_RP:
+        if (side < 0) /* one float up */
+            bits = r == 0.0f ? 0x00000001u : neg ? bits - 1 : bits + 1;
+        break;
+    default: /* PTX_RND_RZ: one float towards zero */
+        if ((!neg && side > 0) || (neg && side < 0))
+            bits = bits - 1; /* r != 0 here: |r| > |exact| > 0 */
+        break;
+    }
+    return bits;
+}
+
 uint32_t ptx_f32_div(uint32_t a, uint32_t b, ptx_rnd rnd, unsigned flags)
 {
     return f32_op(OP_DIV, a, b, 0, rnd, flags & PTX_FP_FTZ);

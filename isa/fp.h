@@ -186,6 +186,9 @@ uint32_t ptx_f32_sub_slow(uint32_t a, uint32_t b, ptx_rnd rnd, unsigned flags);
 uint32_t ptx_f32_mul_slow(uint32_t a, uint32_t b, ptx_rnd rnd, unsigned flags);
 uint32_t ptx_f32_fma_slow(uint32_t a, uint32_t b, uint32_t c, ptx_rnd rnd,
                           unsigned flags);
+/* fma.rz/.rm/.rp.f32 without .ftz/.sat, through host doubles: the same
+ * bits as ptx_f32_fma_slow (tests/isa/test_fp.c), several times faster. */
+uint32_t ptx_f32_fma_directed(uint32_t a, uint32_t b, uint32_t c, ptx_rnd rnd);
 uint32_t ptx_f32_div(uint32_t a, uint32_t b, ptx_rnd rnd, unsigned flags);
 uint32_t ptx_f32_rcp(uint32_t a, ptx_rnd rnd, unsigned flags);
 uint32_t ptx_f32_sqrt(uint32_t a, ptx_rnd rnd, unsigned flags);

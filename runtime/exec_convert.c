@@ -495,6 +495,12 @@ bool ex_decode_convert(ex_decoder *d, ex_instr *in)
             return true;
         }
     }
+    ptx_cvt_fn fn = flags ? ptx_cvt_lookup(dt, st, rnd, flags) : NULL;
+    if (fn) { /* a flagged form with its own converter (cvt.sat.f32.f32) */
+        memcpy(&in->ext, &fn, sizeof fn);
+        in->fn = h_cvt_fn;
+        return true;
+    }
     in->fn = h_cvt_generic;
     return true;
 }

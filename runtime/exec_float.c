@@ -94,6 +94,8 @@ DEF_BIN(h_add_f32, U32, ptx_f32_add_slow(a, b, rnd, fl))
 DEF_BIN(h_sub_f32, U32, ptx_f32_sub_slow(a, b, rnd, fl))
 DEF_BIN(h_mul_f32, U32, ptx_f32_mul_slow(a, b, rnd, fl))
 DEF_TRI(h_fma_f32, U32, ptx_f32_fma_slow(a, b, c, rnd, fl))
+/* .rz/.rm/.rp without flags (expf/exp2f expansions use fma.rm) */
+DEF_TRI(h_fma_f32_dir, U32, ptx_f32_fma_directed(a, b, c, rnd))
 /* fma.rnd{.sat}.f32.f16 / .f32.bf16: a and b widen exactly to f32 first. */
 DEF_TRI(h_fma_f32_f16, U32,
         ptx_f32_fma(ptx_f16_to_f32((uint16_t)a), ptx_f16_to_f32((uint16_t)b), c,
@@ -389,6 +391,9 @@ static bool decode_arith(ex_decoder *d, ex_instr *in, bool f64, unsigned have)
         in->fn = s->rn_ftz;
     else
         in->fn = s->any;
+    if (s == &set_fma && fl == 0 &&
+        (rnd == PTX_RND_RZ || rnd == PTX_RND_RM || rnd == PTX_RND_RP))
+        in->fn = h_fma_f32_dir;
 #ifdef EX_FMA_CLONES
     if (s == &set_fma && (in->fn == s->rn || in->fn == s->rn_ftz) && hw_fma())
         in->fn = in->fn == s->rn ? h_fma_f32_rn_hw : h_fma_f32_rn_ftz_hw;

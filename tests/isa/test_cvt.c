@@ -546,6 +546,24 @@ static void test_lookup_fast_paths(void **state)
                          (unsigned long long)want);
         }
     }
+    /* cvt.sat.f32.f32 (the flagged form with its own converter): every
+     * sign/exponent class and random mantissas, against the generic path */
+    ptx_cvt_fn sat = ptx_cvt_lookup(PTX_T_F32, PTX_T_F32, PTX_RND_NONE, PTX_CVT_SAT);
+    assert_non_null(sat);
+    static const uint32_t special[] = {0, 0x80000000u, 1, 0x80000001u, 0x3f800000u,
+                                       0x3f800001u, 0x3f7fffffu, 0xbf800000u, 0x7f800000u,
+                                       0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u,
+                                       0x007fffffu};
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+        assert_int_equal(sat(special[i]), cv(PTX_T_F32, PTX_T_F32, PTX_RND_NONE, PTX_CVT_SAT,
+                                              special[i]));
+    for (int i = 0; i < 200000; i++) {
+        uint32_t in = (uint32_t)next_rand(&s);
+        uint64_t want = cv(PTX_T_F32, PTX_T_F32, PTX_RND_NONE, PTX_CVT_SAT, in);
+        if (sat(in) != want)
+            fail_msg("fast cvt.sat.f32.f32 %x: %llx want %llx", in,
+                     (unsigned long long)sat(in), (unsigned long long)want);
+    }
     assert_null(ptx_cvt_lookup(PTX_T_S32, PTX_T_F32, PTX_RND_RZI, PTX_CVT_FTZ));
     assert_null(ptx_cvt_lookup(PTX_T_F16, PTX_T_F64, PTX_RND_RN, 0));
 }

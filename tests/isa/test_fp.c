@@ -789,6 +789,25 @@ static void test_approx_special_values(void **state)
     assert_true(ptx_f64_rsqrt_approx(D(-0.0)) == D(-INFINITY));
 }
 
+/* The double-based directed fma against the software core, every mode. */
+static void test_f32_fma_directed(void **state)
+{
+    (void)state;
+    static const ptx_rnd modes[] = {PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP};
+    uint64_t s = 77;
+    for (int i = 0; i < 600000; i++) {
+        uint32_t a = rand_f32(&s), b = rand_f32(&s), c = rand_f32(&s);
+        if (i % 4 == 1) /* cancellation: c near -(a*b) */
+            c = ptx_f32_bits(-(FF(a) * FF(b))) ^ (uint32_t)(next_rand(&s) & 3);
+        for (unsigned m = 0; m < 3; m++) {
+            uint32_t want = ptx_f32_fma_slow(a, b, c, modes[m], 0);
+            uint32_t got = ptx_f32_fma_directed(a, b, c, modes[m]);
+            if (got != want)
+                fail_msg("fma mode %u %08x*%08x+%08x: %08x want %08x", m, a, b, c, got, want);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -807,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_testp),
         cmocka_unit_test(test_approx_bounds),
         cmocka_unit_test(test_approx_special_values),
+        cmocka_unit_test(test_f32_fma_directed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
