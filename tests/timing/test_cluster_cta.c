@@ -44,15 +44,25 @@ static void parse_trace(const char *t, run *r)
     r->ev = g_array_new(FALSE, FALSE, sizeof(cta_ev));
     for (uint32_t i = 0; i < MAX_CTAS; i++)
         r->sm_of[i] = -1;
-    char **lines = g_strsplit(t, "\n", -1);
-    for (char **l = lines; *l; l++) {
+    /* line by line through copies: g_strsplit's strstr and sscanf on the
+     * whole remaining trace each cost its length under ASan (its strstr
+     * interceptor measures the haystack on every call), which made this
+     * test quadratic in the trace's length there */
+    for (const char *p = t; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char *l = g_strndup(p, n);
+        p += nl ? n + 1 : n;
         unsigned long long cyc;
         unsigned k, cta, sm;
         cta_ev e = {0};
-        if (sscanf(*l, "cycle %llu: kernel %u CTA %u -> SM %u", &cyc, &k, &cta, &sm) == 4)
+        bool placed = sscanf(l, "cycle %llu: kernel %u CTA %u -> SM %u", &cyc, &k, &cta, &sm) == 4;
+        bool finished = !placed && sscanf(l, "cycle %llu: kernel %u CTA %u finished on SM %u",
+                                          &cyc, &k, &cta, &sm) == 4;
+        g_free(l);
+        if (placed)
             e.placed = true;
-        else if (sscanf(*l, "cycle %llu: kernel %u CTA %u finished on SM %u", &cyc, &k, &cta,
-                        &sm) != 4)
+        else if (!finished)
             continue;
         assert_true(cta < MAX_CTAS);
         e.cycle = cyc;
@@ -65,7 +75,6 @@ static void parse_trace(const char *t, run *r)
             r->sm_of[cta] = (int32_t)sm;
         }
     }
-    g_strfreev(lines);
 }
 
 /* Runs ctaspin over `n` CTAs with iters[c] on the icc60 preset shrunk by
