@@ -9,7 +9,10 @@
 #
 #   scripts/perf.sh [--reps N] [--bench "a b ..."] [--base BIN] [--out FILE]
 #                   [--no-profile] [--no-paper] [--modes "SIZE:KIND ..."] [--append]
-# --modes replaces the default "paper:functional small:functional small:timing";
+# --modes replaces the default "paper:functional paper:functional-j2
+# small:functional small:timing"; KIND is functional, functional-jN (N host
+# threads, -j N: the report compares wall time and memory digests with the
+# one-thread run) or timing;
 # --append keeps the runs collected before (results/perf/perf-lines.txt), so
 # a long report can be gathered in parts (benchmark subsets, modes).
 # Environment: PTXEMU_BIN (default build/tools/ptxemu; built when missing).
@@ -50,29 +53,33 @@ lines=$work/perf-lines.txt
 [ "$append" = 1 ] || : > "$lines"
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# one run: label, binary, then bench options; appends "PERF ... bin=label rep=i"
+# one run: label, mode tag, binary, then bench options; appends
+# "PERF ... mode=TAG bin=label" (the later mode= overrides the binary's)
 run_one() {
-    local label=$1 bin=$2; shift 2
+    local label=$1 tag=$2 bin=$3; shift 3
     local l
     if l=$("$bin" bench run "$@" --perf 2>"$work/last-stderr.txt" | grep '^PERF'); then
-        echo "$l bin=$label" >> "$lines"
+        echo "$l mode=$tag bin=$label" >> "$lines"
     else
-        echo "PERF name=$2 mode=? outcome=ERROR bin=$label" >> "$lines"
+        echo "PERF name=$1 mode=$tag outcome=ERROR bin=$label" >> "$lines"
         cat "$work/last-stderr.txt" >&2
     fi
 }
 
 modes=("small:functional" "small:timing")
-[ "$paper" = 1 ] && modes=("paper:functional" "${modes[@]}")
+[ "$paper" = 1 ] && modes=("paper:functional" "paper:functional-j2" "${modes[@]}")
 [ -n "$modes_opt" ] && read -r -a modes <<< "$modes_opt"
 for b in $benches; do
     for m in "${modes[@]}"; do
         size=${m%%:*}; kind=${m#*:}
         opts=(--size "$size")
         [ "$kind" = timing ] && opts+=(--timing --config gtx480)
+        # functional-jN: N host threads (-j); the base binary predates -j
+        jobs=1
+        case "$kind" in functional-j*) jobs=${kind#functional-j}; opts+=(-j "$jobs") ;; esac
         for ((i = 0; i < reps; i++)); do
-            run_one new "$BIN" "$b" "${opts[@]}"
-            [ -n "$base" ] && run_one base "$base" "$b" "${opts[@]}"
+            run_one new "$kind" "$BIN" "$b" "${opts[@]}"
+            [ -n "$base" ] && [ "$jobs" = 1 ] && run_one base "$kind" "$base" "$b" "${opts[@]}"
         done
     done
     echo "perf.sh: $b done" >&2

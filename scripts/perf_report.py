@@ -109,8 +109,8 @@ def main():
              "by several × with the load; CPU time varies far less (it still rises with cache "
              "and SMT contention).  The CPU-reference ratio uses wall time of both (same "
              "process, back to back).")
-    L.append("- functional runs use one host thread; the timing model is the GTX 480 preset "
-             "(`--config gtx480`).\n")
+    L.append("- functional runs use one host thread unless a section says otherwise (`-j N`); "
+             "the timing model is the GTX 480 preset (`--config gtx480`).\n")
     if failed:
         L.append("**Runs that did not pass:** " + ", ".join(f"{n} ({s} {m}, {b})" for n, s, m, b in failed) + "\n")
 
@@ -161,6 +161,40 @@ def main():
                  "functional wall time / CPU-reference wall time, only for the benchmarks whose "
                  "reference does the kernel's work (" + ", ".join(SAME_WORK) + ").\n")
 
+    # ---------------- functional on several host threads (-j N)
+    multi = sorted({k[3] for k in B if k[0] == "new" and str(k[3]).startswith("functional-j")})
+    par_speedups = []
+    for mode in multi:
+        for size in ("paper", "small"):
+            rows = [n for n in names if get(n, size, mode) and get(n, size, "functional")]
+            if not rows:
+                continue
+            nthr = mode[len("functional-j"):]
+            L.append(f"## Functional, size {size}, {nthr} host threads vs 1 (`-j {nthr}`)\n")
+            L.append("| benchmark | launch wall s, 1 thread | launch wall s, "
+                     f"{nthr} threads | wall speed-up | launching thread CPU s, 1 → {nthr} | "
+                     "same memory digest | same instruction counts |")
+            L.append("|---|---:|---:|---:|---:|:---:|:---:|")
+            for n in rows:
+                one, many = get(n, size, "functional"), get(n, size, mode)
+                sp = one["launch_s"] / many["launch_s"] if many["launch_s"] > 0 else None
+                par_speedups.append((sp, n, size))
+                same = "yes" if one.get("digest") == many.get("digest") and one.get("digest") else "**no**"
+                counts = ("yes" if (one["warp_instrs"], one["thread_instrs"]) ==
+                          (many["warp_instrs"], many["thread_instrs"]) else "**no**")
+                L.append(f"| {n} | {f(one['launch_s'], 2)} | {f(many['launch_s'], 2)} | "
+                         f"{f(sp, 2)} | {f(one['launch_cpu_s'], 2)} → {f(many['launch_cpu_s'], 2)} | "
+                         f"{same} | {counts} |")
+            sps = [x[0] for x in par_speedups if x[2] == size and x[0]]
+            L.append(f"| **geomean** | | | **{f(geomean(sps), 2)}** | | | |")
+            L.append("\nWall time of the launches (`launch_s`), best of the reps by CPU time; on a "
+                     "machine whose other jobs keep its cores busy a second host thread gains "
+                     "only the share of a core the scheduler gives it, so compare the launching "
+                     "thread's CPU time too (it halves when the other thread takes half of the "
+                     "CTAs).  Kernels whose CTAs may observe each other run on one thread "
+                     "(runtime/par_class.c), which caps the speed-up of benchmarks that have "
+                     "such kernels.\n")
+
     # ---------------- timing
     rows = [n for n in names if get(n, "small", "timing")]
     if rows:
@@ -201,6 +235,67 @@ def main():
         L.append(f"\nLowest: {lo[1]} at {f(lo[0], 2)} M warp-instructions/s; largest timing / "
                  f"functional time: {hi[1]} ({f(hi[0])}×).  `timing / functional` = CPU time "
                  "of the timing run / CPU time of the functional run at the same size.\n")
+
+    # ---------------- the issue's targets, from the tables above
+    T = ["## Targets (issue 19)\n", "| target | measured | met |", "|---|---|:---:|"]
+
+    def target(what, val, ok):
+        T.append(f"| {what} | {val} | {'yes' if ok else '**no**'} |")
+
+    for size in ("paper", "small"):
+        rows = [n for n in names if get(n, size, "functional")]
+        if not rows:
+            continue
+        trs = [(rate(get(n, size, "functional"), "thread_instrs"), n) for n in rows]
+        g = geomean([t for t, _ in trs])
+        lo = min((t, n) for t, n in trs if t)
+        target(f"functional geomean ≥ 1000 M thread-instr/s (size {size})", f"{f(g)} M", g >= 1000)
+        target(f"no benchmark below 300 M (size {size})", f"lowest {lo[1]} {f(lo[0])} M", lo[0] >= 300)
+        rr = [get(n, size, "functional")["launch_s"] / get(n, size, "functional")["ref_s"]
+              for n in rows if n in SAME_WORK and get(n, size, "functional")["ref_s"] > 0]
+        if rr:
+            target(f"functional within 4× of the CPU reference (size {size}, "
+                   + ", ".join(n for n in rows if n in SAME_WORK) + ")",
+                   f"worst {f(max(rr), 2)}×, geomean {f(geomean(rr), 2)}×", max(rr) <= 4)
+        for mode in multi:
+            rj = [get(n, size, mode)["launch_s"] / get(n, size, mode)["ref_s"]
+                  for n in rows if n in SAME_WORK and get(n, size, mode) and
+                  get(n, size, mode)["ref_s"] > 0]
+            if rj:
+                target(f"the same with `-j {mode[len('functional-j'):]}` (size {size})",
+                       f"worst {f(max(rj), 2)}×, geomean {f(geomean(rj), 2)}×", max(rj) <= 4)
+        over = [n for n in rows
+                if get(n, size, "functional")["rss_peak_kb"] / 1024 >
+                2 * get(n, size, "functional")["device_peak_bytes"] / 2**20 + 200]
+        target(f"peak RSS ≤ 2× device memory + 200 MiB (functional, size {size})",
+               "all within" if not over else "over: " + ", ".join(over), not over)
+    trows = [n for n in names if get(n, "small", "timing")]
+    if trows:
+        wr = [(rate(get(n, "small", "timing"), "warp_instrs"), n) for n in trows]
+        g = geomean([w for w, _ in wr])
+        lo = min((w, n) for w, n in wr if w)
+        target("timing geomean ≥ 5 M warp-instr/s (small, gtx480)", f"{f(g, 2)} M", g >= 5)
+        target("no timing benchmark below 1 M warp-instr/s", f"lowest {lo[1]} {f(lo[0], 2)} M",
+               lo[0] >= 1)
+        tf = [(get(n, "small", "timing")["launch_cpu_s"] / get(n, "small", "functional")["launch_cpu_s"], n)
+              for n in trows if get(n, "small", "functional") and get(n, "small", "functional")["launch_cpu_s"] > 0]
+        if tf:
+            hi = max(tf)
+            target("timing within 8× of functional time, every benchmark (small)",
+                   f"worst {hi[1]} {f(hi[0])}×, geomean {f(geomean([t for t, _ in tf]))}×", hi[0] <= 8)
+        over = [n for n in trows if get(n, "small", "timing")["rss_peak_kb"] / 1024 >
+                2 * get(n, "small", "timing")["device_peak_bytes"] / 2**20 + 200]
+        target("peak RSS ≤ 2× device memory + 200 MiB (timing, small)",
+               "all within" if not over else "over: " + ", ".join(over), not over)
+    if par_speedups:
+        big = [x for x in par_speedups if x[2] == "paper" and x[0]] or [x for x in par_speedups if x[0]]
+        g = geomean([x[0] for x in big])
+        target("≥ 1.7× wall-clock on 2 host threads (larger benchmarks)",
+               f"geomean {f(g, 2)}× over " + ", ".join(x[1] for x in big), g >= 1.7)
+    T.append("\nEach row is computed from the tables below in this same run; absolute figures "
+             "on this shared machine vary with its load.\n")
+    hdr_end = next(i for i, line in enumerate(L) if line.startswith("## "))
+    L[hdr_end:hdr_end] = T
 
     if a.launch_overhead.strip():
         L.append("## Launch overhead\n")
