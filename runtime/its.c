@@ -438,7 +438,10 @@ void ex_its_run(ex_warp *w, uint64_t budget)
                         k = 1;
                 }
                 budget -= k;
-                ex_warp_run_stack(w, k);
+                if (k > 1)
+                    ex_warp_run_plain(w, k);
+                else
+                    ex_warp_run_stack(w, 1);
                 if (k > 1)
                     old_pc = pc + k - 1; /* the batch's last instruction */
                 left = !fast_settle(w, &f, old_pc);

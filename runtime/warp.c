@@ -389,6 +389,38 @@ void ex_warp_run(ex_warp *w, uint64_t budget)
         ex_its_run(w, budget); /* runtime/its.c */
 }
 
+/* `k` instructions from the stack top's pc that neither branch nor wait
+ * (ex_func.straight says how many there are): the entry and its lanes stay,
+ * only the pc moves, so the loop skips the per-instruction stack and
+ * control checks of ex_warp_run_stack; the counts, the livelock clock and
+ * fault stops are the same. */
+void ex_warp_run_plain(ex_warp *w, uint32_t k)
+{
+    ex_launch *L = w->launch;
+    uint64_t limit = L->livelock_limit;
+    uint64_t max_instrs = L->max_warp_instrs ? L->max_warp_instrs : UINT64_MAX;
+    ex_simt *top = &g_array_index(w->simt, ex_simt, w->simt->len - 1);
+    const uint32_t lanes = top->mask;
+    for (uint32_t pc = top->pc; k > 0 && w->state == WARP_RUNNING; k--, pc++) {
+        const ex_instr *in = &w->code[pc];
+        uint32_t mask = in->guard != EX_NONE ? guard_mask(w, in, lanes) : lanes;
+        w->instrs++;
+        w->thread_instrs += ex_popc(mask);
+        if (mask)
+            in->fn(w, in, mask);
+        top->pc = pc + 1;
+        if (G_UNLIKELY(top->pc == top->rpc)) {
+            ex_simt_settle(w);
+            k = 1; /* the stack changed: the caller looks again */
+        }
+        if (G_UNLIKELY(++L->clock - L->last_progress > limit || L->clock > max_instrs) &&
+            w->state == WARP_RUNNING) {
+            report_livelock(w, pc);
+            break;
+        }
+    }
+}
+
 void ex_warp_run_stack(ex_warp *w, uint64_t budget)
 {
     ex_launch *L = w->launch;
@@ -400,6 +432,12 @@ void ex_warp_run_stack(ex_warp *w, uint64_t budget)
         if (G_UNLIKELY(pc >= w->fn->ninstrs)) {
             /* falling off the end of a function returns from it */
             ex_do_return(w, top->mask);
+            continue;
+        }
+        uint32_t run = w->fn->straight[pc];
+        if (run > 1 && budget + 1 >= run) {
+            ex_warp_run_plain(w, run);
+            budget -= run - 1;
             continue;
         }
         const ex_instr *in = &w->code[pc];

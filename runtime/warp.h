@@ -21,6 +21,9 @@ void ex_lanes_exited(ex_warp *w, uint32_t lanes);
 
 /* Runs up to `budget` instructions on the SIMT stack (no ITS settling). */
 void ex_warp_run_stack(ex_warp *w, uint64_t budget);
+/* Runs k instructions that ex_func.straight vouches for (no control, no
+ * wait) from the stack top's pc. */
+void ex_warp_run_plain(ex_warp *w, uint32_t k);
 /* The ITS driver: one instruction of the issuing group at a time. */
 void ex_its_run(ex_warp *w, uint64_t budget);
 
