@@ -45,6 +45,21 @@ static inline void bs_set(uint64_t *b, uint32_t i)
     b[i >> 6] |= 1ull << (i & 63);
 }
 
+/* The registers definitely written on entry to block b: the intersection
+ * over its predecessors' out-states; none for the entry block, even when a
+ * branch leads back to it. */
+static void block_in(const ptx_cfg *cfg, const uint64_t *out, uint32_t nw, uint32_t b,
+                     uint64_t *cur)
+{
+    memset(cur, b == 0 ? 0 : 0xff, sizeof(uint64_t) * nw);
+    const ptx_block *blk = &cfg->blocks[b];
+    for (guint k = 0; b != 0 && k < blk->preds->len; k++) {
+        uint32_t p = g_array_index(blk->preds, uint32_t, k);
+        for (uint32_t x = 0; x < nw; x++)
+            cur[x] &= out[(gsize)p * nw + x];
+    }
+}
+
 void ex_reginit_analyze(ex_func *f)
 {
     f->zero_all = true;
@@ -67,16 +82,7 @@ void ex_reginit_analyze(ex_func *f)
         changed = false;
         for (uint32_t b = 0; b < nb; b++) {
             const ptx_block *blk = &cfg->blocks[b];
-            if (b == 0) {
-                memset(cur, 0, sizeof(uint64_t) * nw);
-            } else {
-                memset(cur, 0xff, sizeof(uint64_t) * nw);
-                for (guint k = 0; k < blk->preds->len; k++) {
-                    uint32_t p = g_array_index(blk->preds, uint32_t, k);
-                    for (uint32_t x = 0; x < nw; x++)
-                        cur[x] &= out[(gsize)p * nw + x];
-                }
-            }
+            block_in(cfg, out, nw, b, cur);
             for (uint32_t i = blk->first; i < blk->end; i++) {
                 const ex_instr *in = &f->code[i];
                 const ex_reguse *u = &f->reguse[i];
@@ -95,17 +101,11 @@ void ex_reginit_analyze(ex_func *f)
             }
         }
     }
-    /* the reads that may come before a write, block by block (the entry
-     * block starts empty even when a branch leads back to it) */
+    /* the reads that may come before a write, block by block */
     uint64_t *need = g_new0(uint64_t, nw);
     for (uint32_t b = 0; b < nb; b++) {
         const ptx_block *blk = &cfg->blocks[b];
-        memset(cur, b == 0 ? 0 : 0xff, sizeof(uint64_t) * nw);
-        for (guint k = 0; b != 0 && k < blk->preds->len; k++) {
-            uint32_t p = g_array_index(blk->preds, uint32_t, k);
-            for (uint32_t x = 0; x < nw; x++)
-                cur[x] &= out[(gsize)p * nw + x];
-        }
+        block_in(cfg, out, nw, b, cur);
         for (uint32_t i = blk->first; i < blk->end; i++) {
             const ex_instr *in = &f->code[i];
             const ex_reguse *u = &f->reguse[i];

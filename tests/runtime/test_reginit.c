@@ -39,20 +39,43 @@ static const char text[] =
     "  ret;\n"
     "}\n";
 
+/* A module loaded from PTX text, with everything its kernel `k` needs. */
+typedef struct loaded {
+    ptx_module *ir;
+    dev_memory mem;
+    GPtrArray *unsupported;
+    ex_module *m;
+    const ex_func *k;
+} loaded;
+
+static void load(loaded *x, const char *ptx, size_t len, const char *name)
+{
+    GError *err = NULL;
+    x->ir = ptx_parse_string(ptx, len, name, &err);
+    assert_non_null(x->ir);
+    mem_init(&x->mem);
+    x->unsupported = g_ptr_array_new_with_free_func(g_free);
+    x->m = ex_module_load_ex(x->ir, &x->mem, x->unsupported, &err);
+    assert_non_null(x->m);
+    assert_int_equal(x->unsupported->len, 0);
+    x->k = g_hash_table_lookup(x->m->kernels, "k");
+    assert_non_null(x->k);
+}
+
+static void unload(loaded *x)
+{
+    ex_module_free(x->m);
+    g_ptr_array_free(x->unsupported, TRUE);
+    mem_destroy(&x->mem);
+    ptx_module_free(x->ir);
+}
+
 static void test_zero_set(void **state)
 {
     (void)state;
-    GError *err = NULL;
-    ptx_module *ir = ptx_parse_string(text, sizeof text - 1, "reginit.ptx", &err);
-    assert_non_null(ir);
-    dev_memory mem;
-    mem_init(&mem);
-    GPtrArray *unsupported = g_ptr_array_new_with_free_func(g_free);
-    ex_module *m = ex_module_load_ex(ir, &mem, unsupported, &err);
-    assert_non_null(m);
-    assert_int_equal(unsupported->len, 0);
-    const ex_func *fn = g_hash_table_lookup(m->kernels, "k");
-    assert_non_null(fn);
+    loaded x;
+    load(&x, text, sizeof text - 1, "reginit.ptx");
+    const ex_func *fn = x.k;
     assert_false(fn->zero_all);
     bool z[9] = {false};
     for (uint32_t i = 0; i < fn->nzero; i++) {
@@ -64,10 +87,7 @@ static void test_zero_set(void **state)
     for (unsigned s = 0; s < 9; s++)
         if (z[s] != want[s])
             fail_msg("slot %u: zeroed %d, want %d", s, z[s], want[s]);
-    ex_module_free(m);
-    g_ptr_array_free(unsupported, TRUE);
-    mem_destroy(&mem);
-    ptx_module_free(ir);
+    unload(&x);
 }
 
 /* A kernel with a call zeroes everything (the analysis does not follow calls). */
@@ -79,20 +99,10 @@ static void test_calls_zero_all(void **state)
         ".func (.reg .u32 r) g(.reg .u32 a)\n{\n  add.u32 r, a, 1;\n  ret;\n}\n"
         ".visible .entry k()\n{\n  .reg .b32 %r<2>;\n"
         "  mov.u32 %r0, 1;\n  call (%r1), g, (%r0);\n  ret;\n}\n";
-    GError *err = NULL;
-    ptx_module *ir = ptx_parse_string(t, sizeof t - 1, "calls.ptx", &err);
-    assert_non_null(ir);
-    dev_memory mem;
-    mem_init(&mem);
-    GPtrArray *unsupported = g_ptr_array_new_with_free_func(g_free);
-    ex_module *m = ex_module_load_ex(ir, &mem, unsupported, &err);
-    assert_non_null(m);
-    const ex_func *fn = g_hash_table_lookup(m->kernels, "k");
-    assert_true(fn->zero_all);
-    ex_module_free(m);
-    g_ptr_array_free(unsupported, TRUE);
-    mem_destroy(&mem);
-    ptx_module_free(ir);
+    loaded x;
+    load(&x, t, sizeof t - 1, "calls.ptx");
+    assert_true(x.k->zero_all);
+    unload(&x);
 }
 
 /* End to end: CTAs 0..7 write 0xdead0000 into %r3 on every thread; CTA 8
