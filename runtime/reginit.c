@@ -45,6 +45,17 @@ static inline void bs_set(uint64_t *b, uint32_t i)
     b[i >> 6] |= 1ull << (i & 63);
 }
 
+/* Sets the registers instruction i writes in `set`. */
+static void mark_writes(const ex_func *f, uint32_t i, uint64_t *set)
+{
+    const ex_reguse *u = &f->reguse[i];
+    for (uint32_t k = 0; k < u->nwrite; k++) {
+        uint32_t s = f->reg_slots[u->first + u->nread + k];
+        if (s < f->nregs)
+            bs_set(set, s);
+    }
+}
+
 /* The registers definitely written on entry to block b: the intersection
  * over its predecessors' out-states; none for the entry block, even when a
  * branch leads back to it. */
@@ -85,14 +96,8 @@ void ex_reginit_analyze(ex_func *f)
             block_in(cfg, out, nw, b, cur);
             for (uint32_t i = blk->first; i < blk->end; i++) {
                 const ex_instr *in = &f->code[i];
-                const ex_reguse *u = &f->reguse[i];
-                if (in->guard != EX_NONE || cross_lane(in))
-                    continue;
-                for (uint32_t k = 0; k < u->nwrite; k++) {
-                    uint32_t s = f->reg_slots[u->first + u->nread + k];
-                    if (s < nregs)
-                        bs_set(cur, s);
-                }
+                if (in->guard == EX_NONE && !cross_lane(in))
+                    mark_writes(f, i, cur);
             }
             uint64_t *o = &out[(gsize)b * nw];
             if (memcmp(o, cur, sizeof(uint64_t) * nw)) {
@@ -115,18 +120,10 @@ void ex_reginit_analyze(ex_func *f)
                 if (s < nregs && (all || !bs_get(cur, s)))
                     bs_set(need, s);
             }
-            for (uint32_t k = 0; all && k < u->nwrite; k++) {
-                uint32_t s = f->reg_slots[u->first + u->nread + k];
-                if (s < nregs)
-                    bs_set(need, s); /* only some lanes may be written */
-            }
-            if (in->guard != EX_NONE || all)
-                continue;
-            for (uint32_t k = 0; k < u->nwrite; k++) {
-                uint32_t s = f->reg_slots[u->first + u->nread + k];
-                if (s < nregs)
-                    bs_set(cur, s);
-            }
+            if (all)
+                mark_writes(f, i, need); /* only some lanes may be written */
+            else if (in->guard == EX_NONE)
+                mark_writes(f, i, cur);
         }
     }
     uint32_t n = 0;
