@@ -9,12 +9,15 @@
 #
 #   scripts/perf.sh [--reps N] [--bench "a b ..."] [--base BIN] [--out FILE]
 #                   [--no-profile] [--no-paper] [--modes "SIZE:KIND ..."] [--append]
+#                   [--report-only]
 # --modes replaces the default "paper:functional paper:functional-j2
 # small:functional small:timing"; KIND is functional, functional-jN (N host
 # threads, -j N: the report compares wall time and memory digests with the
 # one-thread run) or timing;
 # --append keeps the runs collected before (results/perf/perf-lines.txt), so
-# a long report can be gathered in parts (benchmark subsets, modes).
+# a long report can be gathered in parts (benchmark subsets, modes);
+# --report-only runs nothing but the profiles and rewrites the report from
+# the runs collected so far.
 # Environment: PTXEMU_BIN (default build/tools/ptxemu; built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +30,7 @@ profile=1
 paper=1
 modes_opt=""
 append=0
+report_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) reps=$2; shift 2 ;;
@@ -37,6 +41,7 @@ while [ $# -gt 0 ]; do
         --no-paper) paper=0; shift ;;
         --modes) modes_opt=$2; shift 2 ;;
         --append) append=1; shift ;;
+        --report-only) append=1; report_only=1; shift ;;
         *) echo "scripts/perf.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -50,7 +55,11 @@ fi
 work=results/perf
 mkdir -p "$work"
 lines=$work/perf-lines.txt
+# every invocation that contributed runs to the report, for its header
+cmds=$work/commands.txt
 [ "$append" = 1 ] || : > "$lines"
+[ "$append" = 1 ] || : > "$cmds"
+[ "$report_only" = 1 ] || echo "scripts/perf.sh $args" >> "$cmds"
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # one run: label, mode tag, binary, then bench options; appends
@@ -69,6 +78,7 @@ run_one() {
 modes=("small:functional" "small:timing")
 [ "$paper" = 1 ] && modes=("paper:functional" "paper:functional-j2" "${modes[@]}")
 [ -n "$modes_opt" ] && read -r -a modes <<< "$modes_opt"
+[ "$report_only" = 1 ] && benches="" && reps="as each command above says"
 for b in $benches; do
     for m in "${modes[@]}"; do
         size=${m%%:*}; kind=${m#*:}
@@ -110,5 +120,5 @@ lb=build/benchmarks/perf/exec_throughput
 [ -x "$lb" ] && launch=$("$lb" | grep 'launch overhead' || true)
 python3 scripts/perf_report.py --launch-overhead "$launch" --lines "$lines" --out "$out" --machine "$machine" \
     --commit "$commit" --reps "$reps" --profile-functional "$prof_f" \
-    --profile-timing "$prof_t" --command "scripts/perf.sh $args"
+    --profile-timing "$prof_t" --command "$(paste -sd';' "$cmds" | sed 's/;/`, then `/g')"
 echo "perf.sh: wrote $out" >&2
