@@ -896,8 +896,10 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
         tm_pol_tick(&g->pol, now);
         if (g->cta_dirty || now >= g->cta_retry_at)
             schedule_ctas(g, now);
+        memsys_batch(g->mem);
         for (uint32_t i = 0; i < g->nsms && !g->env.failed; i++)
             tm_sm_cycle(g->sms[i], now);
+        memsys_commit(g->mem);
         if (g->env.failed)
             break;
         if (G_UNLIKELY(now - start + 1 > max_cycles)) { /* limits.max_cycles */

@@ -54,9 +54,9 @@ void ms_acquire(memsys *m, ms_sm *s)
 {
     /* global lines only: local memory is private to the thread */
     s->ver++;
-    m->x.l1_acquire_drops += cache_drop_clean(&s->l1, COAL_KPARAM_BASE >> m->l1_shift);
-    if (m->icc_on)
-        cache_drop_clean(&m->cl[s->cluster].icc.cc, CACHE_NO_KEY);
+    s->n.l1_acquire_drops += cache_drop_clean(&s->l1, COAL_KPARAM_BASE >> m->l1_shift);
+    if (m->icc_on) /* the cluster's: memsys_commit drops them */
+        s->f.acq_icc = s->f.dirty = true;
 }
 
 void memsys_invalidate_l1(memsys *m)

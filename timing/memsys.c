@@ -28,13 +28,11 @@
  * first consumer tick at (or after) the hand-over time.  Completions are
  * delivered from a heap ordered by (core cycle, issue order).
  *
- * The memory partitions (L2 slices and their DRAM channels) are in
- * mempart.c; memsys_internal.h holds the structs both files use.
- *
- * Long (past 800 lines) because the request path through L1, the cluster
- * port, the crossbar and the partitions is one state machine; its parts
- * with their own state live in cache.c, noc.c, dram.c, icc.c, mempart.c
- * and memorder.c.
+ * The SM side (memsys_issue: coalescing, the L1 lookup, MSHRs, the miss
+ * queue) is memsys_issue.c; the memory partitions (L2 slices and their
+ * DRAM channels) are mempart.c; memsys_internal.h holds the structs they
+ * share.  Caches, the NoC, DRAM, the ICC and memory ordering have their
+ * own files (cache.c, noc.c, dram.c, icc.c, memorder.c).
  */
 #include "timing/memsys.h"
 #include "timing/memsys_internal.h"
@@ -42,28 +40,13 @@
 #include <glib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------ addresses */
-
-/* Partition, partition-local byte address (interleave chunks packed
- * together) and L2 slice of a packet's line: computed once per packet. */
-static void place_pkt(const memsys *m, noc_pkt *p)
-{
-    uint64_t chunk = p->addr >> m->il_shift;
-    p->part = (uint16_t)(chunk % m->nparts);
-    p->local = ((chunk / m->nparts) << m->il_shift) | (p->addr & (m->cfg.dram.interleave - 1));
-    p->slice = (uint16_t)((p->local >> m->l2_shift) % m->nslices);
-}
-
 /* ------------------------------------------------------------ pools */
 
 static uint32_t pkt_alloc(memsys *m, ms_sm *s)
 {
-    uint32_t i = s->pkt_free;
     sig_touch(m, s);
-    s->pkt_free = m->pool[i].next;
-    s->npkt_free--;
     m->pkts_used++;
-    return i;
+    return pkt_take(m, s);
 }
 
 static void heap_push(memsys *m, uint64_t cycle, uint32_t sm, uint32_t inst)
@@ -104,19 +87,55 @@ static ms_event heap_pop(memsys *m)
     return top;
 }
 
-static uint32_t inst_alloc(memsys *m, ms_sm *s, uint64_t token, uint64_t c, bool load)
+/* Queues packet p towards the cluster port, usable from NoC tick `ready`. */
+static void missq_push(memsys *m, ms_sm *s, uint32_t p, uint64_t ready)
 {
-    uint32_t i = s->inst_free[--s->ninst_free];
+    missq_link(m, s, p, ready);
     sig_touch(m, s);
-    ms_inst *in = &s->inst[i];
-    in->token = token;
-    in->issue = in->done_at = c;
-    in->pending = 0;
-    in->load = load;
-    m->insts_used++;
-    if (load && s->loads_out++ == 0)
-        s->busy_since = c;
-    return i;
+    m->n_missq++;
+    if (m->cl[s->cluster].queued++ == 0)
+        bit_set(m->cl_live, s->cluster);
+    wake(m, D_ICNT, ready);
+}
+
+/* ------------------------------------------------------------ commit */
+
+void ms_front_apply(memsys *m, uint32_t smi)
+{
+    ms_sm *s = &m->sm[smi];
+    ms_front *f = &s->f;
+    if (f->touched)
+        sig_touch(m, s);
+    m->insts_used += (uint32_t)f->insts;
+    m->pkts_used += (uint32_t)f->pkts;
+    if (f->missq) {
+        m->n_missq += (uint32_t)f->missq;
+        m->cl[s->cluster].queued += (uint32_t)f->missq;
+        bit_set(m->cl_live, s->cluster);
+    }
+    if (f->wake_icnt != NEVER)
+        wake(m, D_ICNT, f->wake_icnt);
+    for (uint32_t j = 0; j < f->nev; j++)
+        heap_push(m, f->ev[j].cycle, smi, f->ev[j].inst);
+    if (f->acq_icc)
+        cache_drop_clean(&m->cl[s->cluster].icc.cc, CACHE_NO_KEY);
+    f->dirty = f->touched = f->acq_icc = false;
+    f->insts = f->pkts = f->missq = 0;
+    f->wake_icnt = NEVER;
+    f->nev = 0;
+}
+
+void memsys_batch(memsys *m)
+{
+    m->batch = true;
+}
+
+void memsys_commit(memsys *m)
+{
+    m->batch = false;
+    for (uint32_t i = 0; i < m->nsms; i++)
+        if (m->sm[i].f.dirty)
+            ms_front_apply(m, i);
 }
 
 /* One transaction of instruction i is done, its data usable at core cycle t. */
@@ -126,388 +145,6 @@ static void inst_progress(memsys *m, uint32_t smi, uint32_t i, uint64_t t)
     in->done_at = max64(in->done_at, t);
     if (--in->pending == 0)
         heap_push(m, in->done_at, smi, i);
-}
-
-/* ------------------------------------------------------------ SM side */
-
-static inline bool missq_room(const memsys *m, const ms_sm *s, uint32_t need)
-{
-    return s->missq.n == 0 || s->missq.n + need <= m->missq_cap;
-}
-
-/* Queues packet p towards the cluster port, usable from NoC tick `ready`. */
-static void missq_push(memsys *m, ms_sm *s, uint32_t p, uint64_t ready)
-{
-    m->pool[p].ready = ready;
-    m->pool[p].flits = 0;
-    place_pkt(m, &m->pool[p]);
-    fifo_push(m->pool, &s->missq, p);
-    sig_touch(m, s);
-    m->n_missq++;
-    if (m->cl[s->cluster].queued++ == 0)
-        bit_set(m->cl_live, s->cluster);
-    wake(m, D_ICNT, ready);
-}
-
-static inline uint32_t popcount32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
-
-static void init_pkt(noc_pkt *p, uint64_t addr, uint8_t kind, uint8_t flags,
-                     uint32_t bytes, uint32_t inst)
-{
-    p->addr = addr;
-    p->kind = kind;
-    p->flags = flags;
-    p->bytes = (uint16_t)bytes;
-    p->inst = inst;
-}
-
-/* A write packet for `bytes` at line address `addr`, ready at core cycle r. */
-static void send_write(memsys *m, ms_sm *s, uint64_t addr, uint32_t bytes, uint64_t r)
-{
-    uint32_t p = pkt_alloc(m, s);
-    init_pkt(&m->pool[p], addr, PKT_WRITE, 0, bytes, 0);
-    missq_push(m, s, p, conv_ceil(m, D_CORE, r, D_ICNT));
-}
-
-/* The SM cache a read goes through: the L1 data cache (global, local), the
- * constant cache or the texture cache (read-only, always cached). */
-enum { SEL_L1, SEL_CONST, SEL_TEX };
-static int read_sel(uint8_t space)
-{
-    return space == EX_SPACE_TEX ? SEL_TEX : coal_is_const(space) ? SEL_CONST : SEL_L1;
-}
-static cache *sel_cache(ms_sm *s, int sel)
-{
-    return sel == SEL_TEX ? &s->tc : sel == SEL_CONST ? &s->cc : &s->l1;
-}
-static mshr_table *sel_mshrs(ms_sm *s, int sel)
-{
-    return sel == SEL_TEX ? &s->tcm : sel == SEL_CONST ? &s->ccm : &s->l1m;
-}
-static uint32_t sel_shift(const memsys *m, int sel)
-{
-    return sel == SEL_TEX ? m->tc_shift : sel == SEL_CONST ? m->cc_shift : m->l1_shift;
-}
-static uint32_t sel_line(const memsys *m, int sel)
-{
-    return sel == SEL_TEX ? m->cfg.tex_cache.line
-           : sel == SEL_CONST ? m->cfg.const_cache.line : m->cfg.l1d.line;
-}
-
-/* Loads through the L1 data cache (global, local), the constant cache or
- * the texture cache. */
-static bool issue_read(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c,
-                       int sel, bool local, bool bypass)
-{
-    const coal_out *co = m->cur;
-    bool cst = sel == SEL_CONST, tex = sel == SEL_TEX;
-    cache *ca = sel_cache(s, sel);
-    mshr_table *t = sel_mshrs(s, sel);
-    uint32_t shift = sel_shift(m, sel);
-    bool cached = cst || tex || local || (m->cfg.l1d.enabled && !bypass);
-    uint32_t hit_lat = tex ? m->cfg.tex_cache.hit_latency
-                       : cst ? m->cfg.const_cache.hit_latency : m->cfg.l1d.hit_latency;
-    /* the constant cache serves one distinct address per cycle */
-    uint32_t passes = cst ? max64(co->naddrs, co->ntx) : co->ntx;
-
-    uint32_t fresh = 0;
-    for (uint32_t j = 0; j < co->ntx; j++) {
-        uint64_t key = co->tx[j].line >> shift;
-        if (cached && cache_lookup(ca, key, false))
-            continue;
-        uint32_t e = mshr_find(t, key);
-        if (e != MSHR_NONE) {
-            if (mshr_full(t, e))
-                goto refuse;
-            continue;
-        }
-        fresh++;
-    }
-    /* an instruction needing more MSHRs than exist goes out once all are
-     * free, the excess as MSHR-less requests (it could never issue else) */
-    if (fresh > t->nfree && (t->nfree < t->n || fresh <= t->n)) {
-        m->refused_fresh = fresh;
-        goto refuse;
-    }
-    if (fresh > s->npkt_free || !missq_room(m, s, fresh))
-        goto refuse;
-
-    uint32_t i = inst_alloc(m, s, token, c, true);
-    ms_inst *in = &s->inst[i];
-    in->done_at = c + 1;
-    /* an ordered load (memorder.c) past L1 skips the cluster's ICC too */
-    bool ordered = bypass && !cst && !tex && !local;
-    uint8_t flags = (uint8_t)((cst ? PKTF_CONST : 0) | (tex ? PKTF_TEX : 0) |
-                              (cached ? 0 : PKTF_UNCACHED) | (local ? PKTF_LOCAL : 0) |
-                              (ordered ? PKTF_BYPASS : 0));
-    uint32_t line_bytes = sel_line(m, sel);
-    /* global reads pass the merge table on their way out */
-    uint64_t extra = m->icc_on && !cst && !tex && !local ? m->icc_delay : 0;
-    uint32_t hits = 0, misses = 0, merges = 0;
-    for (uint32_t j = 0; j < co->ntx; j++) {
-        uint64_t key = co->tx[j].line >> shift;
-        if (cached && cache_lookup(ca, key, true)) {
-            hits++;
-            in->done_at = max64(in->done_at, c + hit_lat + (cst ? passes - 1 : j));
-            continue;
-        }
-        misses++;
-        in->pending++;
-        uint32_t e = mshr_find(t, key);
-        if (e != MSHR_NONE) {
-            mshr_add(t, e, i);
-            merges++;
-            continue;
-        }
-        uint32_t p = pkt_alloc(m, s);
-        uint32_t bytes = cached ? line_bytes : popcount32(co->tx[j].sectors) * COAL_SECTOR;
-        init_pkt(&m->pool[p], co->tx[j].line, PKT_READ, flags, bytes, i);
-        if (t->nfree) {
-            e = mshr_alloc(t, key, flags);
-            mshr_add(t, e, i);
-            s->fills++;
-        } else {
-            m->pool[p].flags |= PKTF_NOMSHR;
-        }
-        uint64_t r = c + (cst ? passes : j + 1) + extra;
-        missq_push(m, s, p, conv_ceil(m, D_CORE, r, D_ICNT));
-    }
-    if (cst) {
-        m->x.const_hits += hits;
-        m->x.const_misses += misses;
-    } else if (tex) {
-        m->x.tex_hits += hits;
-        m->x.tex_misses += misses;
-    } else if (ordered) {
-        m->x.l1_bypasses += misses;
-        m->st.l1_mshr_merges += merges;
-        m->x.l1_accesses += co->ntx;
-    } else {
-        m->st.l1_hits += hits;
-        m->st.l1_misses += misses;
-        m->st.l1_mshr_merges += merges;
-        m->x.l1_accesses += co->ntx;
-    }
-    m->st.transactions += co->ntx;
-    m->st.warp_accesses++;
-    s->port_free = c + passes;
-    if (in->pending == 0)
-        heap_push(m, in->done_at, smi, i);
-    return true;
-refuse:
-    m->st.l1_reservation_fails++;
-    return false;
-}
-
-static bool issue_store(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c,
-                        bool local, bool through)
-{
-    const coal_out *co = m->cur;
-    /* local memory is write-back, write-allocate in L1 (as on Fermi); global
-     * stores follow l1d.write_policy / l1d.write_allocate, except that a
-     * strong store is not kept back in L1 (memorder.c) */
-    int32_t pol = local ? GPU_WRITE_BACK : m->cfg.l1d.write_policy;
-    bool alloc = local || m->cfg.l1d.write_allocate;
-    if (through && !local && pol == GPU_WRITE_BACK) {
-        pol = GPU_WRITE_THROUGH;
-        alloc = false;
-    }
-    uint32_t need = co->ntx * (pol == GPU_WRITE_THROUGH && alloc ? 2 : 1);
-    if (need > s->npkt_free || !missq_room(m, s, need)) {
-        m->st.l1_reservation_fails++;
-        return false;
-    }
-    uint32_t i = inst_alloc(m, s, token, c, false);
-    for (uint32_t j = 0; j < co->ntx; j++) {
-        uint64_t line = co->tx[j].line, key = line >> m->l1_shift, victim;
-        uint32_t bytes = popcount32(co->tx[j].sectors) * COAL_SECTOR;
-        uint64_t r = c + j + 1;
-        bool vd = false;
-        switch (pol) {
-        case GPU_WRITE_BACK:
-            if (cache_mark_dirty(&s->l1, key))
-                break;
-            if (alloc) {
-                s->fills++;
-                if (cache_insert(&s->l1, key, true, &victim, &vd) && vd) {
-                    send_write(m, s, victim << m->l1_shift, m->cfg.l1d.line, r);
-                    m->x.l1_writebacks++;
-                }
-                break;
-            }
-            send_write(m, s, line, bytes, r);
-            break;
-        case GPU_WRITE_THROUGH:
-            if (!cache_lookup(&s->l1, key, true) && alloc && ++s->fills &&
-                cache_insert(&s->l1, key, false, &victim, &vd) && vd) {
-                send_write(m, s, victim << m->l1_shift, m->cfg.l1d.line, r);
-                m->x.l1_writebacks++;
-            }
-            send_write(m, s, line, bytes, r);
-            break;
-        default: /* write-evict */
-            cache_invalidate(&s->l1, key, NULL);
-            send_write(m, s, line, bytes, r);
-            break;
-        }
-    }
-    m->x.l1_accesses += co->ntx;
-    m->st.transactions += co->ntx;
-    m->st.warp_accesses++;
-    s->port_free = c + co->ntx;
-    /* a store is done once the L1 has accepted its last transaction */
-    s->inst[i].done_at = c + co->ntx;
-    heap_push(m, s->inst[i].done_at, smi, i);
-    return true;
-}
-
-static bool issue_atomic(memsys *m, ms_sm *s, uint32_t smi, uint64_t token, uint64_t c)
-{
-    const coal_out *co = m->cur;
-    if (co->ntx > s->npkt_free || !missq_room(m, s, co->ntx)) {
-        m->st.l1_reservation_fails++;
-        return false;
-    }
-    (void)smi;
-    uint32_t i = inst_alloc(m, s, token, c, false);
-    s->inst[i].pending = co->ntx;
-    for (uint32_t j = 0; j < co->ntx; j++) {
-        /* performed at L2: drop any stale L1 copy */
-        cache_invalidate(&s->l1, co->tx[j].line >> m->l1_shift, NULL);
-        uint32_t p = pkt_alloc(m, s);
-        init_pkt(&m->pool[p], co->tx[j].line, PKT_ATOMIC, 0,
-                 popcount32(co->tx[j].sectors) * COAL_SECTOR, i);
-        missq_push(m, s, p, conv_ceil(m, D_CORE, c + j + 1, D_ICNT));
-    }
-    m->x.l1_accesses += co->ntx;
-    m->st.transactions += co->ntx;
-    m->st.warp_accesses++;
-    s->port_free = c + co->ntx;
-    return true;
-}
-
-bool memsys_issue(memsys *m, uint32_t smi, uint32_t warp, const ex_access *acc,
-                  uint64_t token, uint64_t c)
-{
-    return memsys_issue_flags(m, smi, warp, acc, token, c, 0);
-}
-
-bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access *acc,
-                        uint64_t token, uint64_t c, unsigned flags)
-{
-    ms_sm *s = &m->sm[smi];
-    m->refused_quick = false;
-    if (s->ninst_free == 0) {
-        m->st.l1_reservation_fails++;
-        return false;
-    }
-    if (acc->mask == 0 || acc->space == EX_SPACE_SHARED) {
-        /* nothing for the memory system: done next cycle */
-        uint32_t i = inst_alloc(m, s, token, c, false);
-        heap_push(m, c + 1, smi, i);
-        return true;
-    }
-    if (s->port_free > c) {
-        m->x.l1_port_stalls++;
-        return false;
-    }
-    bool local = coal_is_local(acc->space);
-    flags = ms_order_flags(acc, flags);
-    uint64_t addr0 = acc->addr[__builtin_ctz(acc->mask)];
-    ms_refused *r = NULL;
-    if (s->rc) {
-        for (uint32_t k = 0; k < MS_RC_N; k++) {
-            ms_refused *e = &s->rc[k];
-            if (e->valid && e->token == token && e->warp == warp && e->mask == acc->mask &&
-                e->space == acc->space && e->write == acc->write &&
-                e->atomic == acc->atomic && e->size == acc->size && e->addr0 == addr0 &&
-                e->flags == (uint8_t)flags) {
-                r = e;
-                break;
-            }
-        }
-    }
-    if (r) {
-        if (r->known && r->ver == s->ver && r->npkt_free == s->npkt_free &&
-            r->missq_n == s->missq.n) {
-            /* nothing the checks look at changed: refused again */
-            m->st.l1_reservation_fails++;
-            m->refused_quick = true;
-            return false;
-        }
-        if (r->known && r->fresh != UINT32_MAX && !acc->atomic && !acc->write) {
-            /* refused for want of MSHRs: fresh lines can have dropped by at
-             * most the fills since, so while that bound still exceeds the
-             * free MSHRs (not all free) the check would refuse again */
-            const mshr_table *t = sel_mshrs(s, read_sel(acc->space));
-            uint64_t gone = s->fills - r->fills_at;
-            if (gone < r->fresh && r->fresh - gone > t->nfree && t->nfree < t->n) {
-                m->st.l1_reservation_fails++;
-                m->refused_quick = true;
-                /* what a full check's refusal records (the unchanged-state
-                 * path above then behaves exactly as without this one) */
-                r->ver = s->ver;
-                r->npkt_free = s->npkt_free;
-                r->missq_n = s->missq.n;
-                return false;
-            }
-        }
-        m->cur = &r->co;
-    } else {
-        coalesce(acc, smi, warp, sel_line(m, read_sel(acc->space)), &m->co);
-        m->cur = &m->co;
-    }
-    bool ok;
-    m->refused_fresh = UINT32_MAX;
-    if (acc->atomic)
-        ok = issue_atomic(m, s, smi, token, c);
-    else if (acc->write)
-        ok = issue_store(m, s, smi, token, c, local, (flags & MS_WRITE_THROUGH) != 0);
-    else
-        ok = issue_read(m, s, smi, token, c, read_sel(acc->space), local,
-                        (flags & MEMSYS_BYPASS_L1) != 0);
-    if (ok) {
-        s->ver++;
-        sig_touch(m, s);
-        if (flags & MS_ACQUIRE)
-            ms_acquire(m, s);
-        if (r)
-            r->valid = false;
-        return true;
-    }
-    if (!r) {
-        /* keep the transactions for the retries */
-        if (!s->rc)
-            s->rc = g_new0(ms_refused, MS_RC_N);
-        uint32_t k = 0;
-        while (k < MS_RC_N && s->rc[k].valid)
-            k++;
-        if (k == MS_RC_N) {
-            k = s->rc_next;
-            s->rc_next = (s->rc_next + 1) % MS_RC_N;
-        }
-        r = &s->rc[k];
-        r->valid = true;
-        r->token = token;
-        r->warp = warp;
-        r->mask = acc->mask;
-        r->space = acc->space;
-        r->write = acc->write;
-        r->atomic = acc->atomic;
-        r->size = acc->size;
-        r->addr0 = addr0;
-        r->flags = (uint8_t)flags;
-        r->co.ntx = m->co.ntx;
-        r->co.naddrs = m->co.naddrs;
-        memcpy(r->co.tx, m->co.tx, m->co.ntx * sizeof m->co.tx[0]);
-    }
-    r->known = true;
-    r->fresh = m->refused_fresh;
-    r->fills_at = s->fills;
-    r->ver = s->ver;
-    r->npkt_free = s->npkt_free;
-    r->missq_n = s->missq.n;
-    return false;
 }
 
 /* Data for `line` reached SM smi (NoC tick k); waiters finish at core
@@ -836,6 +473,9 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
         for (uint32_t j = 0; j < ninst; j++)
             s->inst_free[j] = ninst - 1 - j;
         s->ninst_free = ninst;
+        s->f.ev = g_new(ms_event, ninst); /* at most every record in one cycle */
+        s->f.wake_icnt = NEVER;
+        s->f.refused_fresh = UINT32_MAX;
         s->pkt_free = PKT_NIL;
         for (uint32_t j = quota; j-- > 0;) {
             uint32_t p = i * quota + j;
@@ -891,6 +531,7 @@ void memsys_destroy(memsys *m)
         g_free(s->inst);
         g_free(s->inst_free);
         g_free(s->rc);
+        g_free(s->f.ev);
     }
     for (uint32_t c = 0; c < m->nclusters; c++) {
         icc_free(&m->cl[c].icc);
@@ -910,33 +551,6 @@ void memsys_destroy(memsys *m)
     g_free(m);
 }
 
-void memsys_sm_signature(const memsys *m, uint32_t smi, memsys_sm_sig *out)
-{
-    const ms_sm *s = &m->sm[smi];
-    *out = (memsys_sm_sig){s->ver, s->npkt_free, s->missq.n, s->ninst_free};
-}
-
-const uint64_t *memsys_touched(const memsys *m)
-{
-    return m->touched;
-}
-
-void memsys_touched_clear(memsys *m)
-{
-    for (uint32_t w = 0; w <= m->nsms / 64; w++)
-        m->touched[w] = 0;
-}
-
-bool memsys_last_refusal_quick(const memsys *m)
-{
-    return m->refused_quick;
-}
-
-void memsys_count_refusals(memsys *m, uint64_t n)
-{
-    m->st.l1_reservation_fails += n;
-}
-
 /* ------------------------------------------------------------ statistics */
 
 void memsys_get_stats(const memsys *m, memsys_stats *out)
@@ -947,6 +561,15 @@ void memsys_get_stats(const memsys *m, memsys_stats *out)
 void memsys_get_stats_at(const memsys *m, uint64_t upto, memsys_stats *out)
 {
     *out = m->st;
+    for (uint32_t i = 0; i < m->nsms; i++) {
+        const ms_counts *n = &m->sm[i].n;
+        out->l1_hits += n->l1_hits;
+        out->l1_misses += n->l1_misses;
+        out->l1_mshr_merges += n->l1_mshr_merges;
+        out->l1_reservation_fails += n->l1_reservation_fails;
+        out->transactions += n->transactions;
+        out->warp_accesses += n->warp_accesses;
+    }
     out->dram_reads = out->dram_writes = out->dram_row_hits = out->dram_row_misses = 0;
     for (uint32_t p = 0; p < m->nparts; p++) {
         const dram_stats *d = dram_get_stats(m->part[p].dr);
@@ -964,6 +587,18 @@ void memsys_get_stats_at(const memsys *m, uint64_t upto, memsys_stats *out)
 void memsys_get_extra_stats(const memsys *m, memsys_extra_stats *out)
 {
     *out = m->x;
+    for (uint32_t i = 0; i < m->nsms; i++) {
+        const ms_counts *n = &m->sm[i].n;
+        out->l1_port_stalls += n->l1_port_stalls;
+        out->l1_accesses += n->l1_accesses;
+        out->l1_writebacks += n->l1_writebacks;
+        out->l1_bypasses += n->l1_bypasses;
+        out->l1_acquire_drops += n->l1_acquire_drops;
+        out->const_hits += n->const_hits;
+        out->const_misses += n->const_misses;
+        out->tex_hits += n->tex_hits;
+        out->tex_misses += n->tex_misses;
+    }
     out->noc_flits = m->req.flits_sent + m->rep.flits_sent;
     for (uint32_t p = 0; p < m->nparts; p++) {
         const dram_stats *d = dram_get_stats(m->part[p].dr);

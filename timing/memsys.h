@@ -59,9 +59,18 @@ void memsys_touched_clear(memsys *m);
 /* Whether the last refusal of memsys_issue was decided from state that had
  * not changed since an earlier full check (a retry with the same
  * signature is refused the same way). */
-bool memsys_last_refusal_quick(const memsys *m);
+bool memsys_last_refusal_quick(const memsys *m, uint32_t sm);
 /* Counts n refusals of that kind (the retries a sleeping SM skipped). */
-void memsys_count_refusals(memsys *m, uint64_t n);
+void memsys_count_refusals(memsys *m, uint32_t sm, uint64_t n);
+
+/* The SM side in batches: after memsys_batch, what memsys_issue (and
+ * memsys_count_refusals) change outside the issuing SM's own state waits
+ * until memsys_commit, which applies it SM by SM in SM order.  Different
+ * SMs may then issue from different host threads (one thread per SM at a
+ * time); the result is the same as issuing them one after the other in SM
+ * order.  Outside a batch each issue applies its own changes at once. */
+void memsys_batch(memsys *m);
+void memsys_commit(memsys *m);
 
 /* Advances every clock domain up to the end of this core cycle; completions
  * are delivered through the done callback. */

@@ -27,6 +27,36 @@ typedef struct ms_event {
     uint32_t sm, inst;
 } ms_event;
 
+/* The SM side's counters (memsys_issue.c); the getters add them to the
+ * memory system's own. */
+typedef struct ms_counts {
+    uint64_t l1_hits, l1_misses, l1_mshr_merges, l1_reservation_fails;
+    uint64_t transactions, warp_accesses;
+    uint64_t l1_port_stalls, l1_accesses, l1_writebacks, l1_bypasses, l1_acquire_drops;
+    uint64_t const_hits, const_misses, tex_hits, tex_misses;
+} ms_counts;
+
+/* What an SM-side call (memsys_issue) changes outside its own ms_sm, held
+ * here until memsys_commit applies it.  SMs may issue on several host
+ * threads at once (timing/gpu_par.c); applying every SM's changes in SM
+ * order leaves the shared state (the completion heap and its order, the
+ * cluster queues, the NoC wake-up, the pool counts) exactly as issuing
+ * one SM after the other did. */
+typedef struct ms_front {
+    bool dirty;
+    bool touched;                   /* a signature field changed (sig_touch) */
+    bool acq_icc;                   /* an acquire: drop the cluster ICC's clean lines */
+    int32_t insts, pkts, missq;     /* instruction records, packets, queued packets taken */
+    uint64_t wake_icnt;             /* earliest NoC tick a queued packet is ready */
+    ms_event *ev;                   /* completions for the heap, in push order */
+    uint32_t nev;
+    coal_out co;                    /* coalescing scratch of the issuing instruction */
+    const coal_out *cur;            /* its transactions (co or a refusal's copy) */
+    bool refused_quick;             /* the last refusal came from the rc fast paths */
+    uint32_t refused_fresh;         /* issue_read: fresh lines when it refused for want
+                                       of MSHRs, else UINT32_MAX */
+} ms_front;
+
 typedef struct ms_sm {
     uint32_t cluster, local;
     cache l1, cc, tc;               /* L1 data, constant and texture caches */
@@ -50,6 +80,8 @@ typedef struct ms_sm {
     /* lines that entered the L1 / constant cache or got an MSHR: each can
      * make at most one of a refused load's fresh lines non-fresh */
     uint64_t fills;
+    ms_front f;
+    ms_counts n;
 } ms_sm;
 
 #define MS_RC_N 4u
@@ -110,11 +142,8 @@ struct memsys {
     ms_event *heap;
     uint32_t nheap, heap_cap;
     uint64_t seq;
-    coal_out co;
-    const coal_out *cur;            /* the issuing instruction's transactions */
-    bool refused_quick;             /* the last refusal came from the rc fast paths */
-    uint32_t refused_fresh;         /* issue_read: fresh lines when it refused for want
-                                       of MSHRs, else UINT32_MAX */
+    bool batch;                     /* memsys_batch: SM-side changes wait for
+                                       memsys_commit (else each issue applies its own) */
     uint32_t l1_shift, cc_shift, tc_shift, l2_shift, il_shift;
     uint32_t missq_cap, ret_cap, icc_delay;
     bool icc_on;
@@ -199,6 +228,66 @@ static inline void sig_touch(memsys *m, const ms_sm *s)
     m->touched[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
+/* ------------------------------------------------------------ packets */
+
+/* Partition, partition-local byte address (interleave chunks packed
+ * together) and L2 slice of a packet's line: computed once per packet. */
+static inline void place_pkt(const memsys *m, noc_pkt *p)
+{
+    uint64_t chunk = p->addr >> m->il_shift;
+    p->part = (uint16_t)(chunk % m->nparts);
+    p->local = ((chunk / m->nparts) << m->il_shift) | (p->addr & (m->cfg.dram.interleave - 1));
+    p->slice = (uint16_t)((p->local >> m->l2_shift) % m->nslices);
+}
+
+static inline void init_pkt(noc_pkt *p, uint64_t addr, uint8_t kind, uint8_t flags,
+                            uint32_t bytes, uint32_t inst)
+{
+    p->addr = addr;
+    p->kind = kind;
+    p->flags = flags;
+    p->bytes = (uint16_t)bytes;
+    p->inst = inst;
+}
+
+static inline uint32_t popcount32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
+
+/* The SM's part of taking a packet from its quota (the pool count is the
+ * caller's: pkt_alloc, or the SM side's front). */
+static inline uint32_t pkt_take(memsys *m, ms_sm *s)
+{
+    uint32_t i = s->pkt_free;
+    s->pkt_free = m->pool[i].next;
+    s->npkt_free--;
+    return i;
+}
+
+/* The SM's part of queuing packet p towards the cluster port, usable from
+ * NoC tick `ready`. */
+static inline void missq_link(memsys *m, ms_sm *s, uint32_t p, uint64_t ready)
+{
+    m->pool[p].ready = ready;
+    m->pool[p].flits = 0;
+    place_pkt(m, &m->pool[p]);
+    fifo_push(m->pool, &s->missq, p);
+}
+
+/* The SM cache a read goes through: the L1 data cache (global, local), the
+ * constant cache or the texture cache (read-only, always cached). */
+enum { SEL_L1, SEL_CONST, SEL_TEX };
+static inline cache *sel_cache(ms_sm *s, int sel)
+{
+    return sel == SEL_TEX ? &s->tc : sel == SEL_CONST ? &s->cc : &s->l1;
+}
+static inline mshr_table *sel_mshrs(ms_sm *s, int sel)
+{
+    return sel == SEL_TEX ? &s->tcm : sel == SEL_CONST ? &s->ccm : &s->l1m;
+}
+static inline uint32_t sel_shift(const memsys *m, int sel)
+{
+    return sel == SEL_TEX ? m->tc_shift : sel == SEL_CONST ? m->cc_shift : m->l1_shift;
+}
+
 static inline void pkt_release(memsys *m, uint32_t i)
 {
     ms_sm *s = &m->sm[m->pool[i].sm];
@@ -218,8 +307,14 @@ enum {
 };
 /* `flags` plus what acc->order asks of the L1 (MEMSYS_BYPASS_L1 etc.). */
 unsigned ms_order_flags(const ex_access *acc, unsigned flags);
-/* Drops the SM's clean global L1 lines (an acquire issued there). */
+/* Drops the SM's clean global L1 lines (an acquire issued there; the
+ * cluster ICC's are dropped by memsys_commit). */
 void ms_acquire(memsys *m, ms_sm *s);
+
+/* ------------------------------------------------------------ memsys.c */
+
+/* Applies SM smi's front (ms_front) to the shared state. */
+void ms_front_apply(memsys *m, uint32_t smi);
 
 /* ------------------------------------------------------------ mempart.c */
 

@@ -915,7 +915,7 @@ static void stuck_catch_up(tm_sm *sm, uint64_t upto)
         return;
     uint64_t n = (upto - sm->stuck_from) * sm->stuck_n;
     sm->c.mem_refusals += n;
-    memsys_count_refusals(sm->env->mem, n);
+    memsys_count_refusals(sm->env->mem, sm->id, n);
     sm->stuck_from = upto;
 }
 
@@ -973,7 +973,7 @@ static bool retry_stuck(tm_sm *sm, uint64_t now)
             unstick(sm, s, now);
         } else {
             sm->c.mem_refusals++;
-            quick &= memsys_last_refusal_quick(sm->env->mem);
+            quick &= memsys_last_refusal_quick(sm->env->mem, sm->id);
         }
         q[i] = q[n - 1];
         who[i] = who[n - 1];
