@@ -334,6 +334,9 @@ struct ex_launch {
     uint64_t max_cycles;        /* timing model: core cycles; 0 = none */
     uint64_t clock;             /* warp instructions executed so far (also %clock) */
     uint64_t last_progress;     /* clock when memory last changed */
+    const uint64_t *progress_epoch; /* NULL, or (a timing CTA's own launch copy)
+                                       the cycles in which other CTAs changed
+                                       memory (ex_progress_mark) */
     const uint64_t *cycle_source; /* timing mode: the simulated core cycle that
                                      %clock/%globaltimer read; NULL otherwise */
     uint32_t stack_limit;       /* bytes of stack per thread */

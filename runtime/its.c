@@ -43,7 +43,7 @@ void ex_its_init(ex_warp *w)
     w->its_released = 0;
     w->its_parked = 0;
     w->its_cross = 0;
-    w->its_mark = w->launch->last_progress;
+    w->its_mark = ex_progress_mark(w->launch);
 }
 
 static bool is_warp_barrier(const ex_instr *in)
@@ -300,8 +300,9 @@ void ex_its_settle(ex_warp *w)
     ex_launch *L = w->launch;
     bool back = false;
     EX_LANES(g & alive, l, back |= w->lpc[l] <= old_pc && old_pc != EX_NONE;);
-    if (L->last_progress != w->its_mark) {
-        w->its_mark = L->last_progress;
+    uint64_t mark = ex_progress_mark(L);
+    if (mark != w->its_mark) {
+        w->its_mark = mark;
         w->its_spins = 0;
     } else if (back && ++w->its_spins >= ITS_PATIENCE) {
         w->its_spins = 0;
@@ -386,7 +387,8 @@ static bool fast_settle(ex_warp *w, const its_fast *f, uint32_t old_pc)
         return false;
     uint32_t pc = e->pc;
     ex_launch *L = w->launch;
-    bool progress = L->last_progress != w->its_mark;
+    uint64_t mark = ex_progress_mark(L);
+    bool progress = mark != w->its_mark;
     bool yields = !progress && pc <= old_pc && w->its_spins + 1 >= ITS_PATIENCE;
     if (!f->whole) {
         if (yields || w->its_yield_pc != EX_NONE || pc >= f->min_other)
@@ -399,7 +401,7 @@ static bool fast_settle(ex_warp *w, const its_fast *f, uint32_t old_pc)
         }
     }
     if (progress) {
-        w->its_mark = L->last_progress;
+        w->its_mark = mark;
         w->its_spins = 0;
     } else if (pc <= old_pc && ++w->its_spins >= ITS_PATIENCE) {
         w->its_spins = 0;

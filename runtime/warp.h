@@ -32,6 +32,16 @@ static inline ex_simt *ex_simt_top(ex_warp *w)
     return &g_array_index(w->simt, ex_simt, w->simt->len - 1);
 }
 
+/* What independent thread scheduling compares to see whether memory
+ * changed since it last looked (runtime/its.c): the launch's progress
+ * mark, plus, for a timing CTA running on its own launch copy, the
+ * timing model's count of cycles in which some other CTA changed memory
+ * (progress elsewhere becomes visible at the next cycle). */
+static inline uint64_t ex_progress_mark(const ex_launch *L)
+{
+    return L->last_progress + (L->progress_epoch ? *L->progress_epoch : 0);
+}
+
 /* Records that memory changed: resets the launch's livelock clock. */
 static inline void ex_mark_progress(ex_warp *w)
 {

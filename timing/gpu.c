@@ -709,6 +709,7 @@ static void report_stall(tm_gpu *g, uint64_t now)
                      c->cta.bar_arrived[id],
                      c->cta.bar_expected[id] ? c->cta.bar_expected[id] : c->cta.nthreads, id,
                      who->str);
+            tm_cta_publish_fault(c);
         }
         g_string_free(who, TRUE);
         if (w0) {
@@ -811,6 +812,35 @@ static void sample_kernels(tm_gpu *g, tm_kcsv *kcsv, uint64_t now)
 }
 
 /* The earliest cycle after `now` at which anything can happen. */
+/* Every SM's visit of cycle `now`, then, in SM order, what the visits
+ * left for the shared state: the memory system's SM side, the CTAs that
+ * finished, the first fault.  The same whether the visits ran on one host
+ * thread or several (timing/gpu_par.c). */
+static void step_sms(tm_gpu *g, uint64_t now)
+{
+    memsys_batch(g->mem);
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        tm_sm_cycle(g->sms[i], now);
+        if (g->sms[i]->failed)
+            break;
+    }
+    memsys_commit(g->mem);
+    bool progressed = false;
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        tm_sm *sm = g->sms[i];
+        progressed |= sm->progressed;
+        sm->progressed = false;
+        if (sm->retired->len)
+            tm_sm_retire(sm);
+        if (sm->failed) {
+            tm_sm_publish_fault(sm);
+            g->env.failed = true;
+            break;
+        }
+    }
+    g->env.progress_epoch += progressed;
+}
+
 static uint64_t next_event(tm_gpu *g)
 {
     uint64_t next = memsys_next_cycle(g->mem);
@@ -896,10 +926,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
         tm_pol_tick(&g->pol, now);
         if (g->cta_dirty || now >= g->cta_retry_at)
             schedule_ctas(g, now);
-        memsys_batch(g->mem);
-        for (uint32_t i = 0; i < g->nsms && !g->env.failed; i++)
-            tm_sm_cycle(g->sms[i], now);
-        memsys_commit(g->mem);
+        step_sms(g, now);
         if (g->env.failed)
             break;
         if (G_UNLIKELY(now - start + 1 > max_cycles)) { /* limits.max_cycles */

@@ -68,6 +68,7 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
     for (unsigned u = 0; u < TM_UNIT_COUNT; u++)
         sm->occupancy[u] = tm_unit_occupancy(cfg, (tm_unit)u);
     sm->warps = g_new0(tm_warp, sm->nwarps);
+    sm->retired = g_array_new(FALSE, FALSE, sizeof(tm_retired));
     sm->pend = g_new0(tm_pending, (size_t)sm->nwarps * TM_MAX_PENDING);
     sm->scheds = g_new0(tm_sched, sm->nsched);
     sm->ctas = g_new0(tm_cta, sm->nctas);
@@ -140,6 +141,7 @@ void tm_sm_destroy(tm_sm *sm)
     g_free(sm->pend);
     g_free(sm->ctas);
     g_free(sm->fetch_q);
+    g_array_free(sm->retired, TRUE);
     g_free(sm);
 }
 
@@ -693,10 +695,13 @@ static tm_cta *issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
     L->smid = sm->id;
     uint64_t progress0 = L->last_progress;
     ex_warp_step(w, mem ? &s->acc : NULL);
-    tw->writes += L->last_progress != progress0; /* it changed memory */
+    bool wrote = L->last_progress != progress0; /* it changed memory */
+    tw->writes += wrote;
+    sm->progressed |= wrote && tw->cta->own;
     tw->ready_unit = TM_UNIT_COUNT;
     if (L->failed) {
-        env->failed = true;
+        sm->failed = true;
+        sm->failed_cta = tw->cta;
         return NULL;
     }
     if (cas_lanes) {
@@ -871,7 +876,7 @@ static uint64_t schedule(tm_sm *sm, tm_sched *s, uint64_t now, bool *issued_any)
         if (ctx.trace)
             trace_issue(sm, s, tw, now, why);
         tm_cta *done = issue(sm, s, tw, now);
-        if (env->failed)
+        if (sm->failed)
             return now + 1;
         issued++;
         k++;
@@ -996,7 +1001,7 @@ bool tm_sm_visit(tm_sm *sm, uint64_t now)
     if (now % d == 0) {
         sm->wake_hint = TM_NEVER;
         uint64_t minre = TM_NEVER;
-        for (uint32_t k = 0; k < sm->nsched && !sm->env->failed; k++) {
+        for (uint32_t k = 0; k < sm->nsched && !sm->failed; k++) {
             uint64_t n = schedule(sm, &sm->scheds[k], now, &any);
             if (n < minre)
                 minre = n;
@@ -1035,6 +1040,17 @@ bool tm_sm_visit(tm_sm *sm, uint64_t now)
 
 /* ---------------------------------------------------------- CTA lifetime */
 
+const char *tm_launch_shared_why(const ex_launch *L)
+{
+    if (L->cooperative)
+        return "a cooperative launch (grid-wide synchronisation)";
+    if (L->max_warp_instrs)
+        return "limits.max_warp_instructions counts the launch's instructions as they issue";
+    if (L->origin)
+        return "a grid launched from the device";
+    return L->kernel->serial_why;
+}
+
 void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
                   uint32_t linear, const tm_cta_req *r, uint64_t now)
 {
@@ -1044,7 +1060,17 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
             c = &sm->ctas[i];
     g_assert(c && r->warps <= TM_MAX_CTA_WARPS);
     memset(&c->cta, 0, sizeof c->cta);
-    ex_cta_begin(L, &c->cta, linear);
+    c->own = tm_launch_shared_why(L) == NULL;
+    if (c->own) {
+        c->shadow = *L;
+        c->shadow.clock = c->shadow.last_progress = 0;
+        c->shadow.warp_instrs = c->shadow.thread_instrs = 0;
+        c->shadow.error = NULL;
+        c->shadow.failed = false;
+        c->shadow.host_atomics = true; /* integer red from several threads */
+        c->shadow.progress_epoch = &sm->env->progress_epoch;
+    }
+    ex_cta_begin(c->own ? &c->shadow : L, &c->cta, linear);
     c->busy = true;
     c->L = L;
     c->kernel = kernel;
@@ -1137,19 +1163,53 @@ static void release(tm_sm *sm, tm_cta *c, uint64_t cycle)
     for (uint32_t k = 0; k < sm->nsched; k++)
         sched_touch(sm, &sm->scheds[k], cycle);
     ex_cta_end(&c->cta);
+    if (c->own && c->shadow.error)
+        g_string_free(c->shadow.error, TRUE);
+    c->shadow.error = NULL;
     c->busy = false;
 }
 
 static void cta_complete(tm_sm *sm, tm_cta *c, uint64_t cycle)
 {
-    ex_cta_account(c->L, &c->cta);
+    tm_retired r = {c->kernel, c->L, c->cta.linear_id, cycle, 0, 0};
+    for (uint32_t k = 0; k < c->cta.nwarps; k++) {
+        r.warp_instrs += c->cta.warps[k].instrs;
+        r.thread_instrs += c->cta.warps[k].thread_instrs;
+    }
+    g_array_append_val(sm->retired, r);
     sm->c.ctas_finished++;
-    void *kernel = c->kernel;
-    ex_launch *L = c->L;
-    uint32_t linear = c->cta.linear_id;
     release(sm, c, cycle);
-    if (sm->env->cta_done)
-        sm->env->cta_done(sm->env->user, sm, kernel, L, linear, cycle);
+}
+
+void tm_sm_retire(tm_sm *sm)
+{
+    for (guint i = 0; i < sm->retired->len; i++) {
+        const tm_retired *r = &g_array_index(sm->retired, tm_retired, i);
+        r->L->warp_instrs += r->warp_instrs;
+        r->L->thread_instrs += r->thread_instrs;
+        if (sm->env->cta_done)
+            sm->env->cta_done(sm->env->user, sm, r->kernel, r->L, r->cta, r->cycle);
+    }
+    g_array_set_size(sm->retired, 0);
+}
+
+void tm_cta_publish_fault(tm_cta *c)
+{
+    if (!c->own || !c->shadow.failed)
+        return;
+    if (!c->L->failed) {
+        c->L->failed = true;
+        if (c->L->error)
+            g_string_free(c->L->error, TRUE);
+        c->L->error = c->shadow.error ? c->shadow.error : g_string_new("launch failed");
+        c->shadow.error = NULL;
+    }
+}
+
+void tm_sm_publish_fault(tm_sm *sm)
+{
+    if (sm->failed_cta)
+        tm_cta_publish_fault(sm->failed_cta);
 }
 
 void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
@@ -1178,8 +1238,10 @@ void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
     tw->ready_unit = TM_UNIT_COUNT;
     if (sm->next_wake > cycle + 1)
         sm->next_wake = cycle + 1;
-    if (c->live == 0 && c->outstanding == 0)
+    if (c->live == 0 && c->outstanding == 0) {
         cta_complete(sm, c, cycle);
+        tm_sm_retire(sm); /* the memory system runs on one thread */
+    }
 }
 
 void tm_sm_abort(tm_sm *sm)
@@ -1193,6 +1255,9 @@ void tm_sm_abort(tm_sm *sm)
     }
     for (uint32_t k = 0; k < sm->nsched; k++)
         sm->scheds[k].stuck = false;
+    sm->failed = false;
+    sm->failed_cta = NULL;
+    g_array_set_size(sm->retired, 0);
     sm->stuck_sleep = false;
     sm->fq_len = 0;
     sm->mem_inflight = 0;

@@ -95,6 +95,8 @@ typedef struct tm_env {
     bool trace_warps;        /* also one line per warp issue */
     GHashTable *funcs;       /* const ex_func* -> tm_func* */
     uint64_t next_age;       /* launch order of the next warp */
+    uint64_t progress_epoch; /* cycles in which a CTA on its own launch copy
+                                changed memory (ex_progress_mark) */
     bool failed;             /* a warp faulted: stop the run */
     /* A CTA finished (its warps are done and its memory traffic drained). */
     void (*cta_done)(void *user, tm_sm *sm, void *kernel, ex_launch *L, uint32_t cta,
@@ -123,7 +125,24 @@ typedef struct tm_cta {
     uint32_t outstanding;    /* memory instructions in flight */
     uint32_t slots[TM_MAX_CTA_WARPS];
     tm_cta_req req;
+    /* A CTA of a kernel whose CTAs cannot observe each other
+     * (ex_launch_serial_why) runs against its own copy of the launch, as
+     * the functional driver's parallel CTAs do: its warps' instruction
+     * clock, progress mark (livelock, ITS), %smid and fault are the CTA's,
+     * so SMs on different host threads share no launch state. */
+    bool own;
+    ex_launch shadow;
 } tm_cta;
+
+/* A CTA that finished during an SM's visit: its counts and the GPU's
+ * cta_done callback wait for tm_sm_retire (after every SM's visit of the
+ * cycle, in SM order). */
+typedef struct tm_retired {
+    void *kernel;
+    ex_launch *L;
+    uint32_t cta;
+    uint64_t cycle, warp_instrs, thread_instrs;
+} tm_retired;
 
 typedef struct tm_warp {
     ex_warp *w;              /* NULL: slot free */
@@ -220,6 +239,12 @@ struct tm_sm {
     uint64_t stuck_from;
     memsys_sm_sig stuck_sig;
     tm_ins implicit_ret;     /* a warp falling off the end of a function */
+    /* a warp faulted during this SM's visit (its launch holds the message;
+     * tm_sm_publish_fault hands a CTA copy's fault to the launch) */
+    bool failed;
+    tm_cta *failed_cta;
+    bool progressed;         /* a CTA with its own launch copy changed memory */
+    GArray *retired;         /* tm_retired, this cycle's */
     tm_core_counters c;
 };
 
@@ -231,6 +256,11 @@ void tm_sm_destroy(tm_sm *sm);
 uint32_t tm_sm_fit(const tm_sm *sm, const tm_cta_req *r);
 /* The same for an empty SM of this config; *why names the bound. */
 uint32_t tm_sm_fit_empty(const gpu_config *cfg, const tm_cta_req *r, const char **why);
+
+/* Why the CTAs of L run against the launch itself rather than their own
+ * copies (tm_cta.own), which also keeps the launch's SMs on one host
+ * thread; NULL: they get copies. */
+const char *tm_launch_shared_why(const ex_launch *L);
 
 /* Starts CTA `linear` of launch L; the caller checked tm_sm_fit. */
 void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
@@ -246,7 +276,11 @@ static inline bool tm_sm_accepts(const tm_sm *sm)
 }
 
 /* Simulates cycle `now`; true when it issued an instruction.  After a
- * fault env->failed is set and the launch holds the message.  The test
+ * fault sm->failed is set and the launch holds the message.  A visit
+ * changes only the SM's own state, the memory system's SM side (see
+ * memsys_batch) and memory its own CTAs own: SMs whose CTAs all run on
+ * their own launch copies may be visited on different host threads
+ * (timing/gpu_par.c).  The test
  * whether the SM has anything to do is inline: most SM-cycles of a
  * memory-bound kernel are skipped there. */
 bool tm_sm_visit(tm_sm *sm, uint64_t now);
@@ -261,6 +295,15 @@ static inline uint64_t tm_sm_next_wake(const tm_sm *sm)
 {
     return sm->resident ? sm->next_wake : TM_NEVER;
 }
+
+/* After every SM's visit of a cycle, in SM order: the CTAs that finished
+ * during the visit add their counts to their launch and go to env->cta_done. */
+void tm_sm_retire(tm_sm *sm);
+/* A faulted CTA running on its own launch copy: the fault goes to the
+ * launch (the first one; later ones are dropped). */
+void tm_cta_publish_fault(tm_cta *c);
+/* After a failed visit: tm_cta_publish_fault of the CTA that faulted. */
+void tm_sm_publish_fault(tm_sm *sm);
 
 /* memsys completion of the instruction (slot, tag) at `cycle`. */
 void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle);
