@@ -82,6 +82,7 @@ static bool timing_setup(ptxemu_ctx *c, const ptxemu_options *o)
     to.csv_dir = o->trace_csv_dir;
     to.csv_interval = o->trace_interval;
     to.regs_per_thread = o->regs_per_thread;
+    to.host_threads = o->host_threads ? o->host_threads : cfg.sim.host_threads;
     if (good)
         c->gpu = tm_gpu_create(&cfg, &to, &err);
     if (!c->gpu) {

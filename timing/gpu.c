@@ -115,6 +115,7 @@ tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **er
     g->env.trace = g->opts.trace;
     g->env.trace_warps = g->opts.trace && g->opts.trace_warps;
     g->env.funcs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_funcs);
+    g_mutex_init(&g->env.funcs_lock);
     g->env.cta_done = on_cta_done;
     g->env.user = g;
     g->mem = memsys_create(&g->cfg, on_mem_done, g);
@@ -130,6 +131,7 @@ tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **er
     g->smview = g_new0(sched_sm_view, g->nsms);
     g->cta_retry_at = TM_NEVER;
     tm_stats_init(&g->stats);
+    tm_gpu_par_setup(g);
     return g;
 }
 
@@ -137,11 +139,13 @@ void tm_gpu_destroy(tm_gpu *g)
 {
     if (!g)
         return;
+    tm_gpu_par_free(g);
     for (uint32_t i = 0; i < g->nsms; i++)
         tm_sm_destroy(g->sms[i]);
     g_free(g->sms);
     memsys_destroy(g->mem);
     g_hash_table_destroy(g->env.funcs);
+    g_mutex_clear(&g->env.funcs_lock);
     g_free(g->limits);
     g_free(g->smv);
     g_free(g->smview);
@@ -524,6 +528,14 @@ static void kernel_begin(tm_gpu *g, tm_kernel *k, uint64_t now)
 {
     k->arrival = now;
     k->arrived = true;
+    tm_gpu_par_note(g, k->L);
+    k->instr_limit = k->L->max_warp_instrs && !tm_launch_shared_why(k->L);
+    if (k->instr_limit) {
+        g->instr_limits++;
+        k->instrs_at_begin = 0;
+        for (uint32_t i = 0; i < g->nsms; i++)
+            k->instrs_at_begin += g->sms[i]->c.warp_instrs;
+    }
     /* a host kernel boundary: L1s may hold stale lines (the driver's flush;
      * a device launch has none, docs/cdp.md) */
     if (!k->L->origin)
@@ -545,6 +557,7 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
 {
     k->done = true;
     k->end = now;
+    g->instr_limits -= k->instr_limit;
     tm_kernel_stats *ks = tm_kernel_stats_new(g->nsms);
     ks->name = g_strdup(k->L->kernel->name);
     ks->launch = k->id;
@@ -752,6 +765,7 @@ static void run_free(tm_gpu *g)
     g_free(g->kernels);
     g->kernels = NULL;
     g->nkernels = g->kernels_cap = 0;
+    g->instr_limits = 0;
     tm_kmu_free(&g->kmu);
     tm_cdp_free(g);
 }
@@ -819,18 +833,44 @@ static void sample_kernels(tm_gpu *g, tm_kcsv *kcsv, uint64_t now)
 static void step_sms(tm_gpu *g, uint64_t now)
 {
     memsys_batch(g->mem);
-    for (uint32_t i = 0; i < g->nsms; i++) {
-        tm_sm_cycle(g->sms[i], now);
-        if (g->sms[i]->failed)
-            break;
+    uint32_t n = 0;
+    bool par = false;
+    bool workers = false;
+    if (g->par && tm_par_on(g->par)) {
+        /* SMs go to their owners if the SMs due have only their own CTAs */
+        bool shared = g->env.touch != NULL;
+        for (uint32_t i = 0; i < g->nsms; i++)
+            if (tm_sm_due(g->sms[i], now)) {
+                n++;
+                shared |= g->sms[i]->shared_ctas != 0;
+                workers |= tm_par_owner(g->par, i) != 0;
+            }
+        par = !shared;
     }
+    if (par) {
+        tm_pol_ctl(&g->pol, now); /* the visits only read it */
+        tm_par_visit(g->par, g->sms, g->nsms, now, workers);
+    } else {
+        n = 0;
+        for (uint32_t i = 0; i < g->nsms; i++) {
+            tm_sm *sm = g->sms[i];
+            if (!tm_sm_due(sm, now))
+                continue;
+            n++;
+            tm_sm_visit(sm, now);
+            if (sm->failed)
+                break;
+        }
+    }
+    if (g->par)
+        tm_par_count(g->par, n);
     memsys_commit(g->mem);
     bool progressed = false;
     for (uint32_t i = 0; i < g->nsms; i++) {
         tm_sm *sm = g->sms[i];
         progressed |= sm->progressed;
         sm->progressed = false;
-        if (sm->retired->len)
+        if (sm->nretired)
             tm_sm_retire(sm);
         if (sm->failed) {
             tm_sm_publish_fault(sm);
@@ -839,6 +879,8 @@ static void step_sms(tm_gpu *g, uint64_t now)
         }
     }
     g->env.progress_epoch += progressed;
+    if (g->instr_limits && !g->env.failed)
+        tm_gpu_check_instrs(g);
 }
 
 static uint64_t next_event(tm_gpu *g)

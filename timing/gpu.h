@@ -33,6 +33,8 @@ typedef struct tm_options {
     uint32_t csv_interval;     /* cycles per CSV row; 0: stats.interval */
     uint32_t regs_per_thread;  /* occupancy: registers per thread; 0: estimate
                                   (peak live registers of the kernel's PTX) */
+    uint32_t host_threads;     /* SM visits of a cycle on this many host threads
+                                  (timing/gpu_par.c); 0 or 1: one */
 } tm_options;
 
 typedef struct tm_gpu tm_gpu;

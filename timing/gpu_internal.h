@@ -80,6 +80,10 @@ typedef struct tm_kernel {
     uint64_t *served_base;
     uint32_t grid;               /* the grid it runs (timing/gpu_cdp.c), TM_NO_GRID: none */
     uint32_t dev_appends;        /* dtbl: device launches still to join it */
+    /* limits.max_warp_instructions of a kernel whose CTAs run on launch
+     * copies: checked after each cycle (tm_gpu_check_instrs) */
+    bool instr_limit;
+    uint64_t instrs_at_begin;    /* every SM's warp instructions when it began */
 } tm_kernel;
 
 struct tm_gpu {
@@ -106,7 +110,39 @@ struct tm_gpu {
     sched_kernel_info kinfo[SCHED_MAX_KERNELS];
     uint32_t kidx[SCHED_MAX_KERNELS];
     tm_cdp_state cdp;            /* device-side launches (timing/gpu_cdp.c) */
+    /* host threads for the SM visits (timing/gpu_par.c); NULL: one */
+    struct tm_par *par;
+    GHashTable *par_noted;       /* kernels (ex_func*) said to keep one thread */
+    uint32_t instr_limits;       /* running kernels with tm_kernel.instr_limit */
 };
+
+/* run_limits.c: after a cycle, stops (fails) a kernel whose CTAs run on
+ * launch copies once its warp instructions exceed limits.max_warp_instructions
+ * (kernels on the launch itself stop at the instruction, runtime/warp.c). */
+void tm_gpu_check_instrs(tm_gpu *g);
+
+/* gpu_par.c */
+typedef struct tm_par tm_par;
+tm_par *tm_par_create(uint32_t nthreads);
+void tm_par_destroy(tm_par *p);
+/* Visits the due SMs among sms[0..n) at `now`, each on its owner thread
+ * (tm_par_owner); with !workers only the caller's own (no other is due).
+ * Returns when every visit is done. */
+void tm_par_visit(tm_par *p, tm_sm *const *sms, uint32_t n, uint64_t now, bool workers);
+/* The thread (0: the caller) that visits SM `sm` while tm_par_on. */
+uint32_t tm_par_owner(const tm_par *p, uint32_t sm);
+/* Whether the SMs go to their owner threads now (else the caller visits
+ * every SM), and, after each cycle with `due` SMs visited, the bookkeeping
+ * that decides that from measured times. */
+bool tm_par_on(const tm_par *p);
+void tm_par_count(tm_par *p, uint32_t due);
+/* With opts.host_threads > 1: the workers, or a notice saying why the SMs
+ * stay on one thread. */
+void tm_gpu_par_setup(tm_gpu *g);
+void tm_gpu_par_free(tm_gpu *g);
+/* A kernel starts: once per kernel, a notice when its CTAs keep the SMs on
+ * one thread while they are resident. */
+void tm_gpu_par_note(tm_gpu *g, const ex_launch *L);
 
 
 /* gpu.c, for gpu_cdp.c */

@@ -76,7 +76,8 @@ static inline tm_pol_inst *tm_pol_l1(tm_policies *p, uint32_t sm)
 /* The controls as of `now` (sets ctl.cycle). */
 static inline const sched_ctl *tm_pol_ctl(tm_policies *p, uint64_t now)
 {
-    p->ctl.cycle = now;
+    if (p->ctl.cycle != now) /* SMs visited on several threads only read it */
+        p->ctl.cycle = now;
     return &p->ctl;
 }
 

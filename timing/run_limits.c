@@ -1,5 +1,6 @@
 /* timing/run_limits.c — the cycle limit of a timing run (see run_limits.h). */
 #include "timing/run_limits.h"
+#include "timing/gpu_internal.h"
 
 /* The warp that is ready (its operands are; at most its unit is busy) and
  * has waited longest since its last issue, if that is more than half the
@@ -59,4 +60,68 @@ void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint6
         L->error = g_string_new(NULL);
     g_string_printf(L->error, "kernel '%s': %s", L->kernel->name, why);
     g_free(why);
+}
+
+/* Warp instructions kernel k's launch has executed: its finished CTAs'
+ * (added at retirement) and its resident ones'. */
+static uint64_t launch_instrs(const tm_gpu *g, const ex_launch *L)
+{
+    uint64_t n = L->warp_instrs;
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        const tm_sm *sm = g->sms[i];
+        for (uint32_t c = 0; c < sm->nctas; c++) {
+            const tm_cta *tc = &sm->ctas[c];
+            if (tc->busy && tc->L == L)
+                for (uint32_t k = 0; k < tc->cta.nwarps; k++)
+                    n += tc->cta.warps[k].instrs;
+        }
+    }
+    return n;
+}
+
+static void stop_instrs(tm_gpu *g, ex_launch *L)
+{
+    char *why = g_strdup_printf("stopped after %llu warp instructions (limits.max_warp_instructions; "
+                                "raise it with --max-warp-instructions)",
+                                (unsigned long long)L->max_warp_instrs);
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        tm_sm *sm = g->sms[i];
+        for (uint32_t c = 0; c < sm->nctas; c++) {
+            tm_cta *tc = &sm->ctas[c];
+            if (!tc->busy || tc->L != L)
+                continue;
+            for (uint32_t k = 0; k < tc->cta.nwarps; k++)
+                if (tc->cta.warps[k].state == WARP_RUNNING) {
+                    ex_warp_stop(&tc->cta.warps[k], why);
+                    tm_cta_publish_fault(tc);
+                    g_free(why);
+                    return;
+                }
+        }
+    }
+    L->failed = true;
+    if (!L->error)
+        L->error = g_string_new(NULL);
+    g_string_printf(L->error, "kernel '%s': %s", L->kernel->name, why);
+    g_free(why);
+}
+
+void tm_gpu_check_instrs(tm_gpu *g)
+{
+    uint64_t all = 0;
+    for (uint32_t i = 0; i < g->nsms; i++)
+        all += g->sms[i]->c.warp_instrs;
+    for (uint32_t i = 0; i < g->nkernels; i++) {
+        tm_kernel *k = g->kernels[i];
+        if (!k->instr_limit || !k->arrived || k->done)
+            continue;
+        /* every instruction since it began bounds its own from above */
+        if (all - k->instrs_at_begin <= k->L->max_warp_instrs)
+            continue;
+        if (launch_instrs(g, k->L) > k->L->max_warp_instrs) {
+            stop_instrs(g, k->L);
+            g->env.failed = true;
+            return;
+        }
+    }
 }

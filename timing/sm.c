@@ -361,11 +361,13 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
 
 static const tm_func *func_of(tm_env *env, const ex_func *fn)
 {
+    g_mutex_lock(&env->funcs_lock);
     tm_func *f = g_hash_table_lookup(env->funcs, fn);
     if (!f) {
         f = tm_func_build(env->cfg, fn);
         g_hash_table_insert(env->funcs, (gpointer)fn, f);
     }
+    g_mutex_unlock(&env->funcs_lock);
     return f;
 }
 
@@ -1044,8 +1046,6 @@ const char *tm_launch_shared_why(const ex_launch *L)
 {
     if (L->cooperative)
         return "a cooperative launch (grid-wide synchronisation)";
-    if (L->max_warp_instrs)
-        return "limits.max_warp_instructions counts the launch's instructions as they issue";
     if (L->origin)
         return "a grid launched from the device";
     return L->kernel->serial_why;
@@ -1068,9 +1068,11 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         c->shadow.error = NULL;
         c->shadow.failed = false;
         c->shadow.host_atomics = true; /* integer red from several threads */
+        c->shadow.max_warp_instrs = 0;   /* counted over the CTAs after each cycle */
         c->shadow.progress_epoch = &sm->env->progress_epoch;
     }
     ex_cta_begin(c->own ? &c->shadow : L, &c->cta, linear);
+    sm->shared_ctas += !c->own;
     c->busy = true;
     c->L = L;
     c->kernel = kernel;
@@ -1148,6 +1150,7 @@ static void release(tm_sm *sm, tm_cta *c, uint64_t cycle)
         tw->tf = NULL;
         tw->npend = 0;
     }
+    sm->shared_ctas -= !c->own;
     sm->free_ctas++;
     sm->free_warps += c->req.warps;
     sm->free_regs += c->req.regs;
@@ -1177,6 +1180,7 @@ static void cta_complete(tm_sm *sm, tm_cta *c, uint64_t cycle)
         r.thread_instrs += c->cta.warps[k].thread_instrs;
     }
     g_array_append_val(sm->retired, r);
+    sm->nretired = sm->retired->len;
     sm->c.ctas_finished++;
     release(sm, c, cycle);
 }
@@ -1191,6 +1195,7 @@ void tm_sm_retire(tm_sm *sm)
             sm->env->cta_done(sm->env->user, sm, r->kernel, r->L, r->cta, r->cycle);
     }
     g_array_set_size(sm->retired, 0);
+    sm->nretired = 0;
 }
 
 void tm_cta_publish_fault(tm_cta *c)
@@ -1258,6 +1263,7 @@ void tm_sm_abort(tm_sm *sm)
     sm->failed = false;
     sm->failed_cta = NULL;
     g_array_set_size(sm->retired, 0);
+    sm->nretired = 0;
     sm->stuck_sleep = false;
     sm->fq_len = 0;
     sm->mem_inflight = 0;

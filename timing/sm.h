@@ -94,6 +94,7 @@ typedef struct tm_env {
     FILE *trace;             /* decision trace, or NULL */
     bool trace_warps;        /* also one line per warp issue */
     GHashTable *funcs;       /* const ex_func* -> tm_func* */
+    GMutex funcs_lock;       /* funcs, built on first use by any SM's thread */
     uint64_t next_age;       /* launch order of the next warp */
     uint64_t progress_epoch; /* cycles in which a CTA on its own launch copy
                                 changed memory (ex_progress_mark) */
@@ -197,6 +198,18 @@ typedef struct tm_sched {
 } tm_sched;
 
 struct tm_sm {
+    /* What the GPU loop reads every cycle, together at the start (the rest
+     * may live in another host thread's cache, timing/gpu_par.c). */
+    uint64_t next_wake;      /* do nothing before this cycle */
+    uint32_t resident;       /* CTAs */
+    uint32_t shared_ctas;    /* resident CTAs without their own launch copy */
+    uint32_t nretired;       /* retired->len */
+    bool step;               /* visit every cycle (no event skipping) */
+    /* a warp faulted during this SM's visit (its launch holds the message;
+     * tm_sm_publish_fault hands a CTA copy's fault to the launch) */
+    bool failed;
+    bool progressed;         /* a CTA with its own launch copy changed memory */
+    tm_cta *failed_cta;
     uint32_t id;
     tm_env *env;
     const gpu_config *cfg;
@@ -207,12 +220,10 @@ struct tm_sm {
     tm_pending *pend;        /* nwarps x TM_MAX_PENDING */
     tm_sched *scheds;
     tm_cta *ctas;
-    uint32_t resident;       /* CTAs */
     uint32_t free_warps, free_regs, free_ctas;
     uint64_t free_shared;
     uint32_t *fetch_q;       /* ring of warp slots waiting for fetch */
     uint32_t fq_head, fq_len;
-    uint64_t next_wake;      /* do nothing before this cycle */
     uint64_t wake_hint;      /* earliest re-evaluation asked for while
                                 processing the current cycle */
     uint32_t nstate[SCHED_WS_COUNT];
@@ -229,7 +240,6 @@ struct tm_sm {
     uint64_t cta_since;      /* c.cta_cycles counted up to here */
     uint64_t gated_since, paused_since;
     bool report_issues;      /* some policy wants issue or warp events */
-    bool step;               /* visit every cycle (no event skipping) */
     /* stuck sleep: every refused access was last refused from unchanged
      * L1 state, so until that state (sig) changes each cycle's retries would
      * be refused again; the SM is not visited and the refusals of the
@@ -239,11 +249,6 @@ struct tm_sm {
     uint64_t stuck_from;
     memsys_sm_sig stuck_sig;
     tm_ins implicit_ret;     /* a warp falling off the end of a function */
-    /* a warp faulted during this SM's visit (its launch holds the message;
-     * tm_sm_publish_fault hands a CTA copy's fault to the launch) */
-    bool failed;
-    tm_cta *failed_cta;
-    bool progressed;         /* a CTA with its own launch copy changed memory */
     GArray *retired;         /* tm_retired, this cycle's */
     tm_core_counters c;
 };
@@ -284,9 +289,15 @@ static inline bool tm_sm_accepts(const tm_sm *sm)
  * whether the SM has anything to do is inline: most SM-cycles of a
  * memory-bound kernel are skipped there. */
 bool tm_sm_visit(tm_sm *sm, uint64_t now);
+/* Whether cycle `now` must visit the SM. */
+static inline bool tm_sm_due(const tm_sm *sm, uint64_t now)
+{
+    return (now >= sm->next_wake || sm->step) && sm->resident;
+}
+
 static inline bool tm_sm_cycle(tm_sm *sm, uint64_t now)
 {
-    if ((now < sm->next_wake && !sm->step) || !sm->resident)
+    if (!tm_sm_due(sm, now))
         return false;
     return tm_sm_visit(sm, now);
 }

@@ -177,9 +177,6 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
         return false;
     }
     o->host_threads = t->jobs == TIMING_CLI_UNSET ? 0 : (uint32_t)t->jobs;
-    if (t->timing && o->host_threads > 1)
-        fprintf(stderr, "%s: -j %u is ignored under the timing model (it runs on one thread)\n",
-                who, o->host_threads);
     o->max_warp_instructions = t->max_warp == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_warp;
     o->max_cycles = t->max_cycles == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_cycles;
     o->timing = t->timing;
