@@ -97,7 +97,8 @@ typedef struct ptxemu_options {
      * 0 = the config's sim.host_threads (1).  Kernels whose CTAs may observe
      * each other (global atomics, %clock, volatile loads, printf ...) run on
      * one thread, said once per kernel on stderr.  Memory and instruction
-     * counts are those of one thread.  The timing model ignores it. */
+     * counts are those of one thread.  Under timing: the SMs of a cycle on
+     * N threads (timing/gpu_par.c), statistics identical to one thread. */
     uint32_t host_threads;
     /* Optional: called with an allocation's final bytes just before
      * ptxemu_free releases it, so a caller can compare the buffers of a

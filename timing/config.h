@@ -445,8 +445,9 @@ typedef struct gpu_name_list {
       "Host threads that run the CTAs of a functional launch (ptxemu -j N); " \
       "a kernel whose CTAs may observe each other (global atomics other "   \
       "than integer red, %clock, volatile loads, printf, ...) runs on one. " \
-      "Memory and instruction counts are those of one thread; the timing "  \
-      "model ignores it")
+      "Under the timing model: the SMs of each cycle on that many threads "  \
+      "(timing/gpu_par.c).  Memory, counts and statistics are those of one " \
+      "thread")
 
 /* Groups in file and documentation order; [latency] and [initiation]
  * (generated from isa/latency.h) come between the two lists. */

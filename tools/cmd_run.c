@@ -132,9 +132,9 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
     g_option_context_add_group(oc, lg);
     GOptionEntry host[] = {
         {"jobs", 'j', 0, G_OPTION_ARG_INT64, &t->jobs,
-         "run the CTAs of a functional launch on N host threads (default: "
-         "sim.host_threads, 1); kernels whose CTAs may observe each other run on one, "
-         "said on stderr", "N"},
+         "run the CTAs of a functional launch (with --timing: the SMs of each cycle) "
+         "on N host threads (default: sim.host_threads, 1); kernels whose CTAs may "
+         "observe each other run on one, said on stderr", "N"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionGroup *hg = g_option_group_new("host", "Host threads:", "Show the host-thread options",
