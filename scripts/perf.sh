@@ -11,9 +11,10 @@
 #                   [--no-profile] [--no-paper] [--modes "SIZE:KIND ..."] [--append]
 #                   [--report-only]
 # --modes replaces the default "paper:functional paper:functional-j2
-# small:functional small:timing"; KIND is functional, functional-jN (N host
-# threads, -j N: the report compares wall time and memory digests with the
-# one-thread run) or timing;
+# small:functional small:timing small:timing-j2"; KIND is functional,
+# functional-jN (N host threads, -j N: the report compares wall time and
+# memory digests with the one-thread run), timing or timing-jN (the SMs of
+# a cycle on N threads; compared with the one-thread timing run);
 # --append keeps the runs collected before (results/perf/perf-lines.txt), so
 # a long report can be gathered in parts (benchmark subsets, modes);
 # --report-only runs nothing but the profiles and rewrites the report from
@@ -75,7 +76,7 @@ run_one() {
     fi
 }
 
-modes=("small:functional" "small:timing")
+modes=("small:functional" "small:timing" "small:timing-j2")
 [ "$paper" = 1 ] && modes=("paper:functional" "paper:functional-j2" "${modes[@]}")
 [ -n "$modes_opt" ] && read -r -a modes <<< "$modes_opt"
 [ "$report_only" = 1 ] && benches="" && reps="as each command above says"
@@ -83,10 +84,14 @@ for b in $benches; do
     for m in "${modes[@]}"; do
         size=${m%%:*}; kind=${m#*:}
         opts=(--size "$size")
-        [ "$kind" = timing ] && opts+=(--timing --config gtx480)
-        # functional-jN: N host threads (-j); the base binary predates -j
+        case "$kind" in timing*) opts+=(--timing --config gtx480) ;; esac
+        # functional-jN / timing-jN: N host threads (-j); the base binary
+        # predates -j (and timing -j)
         jobs=1
-        case "$kind" in functional-j*) jobs=${kind#functional-j}; opts+=(-j "$jobs") ;; esac
+        case "$kind" in
+        functional-j*) jobs=${kind#functional-j}; opts+=(-j "$jobs") ;;
+        timing-j*) jobs=${kind#timing-j}; opts+=(-j "$jobs") ;;
+        esac
         for ((i = 0; i < reps; i++)); do
             run_one new "$kind" "$BIN" "$b" "${opts[@]}"
             [ -n "$base" ] && [ "$jobs" = 1 ] && run_one base "$kind" "$base" "$b" "${opts[@]}"

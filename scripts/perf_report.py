@@ -236,6 +236,39 @@ def main():
                  f"functional time: {hi[1]} ({f(hi[0])}×).  `timing / functional` = CPU time "
                  "of the timing run / CPU time of the functional run at the same size.\n")
 
+    # ---------------- timing on several host threads (-j N)
+    tmulti = sorted({k[3] for k in B if k[0] == "new" and str(k[3]).startswith("timing-j")})
+    tpar_speedups = []
+    for mode in tmulti:
+        rows = [n for n in names if get(n, "small", mode) and get(n, "small", "timing")]
+        if not rows:
+            continue
+        nthr = mode[len("timing-j"):]
+        L.append(f"## Timing model, size small, gtx480, {nthr} host threads vs 1 (`--timing -j {nthr}`)\n")
+        L.append("| benchmark | cycles | launch wall s, 1 thread | launch wall s, "
+                 f"{nthr} threads | wall speed-up | process CPU s, 1 → {nthr} | same memory digest | "
+                 "same cycles and instruction counts |")
+        L.append("|---|---:|---:|---:|---:|---:|:---:|:---:|")
+        for n in rows:
+            one, many = get(n, "small", "timing"), get(n, "small", mode)
+            sp = one["launch_s"] / many["launch_s"] if many["launch_s"] > 0 else None
+            tpar_speedups.append((sp, n, one["cycles"]))
+            same = "yes" if one.get("digest") == many.get("digest") and one.get("digest") else "**no**"
+            counts = ("yes" if (one["warp_instrs"], one["thread_instrs"], one["cycles"]) ==
+                      (many["warp_instrs"], many["thread_instrs"], many["cycles"]) else "**no**")
+            L.append(f"| {n} | {one['cycles']:,} | {f(one['launch_s'], 2)} | "
+                     f"{f(many['launch_s'], 2)} | {f(sp, 2)} | {f(one['cpu_s'], 2)} → "
+                     f"{f(many['cpu_s'], 2)} | {same} | {counts} |")
+        sps = [x[0] for x in tpar_speedups if x[0]]
+        L.append(f"| **geomean** | | | | **{f(geomean(sps), 2)}** | | | |")
+        L.append("\nWall time of the launches (`launch_s`), best of the reps by CPU time.  The "
+                 "SMs go to their owner threads only while that measurably pays "
+                 "(timing/gpu_par.c): compute-bound kernels gain, memory-bound ones (whose "
+                 "time is in the memory system, which stays on the launching thread) keep "
+                 "their SMs on one thread; kernels whose CTAs may observe each other keep "
+                 "them on one thread while they run.  The statistics JSON is byte-identical "
+                 "(tests par_timing_*).\n")
+
     # ---------------- the issue's targets, from the tables above
     T = ["## Targets (issue 19)\n", "| target | measured | met |", "|---|---|:---:|"]
 
@@ -291,6 +324,14 @@ def main():
         big = [x for x in par_speedups if x[2] == "paper" and x[0]] or [x for x in par_speedups if x[0]]
         g = geomean([x[0] for x in big])
         target("≥ 1.7× wall-clock on 2 host threads (larger benchmarks)",
+               f"geomean {f(g, 2)}× over " + ", ".join(x[1] for x in big), g >= 1.7)
+    if tpar_speedups:
+        # the larger benchmarks: the half with the most simulated cycles
+        ranked = sorted((x for x in tpar_speedups if x[0]), key=lambda x: -x[2])
+        big = ranked[:max(1, len(ranked) // 2)]
+        g = geomean([x[0] for x in big])
+        target("timing ≥ 1.7× wall-clock on 2 host threads (larger benchmarks: the half "
+               "with the most cycles)",
                f"geomean {f(g, 2)}× over " + ", ".join(x[1] for x in big), g >= 1.7)
     T.append("\nEach row is computed from the tables below in this same run; absolute figures "
              "on this shared machine vary with its load.\n")

@@ -40,15 +40,16 @@ void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint6
                                 "with --max-cycles)%s", (unsigned long long)cycles, hint);
     g_free(hint);
     for (uint32_t i = 0; i < nsms; i++) {
-        const tm_sm *sm = sms[i];
+        tm_sm *sm = sms[i];
         for (uint32_t c = 0; c < sm->nctas; c++) {
-            const tm_cta *tc = &sm->ctas[c];
+            tm_cta *tc = &sm->ctas[c];
             if (!tc->busy)
                 continue;
             for (uint32_t k = 0; k < tc->nwarps; k++) {
                 ex_warp *w = &tc->cta.warps[k];
                 if (w->state == WARP_RUNNING) {
                     ex_warp_stop(w, why);
+                    tm_cta_publish_fault(tc); /* a CTA on its own launch copy */
                     g_free(why);
                     return;
                 }
