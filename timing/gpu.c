@@ -122,6 +122,7 @@ tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **er
     g->env.mem = g->mem;
     g->nsms = g->cfg.gpu.num_sms;
     g->sms = g_new0(tm_sm *, g->nsms);
+    g->visited = g_new0(uint32_t, g->nsms);
     for (uint32_t i = 0; i < g->nsms; i++) {
         g->sms[i] = tm_sm_create(&g->env, i, 0);
         g->sms[i]->step = g->cfg.sim.step_every_cycle;
@@ -143,6 +144,7 @@ void tm_gpu_destroy(tm_gpu *g)
     for (uint32_t i = 0; i < g->nsms; i++)
         tm_sm_destroy(g->sms[i]);
     g_free(g->sms);
+    g_free(g->visited);
     memsys_destroy(g->mem);
     g_hash_table_destroy(g->env.funcs);
     g_mutex_clear(&g->env.funcs_lock);
@@ -825,7 +827,6 @@ static void sample_kernels(tm_gpu *g, tm_kcsv *kcsv, uint64_t now)
     tm_kcsv_dram(kcsv, now, mx.dram_bytes);
 }
 
-/* The earliest cycle after `now` at which anything can happen. */
 /* Every SM's visit of cycle `now`, then, in SM order, what the visits
  * left for the shared state: the memory system's SM side, the CTAs that
  * finished, the first fault.  The same whether the visits ran on one host
@@ -833,7 +834,7 @@ static void sample_kernels(tm_gpu *g, tm_kcsv *kcsv, uint64_t now)
 static void step_sms(tm_gpu *g, uint64_t now)
 {
     memsys_batch(g->mem);
-    uint32_t n = 0;
+    uint32_t n = 0, *vis = g->visited; /* the SMs due, ascending */
     bool par = false;
     bool workers = false;
     if (g->par && tm_par_on(g->par)) {
@@ -841,7 +842,7 @@ static void step_sms(tm_gpu *g, uint64_t now)
         bool shared = g->env.touch != NULL;
         for (uint32_t i = 0; i < g->nsms; i++)
             if (tm_sm_due(g->sms[i], now)) {
-                n++;
+                vis[n++] = i;
                 shared |= g->sms[i]->shared_ctas != 0;
                 workers |= tm_par_owner(g->par, i) != 0;
             }
@@ -856,7 +857,7 @@ static void step_sms(tm_gpu *g, uint64_t now)
             tm_sm *sm = g->sms[i];
             if (!tm_sm_due(sm, now))
                 continue;
-            n++;
+            vis[n++] = i;
             tm_sm_visit(sm, now);
             if (sm->failed)
                 break;
@@ -864,10 +865,10 @@ static void step_sms(tm_gpu *g, uint64_t now)
     }
     if (g->par)
         tm_par_count(g->par, n);
-    memsys_commit(g->mem);
+    memsys_commit_sms(g->mem, vis, n);
     bool progressed = false;
-    for (uint32_t i = 0; i < g->nsms; i++) {
-        tm_sm *sm = g->sms[i];
+    for (uint32_t j = 0; j < n; j++) {
+        tm_sm *sm = g->sms[vis[j]];
         progressed |= sm->progressed;
         sm->progressed = false;
         if (sm->nretired)
@@ -883,6 +884,7 @@ static void step_sms(tm_gpu *g, uint64_t now)
         tm_gpu_check_instrs(g);
 }
 
+/* The earliest cycle after `now` at which anything can happen. */
 static uint64_t next_event(tm_gpu *g)
 {
     uint64_t next = memsys_next_cycle(g->mem);

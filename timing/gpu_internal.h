@@ -95,6 +95,7 @@ struct tm_gpu {
     memsys *mem;
     tm_sm **sms;
     uint32_t nsms;
+    uint32_t *visited;           /* nsms: the SMs a cycle visits (step_sms) */
     uint64_t now;                /* last simulated cycle */
     tm_stats stats;
     /* the current run */

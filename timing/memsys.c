@@ -138,6 +138,14 @@ void memsys_commit(memsys *m)
             ms_front_apply(m, i);
 }
 
+void memsys_commit_sms(memsys *m, const uint32_t *sms, uint32_t n)
+{
+    m->batch = false;
+    for (uint32_t j = 0; j < n; j++)
+        if (m->sm[sms[j]].f.dirty)
+            ms_front_apply(m, sms[j]);
+}
+
 /* One transaction of instruction i is done, its data usable at core cycle t. */
 static void inst_progress(memsys *m, uint32_t smi, uint32_t i, uint64_t t)
 {

@@ -71,6 +71,8 @@ void memsys_count_refusals(memsys *m, uint32_t sm, uint64_t n);
  * order.  Outside a batch each issue applies its own changes at once. */
 void memsys_batch(memsys *m);
 void memsys_commit(memsys *m);
+/* The same when only sms[0..n) (ascending) issued in the batch. */
+void memsys_commit_sms(memsys *m, const uint32_t *sms, uint32_t n);
 
 /* Advances every clock domain up to the end of this core cycle; completions
  * are delivered through the done callback. */
