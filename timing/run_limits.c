@@ -32,6 +32,31 @@ static char *starved_hint(tm_sm *const *sms, uint32_t nsms, uint64_t cycles, uin
                            (unsigned long long)best->last_issue);
 }
 
+/* Faults the first running warp on the SMs (of launch `only`, or of any
+ * launch when NULL) with `why`; when none runs, records it on L alone. */
+static void stop_first_running(tm_sm *const *sms, uint32_t nsms, const ex_launch *only,
+                               ex_launch *L, const char *why)
+{
+    for (uint32_t i = 0; i < nsms; i++) {
+        tm_sm *sm = sms[i];
+        for (uint32_t c = 0; c < sm->nctas; c++) {
+            tm_cta *tc = &sm->ctas[c];
+            if (!tc->busy || (only && tc->L != only))
+                continue;
+            for (uint32_t k = 0; k < tc->nwarps; k++)
+                if (tc->cta.warps[k].state == WARP_RUNNING) {
+                    ex_warp_stop(&tc->cta.warps[k], why);
+                    tm_cta_publish_fault(tc); /* a CTA on its own launch copy */
+                    return;
+                }
+        }
+    }
+    L->failed = true;
+    if (!L->error)
+        L->error = g_string_new(NULL);
+    g_string_printf(L->error, "kernel '%s': %s", L->kernel->name, why);
+}
+
 void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint64_t cycles,
                            uint64_t now)
 {
@@ -39,27 +64,7 @@ void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint6
     char *why = g_strdup_printf("stopped after %llu core cycles (limits.max_cycles; raise it "
                                 "with --max-cycles)%s", (unsigned long long)cycles, hint);
     g_free(hint);
-    for (uint32_t i = 0; i < nsms; i++) {
-        tm_sm *sm = sms[i];
-        for (uint32_t c = 0; c < sm->nctas; c++) {
-            tm_cta *tc = &sm->ctas[c];
-            if (!tc->busy)
-                continue;
-            for (uint32_t k = 0; k < tc->nwarps; k++) {
-                ex_warp *w = &tc->cta.warps[k];
-                if (w->state == WARP_RUNNING) {
-                    ex_warp_stop(w, why);
-                    tm_cta_publish_fault(tc); /* a CTA on its own launch copy */
-                    g_free(why);
-                    return;
-                }
-            }
-        }
-    }
-    L->failed = true;
-    if (!L->error)
-        L->error = g_string_new(NULL);
-    g_string_printf(L->error, "kernel '%s': %s", L->kernel->name, why);
+    stop_first_running(sms, nsms, NULL, L, why);
     g_free(why);
 }
 
@@ -85,25 +90,7 @@ static void stop_instrs(tm_gpu *g, ex_launch *L)
     char *why = g_strdup_printf("stopped after %llu warp instructions (limits.max_warp_instructions; "
                                 "raise it with --max-warp-instructions)",
                                 (unsigned long long)L->max_warp_instrs);
-    for (uint32_t i = 0; i < g->nsms; i++) {
-        tm_sm *sm = g->sms[i];
-        for (uint32_t c = 0; c < sm->nctas; c++) {
-            tm_cta *tc = &sm->ctas[c];
-            if (!tc->busy || tc->L != L)
-                continue;
-            for (uint32_t k = 0; k < tc->cta.nwarps; k++)
-                if (tc->cta.warps[k].state == WARP_RUNNING) {
-                    ex_warp_stop(&tc->cta.warps[k], why);
-                    tm_cta_publish_fault(tc);
-                    g_free(why);
-                    return;
-                }
-        }
-    }
-    L->failed = true;
-    if (!L->error)
-        L->error = g_string_new(NULL);
-    g_string_printf(L->error, "kernel '%s': %s", L->kernel->name, why);
+    stop_first_running(g->sms, g->nsms, L, L, why);
     g_free(why);
 }
 
