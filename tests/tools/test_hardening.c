@@ -437,6 +437,10 @@ static void test_hung_kernels(void **state)
     rc = RUN(NULL, &err, "run", hs, "--kernel", "hang_store", "--grid", "2", "--block", "64",
              "--arg", "zeros:4", "--timing", "--max-warp-instructions", "20000");
     expect_stopped(rc, err, "hang_store.ptx:1", "stopped after 20000 warp instructions");
+    /* the same stop with the SMs on two host threads (timing/gpu_par.c) */
+    rc = RUN(NULL, &err, "run", hs, "--kernel", "hang_store", "--grid", "40", "--block", "64",
+             "--arg", "zeros:4", "--timing", "-j", "2", "--max-warp-instructions", "20000");
+    expect_stopped(rc, err, "hang_store.ptx:1", "stopped after 20000 warp instructions");
     rc = RUN(NULL, &err, "run", hs, "--kernel", "hang_store", "--grid", "2", "--block", "64",
              "--arg", "zeros:4", "--timing", "--max-cycles", "30000");
     expect_stopped(rc, err, "hang_store.ptx:1", "stopped after 30000 core cycles "
