@@ -11,7 +11,8 @@
  * size tiny; `test_par_bench small NAME...` runs the named benchmarks at
  * size small; `timing I/N` and `timing-small NAME...` do the same on the
  * timing model (GTX 480 preset; with PTXEMU_TEST_SAMPLE set, as in the
- * sanitizer build, every fourth benchmark of the shard); `timing-policies
+ * sanitizer build, every eighth benchmark of the shard and the first one
+ * named); `timing-policies
  * NAME...` runs the named benchmarks at size tiny under a few policy sets. */
 #include "benchmarks/harness.h"
 
@@ -128,7 +129,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bad shard '%s'\n", argv[2]);
             return 2;
         }
-        unsigned every = t.on && g_getenv("PTXEMU_TEST_SAMPLE") ? 4 : 1;
+        unsigned every = t.on && g_getenv("PTXEMU_TEST_SAMPLE") ? 8 : 1;
         for (unsigned i = shard, k = 0; i < n; i += shards, k++) {
             if (k % every)
                 continue;
@@ -138,7 +139,9 @@ int main(int argc, char **argv)
             ran++;
         }
     } else if (!strcmp(mode, "small") || !strcmp(mode, "timing-small")) {
-        for (int i = 2; i < argc; i++) {
+        /* sampled (the sanitizer build): the first benchmark named */
+        int last = t.on && g_getenv("PTXEMU_TEST_SAMPLE") ? 3 : argc;
+        for (int i = 2; i < last; i++) {
             const bench_def *b = find(argv[i]);
             if (!b)
                 return 2;
