@@ -338,6 +338,10 @@ def main():
         target("timing ≥ 1.7× wall-clock on 2 host threads (larger benchmarks: the half "
                "that runs longest on one thread)",
                f"geomean {f(g, 2)}× over " + ", ".join(x[1] for x in big), g >= 1.7)
+    T.append("\nThe measured reasons for the targets not met, with the profiles they come "
+             "from, are in docs/performance-notes.md (\"Functional, session 3\", \"Timing speed, "
+             "session 2\", \"Both cores: timing (session 4)\"); the profiles of this run are at "
+             "the end of this report.")
     T.append("\nEach row is computed from the tables below in this same run; absolute figures "
              "on this shared machine vary with its load.\n")
     hdr_end = next(i for i, line in enumerate(L) if line.startswith("## "))
