@@ -142,10 +142,14 @@ void tm_par_count(tm_par *p, uint32_t due)
     if (p->win_cycles < WINDOW)
         return;
     double c = (double)(g_get_monotonic_time() - p->win_start) / (double)p->win_visits;
-    if (p->windows) /* the first window pays for starting up (threads, caches) */
+    /* the first window (one thread) pays for starting up: not measured, and
+     * a run shorter than two windows never hands SMs out */
+    if (p->windows)
         p->cost[p->arm] = c;
     p->win_cycles = p->win_visits = 0;
     p->windows++;
+    if (p->windows == 1)
+        return;
     if (p->windows <= NARMS || p->windows % EXPLORE == 0) {
         p->arm = (p->arm + 1) % NARMS; /* measure every arm, now and then again */
         return;
@@ -160,7 +164,7 @@ void tm_par_count(tm_par *p, uint32_t due)
 tm_par *tm_par_create(uint32_t nthreads)
 {
     tm_par *p = g_new0(tm_par, 1);
-    p->arm = ARM_OWNED;
+    p->arm = ARM_SERIAL;
     p->nthreads = nthreads < 2 ? 2 : nthreads;
     g_mutex_init(&p->mu);
     g_cond_init(&p->cv);
