@@ -11,7 +11,18 @@
 #define OPF_WINDOW PTX_OPF_WINDOW
 #define OPF_FENCE PTX_OPF_FENCE
 #define OPF_BARRIER_EVENT PTX_OPF_BARRIER_EVENT
-static const ptx_opinfo opcode_table[PTX_OP_COUNT] = {
+#define OPF_SYNC_MASK PTX_OPF_SYNC_MASK
+#define OPF_SYNC_WARP PTX_OPF_SYNC_WARP
+#define OPF_SYNC_BAR PTX_OPF_SYNC_BAR
+#define OPF_BRANCH PTX_OPF_BRANCH
+#define OPF_BRANCH_LIST PTX_OPF_BRANCH_LIST
+#define OPF_LEAVE PTX_OPF_LEAVE
+#define OPF_CALL PTX_OPF_CALL
+#define OPF_CTA_ORDER PTX_OPF_CTA_ORDER
+#define OPF_ASYNC PTX_OPF_ASYNC
+#define OPF_TYPED_ARITH PTX_OPF_TYPED_ARITH
+#define OPF_SAME_TYPE PTX_OPF_SAME_TYPE
+const ptx_opinfo ptx_opcode_rows[PTX_OP_COUNT] = {
     [PTX_OP_INVALID] = {"<invalid>", PTX_FAM_NONE, PTX_UNIT_ALU, PTX_LATK_UNIT, "", 0, 0, 0, 0},
 #define X(e, n, fam, u, lat, sh, tmin, tmax, g, f) \
     [PTX_OP_##e] = {n, PTX_FAM_##fam, PTX_UNIT_##u, PTX_LATK_##lat, sh, tmin, tmax, (g), (f)},
@@ -23,6 +34,17 @@ static const ptx_opinfo opcode_table[PTX_OP_COUNT] = {
 #undef OPF_WINDOW
 #undef OPF_FENCE
 #undef OPF_BARRIER_EVENT
+#undef OPF_SYNC_MASK
+#undef OPF_SYNC_WARP
+#undef OPF_SYNC_BAR
+#undef OPF_BRANCH
+#undef OPF_BRANCH_LIST
+#undef OPF_LEAVE
+#undef OPF_CALL
+#undef OPF_CTA_ORDER
+#undef OPF_ASYNC
+#undef OPF_TYPED_ARITH
+#undef OPF_SAME_TYPE
 
 static const struct {
     const char *name;
@@ -40,14 +62,14 @@ const ptx_opinfo *ptx_opcode_info(ptx_opcode op)
 {
     if ((unsigned)op >= PTX_OP_COUNT)
         op = PTX_OP_INVALID;
-    return &opcode_table[op];
+    return &ptx_opcode_rows[op];
 }
 
 /* Linear scans are fine: the parser caches each distinct opcode token. */
 ptx_opcode ptx_opcode_lookup(const char *s, unsigned len)
 {
     for (unsigned i = 1; i < PTX_OP_COUNT; i++) {
-        const char *n = opcode_table[i].name;
+        const char *n = ptx_opcode_rows[i].name;
         if (strncmp(n, s, len) == 0 && n[len] == '\0')
             return (ptx_opcode)i;
     }

@@ -75,6 +75,20 @@ typedef enum ptx_mod {
 #define PTX_OPF_WINDOW 8u
 #define PTX_OPF_FENCE 16u
 #define PTX_OPF_BARRIER_EVENT 32u
+#define PTX_OPF_SYNC_MASK (1u << 6)
+#define PTX_OPF_SYNC_WARP (1u << 7)
+#define PTX_OPF_SYNC_BAR (1u << 8)
+#define PTX_OPF_BRANCH (1u << 9)
+#define PTX_OPF_BRANCH_LIST (1u << 10)
+#define PTX_OPF_LEAVE (1u << 11)
+#define PTX_OPF_CALL (1u << 12)
+#define PTX_OPF_CTA_ORDER (1u << 13)
+#define PTX_OPF_ASYNC (1u << 14)
+#define PTX_OPF_TYPED_ARITH (1u << 15)
+#define PTX_OPF_SAME_TYPE (1u << 16)
+/* Unions the queries below ask for. */
+#define PTX_OPF_COLLECTIVE (PTX_OPF_SYNC_MASK | PTX_OPF_SYNC_WARP | PTX_OPF_SYNC_BAR)
+#define PTX_OPF_ENDS_BLOCK (PTX_OPF_BRANCH | PTX_OPF_LEAVE)
 
 typedef struct ptx_opinfo {
     const char *name;
@@ -88,6 +102,28 @@ typedef struct ptx_opinfo {
 } ptx_opinfo;
 
 const ptx_opinfo *ptx_opcode_info(ptx_opcode op);
+
+/* The rows, indexed by opcode: read-only, visible so that the flag
+ * queries below inline into the executor's and timing model's loops. */
+extern const ptx_opinfo ptx_opcode_rows[PTX_OP_COUNT];
+
+/* The row's flags (PTX_OPF_*); 0 for an opcode out of range. */
+static inline unsigned ptx_opcode_flags(unsigned op)
+{
+    return op < PTX_OP_COUNT ? ptx_opcode_rows[op].flags : 0u;
+}
+
+/* Whether the row has any of `flags`. */
+static inline bool ptx_opcode_has(unsigned op, unsigned flags)
+{
+    return (ptx_opcode_flags(op) & flags) != 0;
+}
+
+/* A branch to one label (bra), not through a .branchtargets list. */
+static inline bool ptx_opcode_direct_branch(unsigned op)
+{
+    return (ptx_opcode_flags(op) & (PTX_OPF_BRANCH | PTX_OPF_BRANCH_LIST)) == PTX_OPF_BRANCH;
+}
 ptx_opcode ptx_opcode_lookup(const char *s, unsigned len);
 const char *ptx_unit_name(ptx_unit u);
 const char *ptx_family_name(ptx_family f);
