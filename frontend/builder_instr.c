@@ -2,6 +2,7 @@
  * the ISA table (cached per distinct spelling), guards, operand assembly and
  * the operand-shape checks that give precise errors. */
 #include "frontend/builder.h"
+#include "isa/opcodes.h"
 
 #include <float.h>
 #include <math.h>
@@ -71,14 +72,7 @@ static uint16_t dyn_mod(ptx_module *m, const char *s, unsigned len)
  * lo/hi/wide/cc modifiers need an integer type. */
 static bool is_typed_arith(ptx_opcode op)
 {
-    switch (op) {
-    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD:
-    case PTX_OP_DIV: case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_MIN:
-    case PTX_OP_MAX: case PTX_OP_FMA:
-        return true;
-    default:
-        return false;
-    }
+    return ptx_opcode_has(op, PTX_OPF_TYPED_ARITH);
 }
 
 static ptx_opdecode *decode(ptx_builder *b, const char *tok, unsigned len)
@@ -243,10 +237,10 @@ static bool check_operand(ptx_builder *b, const ptx_opinfo *info, unsigned i,
         if (ok) {
             const ptx_symbol *s = ptx_module_sym(b->m, o->id);
             /* bra takes a label, brx.idx a .branchtargets list */
-            ok = info == ptx_opcode_info(PTX_OP_BRX) ? s->kind == PTX_SYM_BRANCHTARGETS
-                                                     : s->kind == PTX_SYM_LABEL;
+            ok = info->flags & PTX_OPF_BRANCH_LIST ? s->kind == PTX_SYM_BRANCHTARGETS
+                                                   : s->kind == PTX_SYM_LABEL;
         }
-        need = info == ptx_opcode_info(PTX_OP_BRX) ? "a .branchtargets list" : "a label";
+        need = info->flags & PTX_OPF_BRANCH_LIST ? "a .branchtargets list" : "a label";
         break;
     default:
         break;
@@ -262,16 +256,7 @@ static bool check_operand(ptx_builder *b, const ptx_opinfo *info, unsigned i,
  * destination (.wide) and those with per-operand types are left out. */
 static bool checks_reg_types(const ptx_opdecode *d)
 {
-    switch (d->op) {
-    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_DIV:
-    case PTX_OP_REM: case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_MIN: case PTX_OP_MAX:
-    case PTX_OP_FMA: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT:
-    case PTX_OP_SETP: case PTX_OP_SELP: case PTX_OP_MOV:
-        break;
-    default:
-        return false;
-    }
-    if (d->ntypes != 1)
+    if (!ptx_opcode_has(d->op, PTX_OPF_SAME_TYPE) || d->ntypes != 1)
         return false;
     for (unsigned i = 0; i < d->nmods; i++)
         if (d->mods[i] == PTX_MOD_WIDE)
@@ -318,7 +303,7 @@ static bool check_operand_types(ptx_builder *b, const ptx_opdecode *d, const ptx
         if (o->kind == PTX_OPND_SYM) {
             const ptx_symbol *s = ptx_module_sym(b->m, o->id);
             char want = ptx_shape_letter(info->shape, i);
-            if (s->kind == PTX_SYM_LABEL && want != 'l' && d->op != PTX_OP_CALL) {
+            if (s->kind == PTX_SYM_LABEL && want != 'l' && !(info->flags & PTX_OPF_CALL)) {
                 if (s->index < 0) /* not declared before: a variable must be */
                     builder_error(b, &b->op_loc, "the %s operand of '%s' names '%s', which is "
                                   "not a declared variable or function (a label is not data)",

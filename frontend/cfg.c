@@ -7,6 +7,7 @@
 #include "frontend/cfg.h"
 
 #include "frontend/print.h"
+#include "isa/opcodes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,19 +60,23 @@ static void u32_sort(GArray *a)
 
 bool ptx_instr_is_branch(const ptx_instr *in)
 {
-    return in->op == PTX_OP_BRA || in->op == PTX_OP_BRX;
+    return ptx_opcode_has(in->op, PTX_OPF_BRANCH);
 }
 
 /* Instructions after which control does not simply fall through. */
 static bool ends_block(const ptx_instr *in)
 {
-    switch (in->op) {
-    case PTX_OP_BRA: case PTX_OP_BRX: case PTX_OP_RET: case PTX_OP_EXIT:
-    case PTX_OP_TRAP:
-        return true;
-    default:
-        return false;
-    }
+    return ptx_opcode_has(in->op, PTX_OPF_ENDS_BLOCK);
+}
+
+/* The operand where a branch names its targets: the row's 'l' role. */
+static unsigned target_operand(const ptx_instr *in)
+{
+    unsigned i = 0;
+    for (const char *p = ptx_opcode_info((ptx_opcode)in->op)->shape; *p && *p != 'l'; p++)
+        if (*p != '?' && *p != '+')
+            i++;
+    return i;
 }
 
 static void set_error(GError **err, const ptx_module *m, const ptx_instr *in,
@@ -114,21 +119,19 @@ static bool block_edges(ptx_cfg *cfg, const ptx_module *m, uint32_t b, GError **
     uint32_t next = b + 1; /* fall-through; b + 1 == nblocks is the exit */
     bool falls = true;
     uint32_t t;
+    unsigned fl = ptx_opcode_flags(in->op), k = target_operand(in);
 
-    switch (in->op) {
-    case PTX_OP_BRA: {
-        const ptx_operand *o = ptx_instr_opnd(f, in, 0);
-        if (in->nopnds < 1 || o->kind != PTX_OPND_SYM || !label_target(m, f, o->id, &t)) {
+    if ((fl & PTX_OPF_BRANCH) && !(fl & PTX_OPF_BRANCH_LIST)) {
+        const ptx_operand *o = ptx_instr_opnd(f, in, k);
+        if (in->nopnds <= k || o->kind != PTX_OPND_SYM || !label_target(m, f, o->id, &t)) {
             set_error(err, m, in, "bra target is not a label of this function");
             return false;
         }
         u32_add_unique(succs, block_at(cfg, t));
         falls = in->guard >= 0;
-        break;
-    }
-    case PTX_OP_BRX: {
-        const ptx_operand *o = ptx_instr_opnd(f, in, 1);
-        const ptx_symbol *s = in->nopnds >= 2 && o->kind == PTX_OPND_SYM
+    } else if (fl & PTX_OPF_BRANCH) {
+        const ptx_operand *o = ptx_instr_opnd(f, in, k);
+        const ptx_symbol *s = in->nopnds > k && o->kind == PTX_OPND_SYM
                               ? ptx_module_sym(m, o->id) : NULL;
         if (!s || s->kind != PTX_SYM_BRANCHTARGETS || s->index < 0 ||
             (guint)s->index >= f->targets->len) {
@@ -144,14 +147,9 @@ static bool block_edges(ptx_cfg *cfg, const ptx_module *m, uint32_t b, GError **
             u32_add_unique(succs, block_at(cfg, t));
         }
         falls = in->guard >= 0;
-        break;
-    }
-    case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP:
+    } else if (fl & PTX_OPF_LEAVE) {
         u32_add_unique(succs, cfg->nblocks);
         falls = in->guard >= 0;
-        break;
-    default:
-        break;
     }
     if (falls)
         u32_add_unique(succs, next);

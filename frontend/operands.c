@@ -7,7 +7,7 @@
 bool ptx_instr_operand_is_def(const ptx_func *f, const ptx_instr *in, unsigned i)
 {
     const ptx_operand *o = ptx_instr_opnd(f, in, i);
-    if (in->op == PTX_OP_CALL)
+    if (ptx_opcode_has(in->op, PTX_OPF_CALL))
         /* call (rets), fn, (args): only a leading list before the callee. */
         return i == 0 && o->kind == PTX_OPND_LIST && in->nopnds >= 2;
     char letter = ptx_shape_letter(ptx_opcode_info((ptx_opcode)in->op)->shape, i);

@@ -2,6 +2,8 @@
  * (definitions in frontend/phase.h). */
 #include "frontend/phase.h"
 
+#include "isa/opcodes.h"
+
 static bool space_is_long(ptx_space s)
 {
     /* param, shared and const stay on chip; generic may be anything, so it
@@ -33,27 +35,14 @@ static uint32_t fallthrough_block(const ptx_cfg *cfg, uint32_t b)
     const ptx_block *blk = &cfg->blocks[b];
     if (blk->end > blk->first) {
         const ptx_instr *last = ptx_func_instr(cfg->func, blk->end - 1);
-        bool uncond = last->guard < 0;
-        switch ((ptx_opcode)last->op) {
-        case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP:
-            if (uncond)
-                return PTX_CFG_NONE;
-            break;
-        case PTX_OP_BRX:
-            if (uncond)
-                return PTX_CFG_NONE;
-            break;
-        case PTX_OP_BRA:
-            if (uncond) {
-                if (blk->succs->len == 1) {
-                    uint32_t t = g_array_index(blk->succs, uint32_t, 0);
-                    return t < cfg->nblocks ? t : PTX_CFG_NONE;
-                }
-                return PTX_CFG_NONE;
+        /* an unconditional jump or leave: only a direct branch to one
+         * block has a next block */
+        if (last->guard < 0 && ptx_opcode_has(last->op, PTX_OPF_ENDS_BLOCK)) {
+            if (ptx_opcode_direct_branch(last->op) && blk->succs->len == 1) {
+                uint32_t t = g_array_index(blk->succs, uint32_t, 0);
+                return t < cfg->nblocks ? t : PTX_CFG_NONE;
             }
-            break;
-        default:
-            break;
+            return PTX_CFG_NONE;
         }
     }
     return b + 1 < cfg->nblocks ? b + 1 : PTX_CFG_NONE;

@@ -172,7 +172,7 @@ static const ptx_instr *guarded_bra(const spin_ctx *c, uint32_t b, uint32_t *at)
 {
     const ptx_block *blk = &c->cfg->blocks[b];
     const ptx_instr *in = instr(c, blk->end - 1);
-    if (in->op != PTX_OP_BRA || in->guard < 0)
+    if (!ptx_opcode_direct_branch(in->op) || in->guard < 0)
         return NULL;
     *at = blk->end - 1;
     return in;
