@@ -29,6 +29,7 @@
  *     critical section and releases the lock while the others spin.
  * A call runs on the stack to its return with the lanes that made it. */
 #include "runtime/warp.h"
+#include "isa/opcodes.h"
 
 #include <string.h>
 
@@ -48,30 +49,25 @@ void ex_its_init(ex_warp *w)
 
 static bool is_warp_barrier(const ex_instr *in)
 {
-    return (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
-           !(in->flags & EXF_CTA_BARRIER);
+    return ptx_opcode_has(in->op, PTX_OPF_SYNC_BAR) && !(in->flags & EXF_CTA_BARRIER);
 }
 
 /* Membermask lanes a .sync instruction of group g waits for (0: none). */
 static uint32_t sync_members(const ex_warp *w, const ex_instr *in, uint32_t g)
 {
-    uint32_t slot = EX_NONE;
-    switch ((ptx_opcode)in->op) {
-    case PTX_OP_BAR: case PTX_OP_BARRIER:
+    uint32_t slot;
+    unsigned fl = ptx_opcode_flags(in->op);
+    if (fl & PTX_OPF_SYNC_BAR) {
         if (in->flags & EXF_CTA_BARRIER)
             return 0;
         if (in->a == EX_NONE)
             return FULL_MASK; /* bar.warp.sync without a mask operand */
         slot = in->a;
-        break;
-    case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX:
-    case PTX_OP_ELECT:
-        slot = in->e;
-        break;
-    case PTX_OP_MMA: case PTX_OP_WMMA: case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE:
-    case PTX_OP_LDMATRIX: case PTX_OP_STMATRIX: case PTX_OP_MOVMATRIX:
+    } else if (fl & PTX_OPF_SYNC_MASK) {
+        slot = in->e; /* the membermask (runtime/exec_warp.c) */
+    } else if (fl & PTX_OPF_SYNC_WARP) {
         return FULL_MASK; /* .sync.aligned: the whole warp (runtime/exec_mma.c) */
-    default:
+    } else {
         return 0;
     }
     if (slot == EX_NONE)
@@ -85,15 +81,7 @@ static uint32_t sync_members(const ex_warp *w, const ex_instr *in, uint32_t g)
  * settles differently: a .sync collective, a warp or CTA barrier. */
 static bool may_wait(const ex_instr *in)
 {
-    switch ((ptx_opcode)in->op) {
-    case PTX_OP_BAR: case PTX_OP_BARRIER: case PTX_OP_SHFL: case PTX_OP_VOTE:
-    case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ELECT: case PTX_OP_MMA:
-    case PTX_OP_WMMA: case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_LDMATRIX:
-    case PTX_OP_STMATRIX: case PTX_OP_MOVMATRIX:
-        return true;
-    default:
-        return (in->flags & EXF_CTA_BARRIER) != 0;
-    }
+    return ptx_opcode_has(in->op, PTX_OPF_COLLECTIVE) || (in->flags & EXF_CTA_BARRIER) != 0;
 }
 
 void ex_its_straight(ex_func *f)

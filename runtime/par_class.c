@@ -97,15 +97,15 @@ static const char *instr_reason(const ptx_module *m, const ptx_func *f, const pt
 {
     if (reads_time(f, pi, sreg))
         return "reads";
-    switch ((ptx_opcode)pi->op) {
+    if (ptx_opcode_has(pi->op, PTX_OPF_CTA_ORDER))
+        return "order-dependent";
+    switch ((ptx_opcode)pi->op) { /* the forms that depend on modifiers */
     case PTX_OP_ATOM:
         return global_or_generic(pi) ? "order-dependent" : NULL;
     case PTX_OP_RED:
         if (!global_or_generic(pi))
             return NULL;
         return red_commutes(pi) ? NULL : "order-dependent";
-    case PTX_OP_SURED: case PTX_OP_MULTIMEM:
-        return "order-dependent";
     case PTX_OP_CP:
         return has_mod_named(m, pi, "reduce") ? "order-dependent" : NULL;
     case PTX_OP_LD:
@@ -199,7 +199,8 @@ static char *classify(const ex_module *m, const ex_func *kernel)
                 /* the call instruction whose site this is, for its line */
                 uint32_t line = 0;
                 for (uint32_t pc = 0; pc < ef->ninstrs && !line; pc++)
-                    if (ef->code[pc].op == PTX_OP_CALL && ef->code[pc].imm == (int64_t)i)
+                    if (ptx_opcode_has(ef->code[pc].op, PTX_OPF_CALL) &&
+                        ef->code[pc].imm == (int64_t)i)
                         line = ptx_func_instr(f, ef->code[pc].src)->loc.line;
                 res = g_strdup_printf("%s at %s:%u%s%s%s", r,
                                       m->ir->source_name ? m->ir->source_name : "<ptx>", line,

@@ -12,22 +12,15 @@
  * (shfl, mma, ...) zero everything they read, and a function with calls
  * zeroes the whole file. */
 #include "runtime/exec.h"
+#include "isa/opcodes.h"
 
 #include <string.h>
 
 /* Reads or writes registers of other lanes, or writes only some of its
- * destinations' lanes: nothing it touches is trusted. */
+ * destinations' lanes (a warp collective): nothing it touches is trusted. */
 static bool cross_lane(const ex_instr *in)
 {
-    switch ((ptx_opcode)in->op) {
-    case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX:
-    case PTX_OP_ELECT: case PTX_OP_MMA: case PTX_OP_WMMA: case PTX_OP_WMMA_LOAD:
-    case PTX_OP_WMMA_STORE: case PTX_OP_LDMATRIX: case PTX_OP_STMATRIX:
-    case PTX_OP_MOVMATRIX: case PTX_OP_BAR: case PTX_OP_BARRIER:
-        return true;
-    default:
-        return false;
-    }
+    return ptx_opcode_has(in->op, PTX_OPF_COLLECTIVE);
 }
 
 typedef struct bitset {
@@ -80,7 +73,7 @@ void ex_reginit_analyze(ex_func *f)
     if (!cfg || !f->reguse || nregs == 0)
         return;
     for (uint32_t i = 0; i < f->ninstrs; i++)
-        if (f->code[i].op == PTX_OP_CALL || !f->code[i].fn)
+        if (ptx_opcode_has(f->code[i].op, PTX_OPF_CALL) || !f->code[i].fn)
             return;
     uint32_t nw = (nregs + 63) / 64, nb = cfg->nblocks;
     /* out[b]: registers definitely written on every path to the end of b

@@ -3,6 +3,7 @@
  * region; and the size and alignment of any variable (runtime/loader.c lays
  * out the other state spaces with them). */
 #include "runtime/shared_layout.h"
+#include "isa/opcodes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,8 @@ uint32_t ex_layout_shared(ex_module *m, const GArray *vars, const GArray *dyn)
             const ptx_instr *in = &g_array_index(pf->instrs, ptx_instr, i);
             for (unsigned j = 0; j < in->nopnds; j++) {
                 const ptx_operand *o = ptx_instr_opnd(pf, in, j);
-                if (o->kind == PTX_OPND_SYM && o->id >= 0 && in->op != PTX_OP_CALL)
+                if (o->kind == PTX_OPND_SYM && o->id >= 0 &&
+                    !ptx_opcode_has(in->op, PTX_OPF_CALL))
                     note_sym(m, r, slot, o->id, false, taken);
                 /* a function handed over as an argument or vector element */
                 for (int32_t e = 0; (o->kind == PTX_OPND_LIST || o->kind == PTX_OPND_VEC) &&
