@@ -50,6 +50,7 @@ enum {
     TM_INS_BRANCH = 1u << 4,
     TM_INS_CAS = 1u << 5,     /* atom.cas with a destination: a lock attempt */
     TM_INS_SPIN_LOOP = 1u << 6,/* in a loop of a static spin candidate */
+    TM_INS_ASYNC = 1u << 7,   /* cp/mbarrier: tracked by timing/sm_async.c */
 };
 
 /* Timing facts of one decoded instruction, derived once per function.  The

@@ -178,9 +178,11 @@ tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn)
             t->flags |= TM_INS_FENCE;
         if (rf & PTX_OPF_BARRIER_EVENT)
             t->flags |= TM_INS_WAKE_CTA;
+        if (rf & PTX_OPF_ASYNC)
+            t->flags |= TM_INS_ASYNC;
         if (op == PTX_OP_SETP)
             t->flags |= TM_INS_SETP;
-        if (op == PTX_OP_BRA)
+        if (ptx_opcode_direct_branch(op))
             t->flags |= TM_INS_BRANCH;
         if (op == PTX_OP_ATOM && in->c != EX_NONE && in->d != EX_NONE)
             t->flags |= TM_INS_CAS;
