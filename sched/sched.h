@@ -4,9 +4,9 @@
  * plus its lines in sched/policies.def (level, name, its own config keys).
  * It sees only what this header defines and the isa rows (isa/opcodes.h,
  * isa/annot.h): never the executor's warps, the SM's internals or the GPU
- * config.  The timing driver (timing/gpu.c, timing/sm.c) builds the views,
- * calls the hooks and applies the decisions a policy returns or asks for
- * through its controls (sched_ctl).
+ * config.  The timing driver (timing/policy.c, timing/cta_sched.c and the
+ * SM's timing/sm*.c) builds the views, calls the hooks and applies the
+ * decisions a policy returns or asks for through its controls (sched_ctl).
  *
  * How the levels compose (DESIGN.md "Schedulers"):
  *   kernel   which kernels may place CTAs now, in what order, and how many

@@ -1,7 +1,7 @@
 /* timing/coresident.c — how many CTAs of a kernel a GPU config holds at
  * once: the bound a cooperative launch (grid-wide sync) must respect, since
  * a grid barrier deadlocks when some CTAs wait for others that cannot be
- * placed.  The same occupancy rules as a timing launch (timing/sm.c). */
+ * placed.  The same occupancy rules as a timing launch (timing/sm_cta.c). */
 #include "timing/gpu.h"
 #include "timing/sm.h"
 

@@ -1,6 +1,7 @@
 /* timing/gpu_internal.h — the timing driver's run records, shared by
- * timing/gpu.c (cycle loop, CTA scheduling, kernel lifetime) and
- * timing/gpu_cdp.c (device-side launches).  Private to timing/. */
+ * timing/gpu.c (cycle loop, kernel lifetime), timing/cta_sched.c (CTA
+ * scheduling, policy controls) and timing/gpu_cdp.c (device-side
+ * launches).  Private to timing/. */
 #ifndef PTXEMU_TIMING_GPU_INTERNAL_H
 #define PTXEMU_TIMING_GPU_INTERNAL_H
 
@@ -153,6 +154,15 @@ bool tm_gpu_launch_req(tm_gpu *g, ex_launch *L, tm_cta_req *req, tm_occupancy *o
                        GError **error);
 /* Appends L's CTAs to kernel k as a segment of grid `grid`. */
 void tm_gpu_append(tm_gpu *g, tm_kernel *k, ex_launch *L, uint32_t grid, uint64_t now);
+
+/* cta_sched.c */
+/* What the GPU does for the controls policies use (tm_pol_init). */
+extern const tm_pol_ops tm_gpu_pol_ops;
+/* The view of kernel k that kernel and CTA policies read. */
+sched_kernel_info tm_gpu_kernel_info(const tm_kernel *k);
+/* Places the CTAs the kernel, CTA and filter policies let go at `now`
+ * (the loop calls it while g->cta_dirty or at g->cta_retry_at). */
+void tm_gpu_schedule_ctas(tm_gpu *g, uint64_t now);
 
 /* gpu_cdp.c */
 void tm_cdp_init(tm_gpu *g);

@@ -108,12 +108,12 @@ void tm_pol_init(tm_policies *p, const gpu_config *cfg, FILE *trace, const tm_po
     sched_env env = {&p->keys, p->nsms, cfg->gpu.sms_per_cluster, p->nsched, warp_slots,
                      cfg->core.max_ctas, SCHED_NONE, SCHED_NONE, 0, cfg->core.registers,
                      (uint32_t)cfg->core.shared_mem};
-    p->ngpu = 2 + p->sel.nfilters;
-    p->gpu_inst = g_new0(tm_pol_inst, p->ngpu);
-    inst_init(p, &p->gpu_inst[0], &p->sel.kernel->h, &env);
-    inst_init(p, &p->gpu_inst[1], &p->sel.cta->h, &env);
+    p->ngpu = TM_POL_AT_FILTERS + p->sel.nfilters;
+    p->gpu_level = g_new0(tm_pol_inst, p->ngpu);
+    inst_init(p, tm_pol_kernel(p), &p->sel.kernel->h, &env);
+    inst_init(p, tm_pol_cta(p), &p->sel.cta->h, &env);
     for (unsigned f = 0; f < p->sel.nfilters; f++)
-        inst_init(p, &p->gpu_inst[2 + f], &p->sel.filters[f]->h, &env);
+        inst_init(p, tm_pol_filter(p, f), &p->sel.filters[f]->h, &env);
     p->sm_inst = g_new0(tm_pol_inst, (size_t)p->nsms * 3);
     p->warp_inst = g_new0(tm_pol_inst, (size_t)p->nsms * p->nsched);
     for (uint32_t s = 0; s < p->nsms; s++) {
@@ -135,12 +135,12 @@ void tm_pol_init(tm_policies *p, const gpu_config *cfg, FILE *trace, const tm_po
 void tm_pol_destroy(tm_policies *p)
 {
     for (uint32_t i = 0; i < p->ngpu; i++)
-        inst_free(&p->gpu_inst[i]);
+        inst_free(&p->gpu_level[i]);
     for (size_t i = 0; i < (size_t)p->nsms * 3; i++)
         inst_free(&p->sm_inst[i]);
     for (size_t i = 0; i < (size_t)p->nsms * p->nsched; i++)
         inst_free(&p->warp_inst[i]);
-    g_free(p->gpu_inst);
+    g_free(p->gpu_level);
     g_free(p->sm_inst);
     g_free(p->warp_inst);
     memset(p, 0, sizeof *p);
@@ -166,7 +166,7 @@ void tm_pol_tick(tm_policies *p, uint64_t now)
 {
     if (now < p->next_tick)
         return;
-    uint64_t a = tick_range(p, p->gpu_inst, p->ngpu, now);
+    uint64_t a = tick_range(p, p->gpu_level, p->ngpu, now);
     uint64_t b = tick_range(p, p->sm_inst, (size_t)p->nsms * 3, now);
     uint64_t c = tick_range(p, p->warp_inst, (size_t)p->nsms * p->nsched, now);
     p->next_tick = MIN(a, MIN(b, c));
@@ -208,12 +208,12 @@ void tm_pol_event_send(tm_policies *p, uint64_t now, tm_pol_event ev, uint32_t s
 {
     const sched_ctl *c = tm_pol_ctl(p, now);
     if (ev == TM_EV_KERNEL_ARRIVE) {
-        rearm_ticks(p, p->gpu_inst, p->ngpu, now);
+        rearm_ticks(p, p->gpu_level, p->ngpu, now);
         rearm_ticks(p, p->sm_inst, (size_t)p->nsms * 3, now);
         rearm_ticks(p, p->warp_inst, (size_t)p->nsms * p->nsched, now);
     }
     for (uint32_t i = 0; i < p->ngpu; i++)
-        deliver(&p->gpu_inst[i], c, ev, data);
+        deliver(&p->gpu_level[i], c, ev, data);
     if (sm >= p->nsms)
         return;
     for (uint32_t i = 0; i < 3; i++)

@@ -41,8 +41,10 @@ typedef struct tm_policies {
     const tm_pol_ops *ops;
     void *gpu;
     uint32_t nsms, nsched;
-    /* GPU level: [0] kernel, [1] CTA, [2..] filters */
-    tm_pol_inst *gpu_inst;
+    /* GPU level, in delivery order: the kernel instance, the CTA-placement
+     * instance, then the filters in cta.filters order (tm_pol_kernel,
+     * tm_pol_cta, tm_pol_filter name them) */
+    tm_pol_inst *gpu_level;
     uint32_t ngpu;
     /* per SM: backoff, fetch, L1 (3 per SM) and warp (nsched per SM) */
     tm_pol_inst *sm_inst;
@@ -56,6 +58,20 @@ void tm_pol_init(tm_policies *p, const gpu_config *cfg, FILE *trace, const tm_po
 void tm_pol_destroy(tm_policies *p);
 
 /* Instances of the levels the SM and GPU call directly. */
+enum { TM_POL_AT_KERNEL, TM_POL_AT_CTA, TM_POL_AT_FILTERS }; /* places in gpu_level */
+static inline tm_pol_inst *tm_pol_kernel(tm_policies *p)
+{
+    return &p->gpu_level[TM_POL_AT_KERNEL];
+}
+static inline tm_pol_inst *tm_pol_cta(tm_policies *p)
+{
+    return &p->gpu_level[TM_POL_AT_CTA];
+}
+/* Filter f of sel.filters (f < sel.nfilters). */
+static inline tm_pol_inst *tm_pol_filter(tm_policies *p, unsigned f)
+{
+    return &p->gpu_level[TM_POL_AT_FILTERS + f];
+}
 static inline tm_pol_inst *tm_pol_warp(tm_policies *p, uint32_t sm, uint32_t sched)
 {
     return &p->warp_inst[(size_t)sm * p->nsched + sched];

@@ -1,4 +1,4 @@
-/* tests/timing/test_claso.c — CLASO (sched/cta/claso.c) through the real
+/* tests/timing/test_claso.c — CLASO (sched/filter/claso.c) through the real
  * timing model: the case study of Yu et al. §3.2 (SEED-TARGETS.md §1).
  * 17 CTAs on 4 cores with 3 CTA slots each, pA=1, pL=0.  The finishing
  * order of the paper is forced with tests/corpus/sched/delay.ptx: CTA c

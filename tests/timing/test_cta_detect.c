@@ -1,5 +1,5 @@
 /* tests/timing/test_cta_detect.c — the detection machines of Perf-Sat,
- * ONAC and Seq-Det (sched/cta/perf_sat.c, sched/cta/core_count.c) driven
+ * ONAC and Seq-Det (sched/filter/perf_sat.c, sched/filter/core_count.c) driven
  * with scripted curves, against the worked examples of the thesis
  * (SEED-TARGETS.md §3 and §8); then each policy end to end through the
  * real timing model: the answer equals the CPU reference, the decisions it
@@ -12,8 +12,8 @@
 #include <cmocka.h>
 #include "api/api_internal.h"
 #include "api/ptxemu.h"
-#include "sched/cta/core_count.h"
-#include "sched/cta/perf_sat.h"
+#include "sched/filter/core_count.h"
+#include "sched/filter/perf_sat.h"
 #include "timing/stats.h"
 #include "tests/support/test_util.h"
 

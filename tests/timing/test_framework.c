@@ -1,5 +1,5 @@
 /* tests/timing/test_framework.c — the scheduler framework (sched/sched.h,
- * timing/policy.c, timing/gpu.c) driven through the real timing model:
+ * timing/policy.c, timing/cta_sched.c) driven through the real timing model:
  *   - the example policy `throttle` sees every hook, in the order a CTA's
  *     life implies (arrive < issued < warps < instructions < replies <
  *     barrier < exit < leave < finished < kernel finish);

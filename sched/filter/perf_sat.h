@@ -1,8 +1,8 @@
-/* sched/cta/perf_sat.h — the Perf-Sat detection state machine (thesis
+/* sched/filter/perf_sat.h — the Perf-Sat detection state machine (thesis
  * §4.3.2, Fig. 4.4) on its own, so that tests can drive it with a scripted
- * stall curve S(N).  sched/cta/perf_sat.c runs one per core. */
-#ifndef PTXEMU_SCHED_CTA_PERF_SAT_H
-#define PTXEMU_SCHED_CTA_PERF_SAT_H
+ * stall curve S(N).  sched/filter/perf_sat.c runs one per core. */
+#ifndef PTXEMU_SCHED_FILTER_PERF_SAT_H
+#define PTXEMU_SCHED_FILTER_PERF_SAT_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* sched/cta/core_count.c — the detection machines of ONAC and Seq-Det
+/* sched/filter/core_count.c — the detection machines of ONAC and Seq-Det
  * (thesis §4.4, SEED-TARGETS.md §3) and the driver the two policies share.
  *
  * ONAC: sample IPC_all with every core on; IPC_thr = frac x IPC_all
@@ -25,7 +25,7 @@
  * Detection restarts when a kernel arrives on an idle GPU (concurrent
  * kernels share the first one's detection); every core is powered again
  * when the last kernel finishes. */
-#include "sched/cta/core_count.h"
+#include "sched/filter/core_count.h"
 
 #include <math.h>
 #include <stdlib.h>

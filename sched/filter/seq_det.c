@@ -1,9 +1,9 @@
-/* sched/cta/seq_det.c — Seq-Det (the thesis's version of Song et al.,
+/* sched/filter/seq_det.c — Seq-Det (the thesis's version of Song et al.,
  * §4.4): removes one core per sample while IPC stays within 2% of the
  * all-cores IPC, and returns to N when N-1 misses it; the cores off are
  * drained and gated.  The machine and the driver are in
- * sched/cta/core_count.c (shared with ONAC). */
-#include "sched/cta/core_count.h"
+ * sched/filter/core_count.c (shared with ONAC). */
+#include "sched/filter/core_count.h"
 
 static void seq_det_init(void *st, const sched_env *env)
 {

@@ -1,4 +1,4 @@
-/* sched/cta/claso.c — CLASO (Yu et al., IJPP 2014): a credit-based CTA
+/* sched/filter/claso.c — CLASO (Yu et al., IJPP 2014): a credit-based CTA
  * admission filter in front of any base CTA scheduler.  The base proposes
  * "CTA to core c"; CLASO admits or refuses, it never picks the CTA or the
  * core.  Refused CTAs stay pending and the base places them elsewhere.

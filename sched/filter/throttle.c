@@ -1,4 +1,4 @@
-/* sched/cta/throttle.c — an admission filter that limits how fast CTAs
+/* sched/filter/throttle.c — an admission filter that limits how fast CTAs
  * enter the GPU, and the framework's worked example (docs/adding-a-
  * scheduler.md): it implements every hook of sched/sched.h.
  *

@@ -1,10 +1,10 @@
-/* sched/cta/core_count.h — how many cores to keep powered (thesis §4.4):
+/* sched/filter/core_count.h — how many cores to keep powered (thesis §4.4):
  * the ONAC and Seq-Det detection machines, drivable by tests with a
  * scripted IPC(N) curve, and the driver both policies share
- * (sched/cta/core_count.c; the policies are sched/cta/onac.c and
- * sched/cta/seq_det.c). */
-#ifndef PTXEMU_SCHED_CTA_CORE_COUNT_H
-#define PTXEMU_SCHED_CTA_CORE_COUNT_H
+ * (sched/filter/core_count.c; the policies are sched/filter/onac.c and
+ * sched/filter/seq_det.c). */
+#ifndef PTXEMU_SCHED_FILTER_CORE_COUNT_H
+#define PTXEMU_SCHED_FILTER_CORE_COUNT_H
 
 #include "sched/sched.h"
 
@@ -31,7 +31,7 @@ void cc_start(cc_fsm *m, cc_kind kind, uint32_t ncores, double frac);
  * next sample, or the final count (m->done). */
 uint32_t cc_sample(cc_fsm *m, double ipc);
 
-/* The shared policy (hooks of sched/cta/onac.c and seq_det.c). */
+/* The shared policy (hooks of sched/filter/onac.c and seq_det.c). */
 typedef struct cc_state {
     cc_fsm m;
     cc_kind kind;

@@ -1,4 +1,4 @@
-/* sched/cta/dyncta.c — DYNCTA (Kayiran et al., PACT 2013), as the thesis
+/* sched/filter/dyncta.c — DYNCTA (Kayiran et al., PACT 2013), as the thesis
  * §4.3.4.2 and CLASO ("CTA pausing") describe it: each core's CTA limit
  * moves by one per sampling period from two counters:
  *   C_idle  cycles the core had nothing to issue for a reason other than

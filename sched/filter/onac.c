@@ -1,8 +1,8 @@
-/* sched/cta/onac.c — ONAC (thesis §4.4.2): finds how many cores to keep
+/* sched/filter/onac.c — ONAC (thesis §4.4.2): finds how many cores to keep
  * powered from two-point IPC estimates, then drains and gates the rest;
  * CTAs go only to the cores left on.  The machine and the driver are in
- * sched/cta/core_count.c (shared with Seq-Det). */
-#include "sched/cta/core_count.h"
+ * sched/filter/core_count.c (shared with Seq-Det). */
+#include "sched/filter/core_count.h"
 
 static void onac_init(void *st, const sched_env *env)
 {

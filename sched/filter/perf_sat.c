@@ -1,4 +1,4 @@
-/* sched/cta/perf_sat.c — Perf-Sat (Awatramani thesis §4.3.2): a per-core
+/* sched/filter/perf_sat.c — Perf-Sat (Awatramani thesis §4.3.2): a per-core
  * cap on active CTAs found at run time from the stalled-cycle count S
  * (scoreboard + pipeline stalls, §4.3.1.3).  N+1 CTAs beat N when
  * S(N+1) < S(N).
@@ -25,7 +25,7 @@
  *     previous N);
  *   steps are clamped to [1, Nmax]: a step past a bound fixes N at the
  *     bound (reading). */
-#include "sched/cta/perf_sat.h"
+#include "sched/filter/perf_sat.h"
 #include "sched/sched.h"
 
 #include <stdlib.h>
