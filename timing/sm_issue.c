@@ -211,7 +211,7 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
      * was a call (calls drain first, so nothing else is pending) */
     for (unsigned j = 0; j < t->ndst; j++)
         add_pending(tw, roff + t->dst[j], tag, ready, mem);
-    if (in && (in->op == PTX_OP_CP || in->op == PTX_OP_MBARRIER))
+    if (in && (t->flags & TM_INS_ASYNC))
         tm_async_issued(tw, in, &s->acc, to_memsys, tag);
     if (to_memsys) {
         sm_flush_mem(sm, now);

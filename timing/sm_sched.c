@@ -88,7 +88,7 @@ static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
     if ((t->flags & TM_INS_FENCE) && tw->outstanding) {
         blocked = on_mem = waits_event = true;
     }
-    if (in && (in->op == PTX_OP_CP || in->op == PTX_OP_MBARRIER) && tm_async_blocked(sm, tw, in))
+    if (in && (t->flags & TM_INS_ASYNC) && tm_async_blocked(sm, tw, in))
         blocked = on_mem = waits_event = true; /* copies still landing */
     if (!blocked && tw->npend + t->ndst > TM_MAX_PENDING) {
         /* scoreboard full: wait for the first entry to retire */
