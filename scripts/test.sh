@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the tests: once in an
 # optimised build and once under AddressSanitizer + UndefinedBehaviorSanitizer.
-#   scripts/test.sh          every unit test in both builds; the cross
-#                            products (policy x benchmark, stepping
-#                            equivalence, validate all, par_timing, fuzz)
-#                            sampled so that every policy, benchmark and ISA
-#                            family still runs (tests/meson.build, "level")
-#   scripts/test.sh --full   the cross products in full (before a release,
-#                            and for the experiments): -Dfull_tests=true
+#   scripts/test.sh          every test in both builds, the cross products
+#                            (policy x benchmark, stepping equivalence,
+#                            validate all, par_timing, fuzz length) sampled
+#                            so that every policy, benchmark and ISA family
+#                            still runs (tests/meson.build, `sampled`)
+#   scripts/test.sh --full   the cross products whole in the optimised build
+#                            (before a release, and for the experiments):
+#                            -Dfull_tests=true
 set -euo pipefail
 cd "$(dirname "$0")/.."
 full=false
