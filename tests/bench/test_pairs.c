@@ -6,8 +6,9 @@
  * the driver frees it) must equal that of running the two functionally one
  * after the other — as a multiset of (size, bytes), since the two runs
  * allocate in different orders.  The benchmarks share no memory.  The
- * first pairs run twice: the same cycles and memory (determinism).  The
- * sanitizer build samples the pairs (tests/support/test_shard.h). */
+ * first pairs run twice: the same cycles and memory (determinism).  Unless
+ * -Dfull_tests=true, the pairs are sampled (PTXEMU_TEST_SAMPLE,
+ * tests/support/test_shard.h, tests/meson.build). */
 #include "benchmarks/harness.h"
 #include "tests/support/test_shard.h"
 

@@ -10,8 +10,8 @@
  * `test_par_bench tiny I/N` runs the registry entries i with i % N == I at
  * size tiny; `test_par_bench small NAME...` runs the named benchmarks at
  * size small; `timing I/N` and `timing-small NAME...` do the same on the
- * timing model (GTX 480 preset; with PTXEMU_TEST_SAMPLE set, as in the
- * sanitizer build, every eighth benchmark of the shard and the first one
+ * timing model (GTX 480 preset; with PTXEMU_TEST_SAMPLE set, as unless
+ * -Dfull_tests=true, every eighth benchmark of the shard and the first one
  * named); `timing-policies
  * NAME...` runs the named benchmarks at size tiny under a few policy sets. */
 #include "benchmarks/harness.h"
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
             ran++;
         }
     } else if (!strcmp(mode, "small") || !strcmp(mode, "timing-small")) {
-        /* sampled (the sanitizer build): the first benchmark named */
+        /* sampled (PTXEMU_TEST_SAMPLE): the first benchmark named */
         int last = t.on && g_getenv("PTXEMU_TEST_SAMPLE") ? 3 : argc;
         for (int i = 2; i < last; i++) {
             const bench_def *b = find(argv[i]);

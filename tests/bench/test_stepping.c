@@ -157,11 +157,12 @@ int main(int argc, char **argv)
         g_ptr_array_add(cfgs, g_strdup_printf("spin.policy=%s", sched_names_backoff[s]));
     /* PTXEMU_TEST_SAMPLE=N: every N-th configuration, starting at the
      * registry index modulo N, so the union over the registry still covers
-     * every configuration.  PTXEMU_TEST_SAMPLE=one (the sanitizer build):
+     * every configuration.  PTXEMU_TEST_SAMPLE=one (the default test run):
      * one configuration, the registry index modulo their count -- every
-     * benchmark still compares both modes under the sanitizers, and as the
-     * registry has more entries than there are configurations, every
-     * configuration still runs somewhere; the optimised build runs them all. */
+     * benchmark still compares both modes, and as the registry has more
+     * entries than there are configurations, every
+     * configuration still runs somewhere; -Dfull_tests=true runs them all in
+     * the optimised build (tests/meson.build). */
     unsigned every = 1, from = 0;
     const char *sample = g_getenv("PTXEMU_TEST_SAMPLE");
     if (sample && !strcmp(sample, "one"))

@@ -320,6 +320,17 @@ def run_benchmarks(t):
     benches = sorted(os.path.basename(os.path.dirname(p)) for p in
                      glob.glob(os.path.join(t.src, "benchmarks", "*", "kernels.cu"))
                      if os.path.exists(os.path.join(os.path.dirname(p), "driver.c")))
+    # PTXEMU_TEST_SAMPLE=I/N (the default test run, tests/meson.build): the
+    # benchmarks whose index in that list is I modulo N, and the timing
+    # sample; unset (scripts/test.sh --full): all of them
+    try:
+        i, n = (int(x) for x in os.environ.get("PTXEMU_TEST_SAMPLE", "").split("/"))
+        if not 0 <= i < n:
+            raise ValueError
+        benches = [b for k, b in enumerate(benches) if k % n == i or b in TIMING_SAMPLE]
+        print(f"sampled (PTXEMU_TEST_SAMPLE={i}/{n}): {len(benches)} programs")
+    except ValueError:
+        pass
     t.prebuild([t._bench_spec(b) for b in benches])
     t0 = time.monotonic()
     for b in benches:
