@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include "api/ptxemu.h"
 #include "sched/kernel/spatial.h"
+#include "tests/support/sched_harness.h"
 #include "tests/support/test_util.h"
 
 #include <glib.h>
@@ -28,21 +29,18 @@
 
 /* ------------------------------------------------- hook-level bookkeeping */
 
-static void no_log(const sched_ctl *c, const char *policy, const char *fmt, ...)
+/* A kernel-level policy on `nsms` cores of `warps` warp slots, `ctas` CTA
+ * slots, `regs` registers and `shared` bytes each; keys at their defaults. */
+static void open_policy(sched_harness *sh, const char *name, uint32_t nsms, uint32_t warps,
+                        uint32_t ctas, uint32_t regs, uint32_t shared)
 {
-    (void)c;
-    (void)policy;
-    (void)fmt;
-}
-
-static const sched_ctl quiet = {.log = no_log};
-
-static sched_env env_of(uint32_t nsms, uint32_t warps, uint32_t ctas, uint32_t regs,
-                        uint32_t shared)
-{
-    sched_env e = {.nsms = nsms, .warp_slots = warps, .max_ctas = ctas, .sm_registers = regs,
-                   .sm_shared = shared, .sm = SCHED_NONE, .scheduler = SCHED_NONE};
-    return e;
+    sh_open(sh, SCHED_LEVEL_KERNEL, name);
+    sh->env.nsms = nsms;
+    sh->env.warp_slots = warps;
+    sh->env.max_ctas = ctas;
+    sh->env.sm_registers = regs;
+    sh->env.sm_shared = shared;
+    sh_start(sh);
 }
 
 static sched_kernel_info kinfo(uint32_t id, uint32_t gx, uint32_t gy, uint32_t regs,
@@ -54,66 +52,51 @@ static sched_kernel_info kinfo(uint32_t id, uint32_t gx, uint32_t gy, uint32_t r
     return k;
 }
 
-static void cta(const sched_kernel_ops *ops, void *st, uint32_t kernel, uint32_t sm, bool issue)
+static void cta(sched_harness *sh, uint32_t kernel, uint32_t sm, bool issue)
 {
-    sched_cta_event e = {kernel, 0, sm, NULL};
     if (issue)
-        ops->h.cta_issued(st, &quiet, &e);
+        sh_cta_issued(sh, kernel, 0, sm);
     else
-        ops->h.cta_finished(st, &quiet, &e);
-}
-
-/* The kernel-level decision for `n` kernels (as the driver asks for it). */
-static void decide(const sched_kernel_ops *ops, void *st, const sched_kernel_info *ks,
-                   uint32_t n, uint32_t nsms, sched_kernel_decision *dec, uint32_t *limit)
-{
-    for (uint32_t i = 0; i < n * nsms; i++)
-        limit[i] = SCHED_NO_LIMIT;
-    memset(dec, 0, sizeof *dec);
-    dec->limit = limit;
-    sched_kernel_view v = {0, n, ks, nsms};
-    ops->decide(st, &quiet, &v, dec);
+        sh_cta_finished(sh, kernel, 0, sm);
 }
 
 static void test_spatial_fig_5_6(void **state)
 {
     (void)state;
-    const sched_kernel_ops *ops = &sched_kernel_spatial;
-    spatial_state s;
-    memset(&s, 0, sizeof s);
-    sched_env env = env_of(16, 48, 8, 32768, 48 * 1024);
-    ops->h.init(&s, &env);
+    sched_harness sh;
+    open_policy(&sh, "spatial", 16, 48, 8, 32768, 48 * 1024);
+    spatial_state *s = sh.st;
     sched_kernel_info k9 = kinfo(9, 128, 128, 4096, 128, 4, 8);
     sched_kernel_info k10 = kinfo(10, 256, 1, 2048, 256, 8, 8);
-    ops->h.kernel_arrive(&s, &quiet, &k9);
+    sh_kernel_arrive(&sh, &k9);
     /* alone, K9 has every core */
     for (uint32_t c = 0; c < 16; c++) {
-        assert_int_equal(s.b.cores[c].assigned, 0);
-        assert_int_equal(s.b.cores[c].active, 0);
+        assert_int_equal(s->b.cores[c].assigned, 0);
+        assert_int_equal(s->b.cores[c].active, 0);
     }
     /* 2323 blocks of K9 issued (next = (19,18,1)), round robin over the
      * cores; all but the last 2 on core 15 (core "16") and 3 per even core
      * finish before K10 arrives */
     uint32_t on[16] = {0};
     for (uint32_t i = 0; i < 2323; i++) {
-        cta(ops, &s, 9, i % 16, true);
+        cta(&sh, 9, i % 16, true);
         on[i % 16]++;
     }
     for (uint32_t c = 0; c < 16; c++) {
         uint32_t keep = c == 15 ? 2 : (c % 2 == 0 ? 3 : 0);
         for (; on[c] > keep; on[c]--)
-            cta(ops, &s, 9, c, false);
+            cta(&sh, 9, c, false);
     }
-    ops->h.kernel_arrive(&s, &quiet, &k10);
+    sh_kernel_arrive(&sh, &k10);
     /* round robin: even cores K9, odd cores K10; drained odd cores switch
      * at once, core 15 still runs K9 */
     for (uint32_t c = 0; c < 16; c++) {
-        assert_int_equal(s.b.cores[c].assigned, c % 2 ? 1 : 0);
-        assert_int_equal(s.b.cores[c].active, c % 2 && c != 15 ? 1 : 0);
+        assert_int_equal(s->b.cores[c].assigned, c % 2 ? 1 : 0);
+        assert_int_equal(s->b.cores[c].active, c % 2 && c != 15 ? 1 : 0);
     }
     for (uint32_t i = 0; i < 182; i++) /* K10's blocks on its 7 active cores */
-        cta(ops, &s, 10, 1 + 2 * (i % 7), true);
-    const st_kernel_row *r9 = &s.b.rows[0], *r10 = &s.b.rows[1];
+        cta(&sh, 10, 1 + 2 * (i % 7), true);
+    const st_kernel_row *r9 = &s->b.rows[0], *r10 = &s->b.rows[1];
     uint32_t nb[3];
     /* Fig. 5.6 */
     assert_true(r9->valid && r9->id == 9);
@@ -125,25 +108,25 @@ static void test_spatial_fig_5_6(void **state)
     assert_int_equal(nb[2], 0); /* the figure's (19,18,1) counts z from 1 */
     assert_int_equal(r9->regs, 4096);
     assert_int_equal(r9->shared, 128);
-    assert_int_equal(st_active_cores(&s.b, 0), 9);
+    assert_int_equal(st_active_cores(&s->b, 0), 9);
     assert_true(r10->valid && r10->id == 10);
     assert_int_equal(r10->grid[0], 256);
     st_next_block(r10, nb);
     assert_int_equal(nb[0], 182);
     assert_int_equal(r10->regs, 2048);
     assert_int_equal(r10->shared, 256);
-    assert_int_equal(st_active_cores(&s.b, 1), 7);
+    assert_int_equal(st_active_cores(&s->b, 1), 7);
     /* Fig. 5.7: core 16 */
-    assert_int_equal(s.b.cores[15].assigned, 1);
-    assert_int_equal(s.b.cores[15].active, 0);
-    assert_int_equal(st_active_blocks(&s.b, 0, 15), 2);
+    assert_int_equal(s->b.cores[15].assigned, 1);
+    assert_int_equal(s->b.cores[15].active, 0);
+    assert_int_equal(st_active_blocks(&s->b, 0, 15), 2);
     /* rule 3: core 16 issues for neither kernel; even cores only K9 */
     sched_kernel_info ks[2] = {k9, k10};
     ks[0].issued = 2323;
     ks[1].issued = 182;
     sched_kernel_decision dec;
     uint32_t limit[2 * 16];
-    decide(ops, &s, ks, 2, 16, &dec, limit);
+    sh_decide(&sh, ks, 2, &dec, limit);
     assert_int_equal(dec.count, 2);
     assert_int_equal(limit[0 * 16 + 15], 0);
     assert_int_equal(limit[1 * 16 + 15], 0);
@@ -151,76 +134,74 @@ static void test_spatial_fig_5_6(void **state)
     assert_int_equal(limit[1 * 16 + 2], 0);
     assert_int_equal(limit[1 * 16 + 3], 8);
     /* rule 4: core 16's last K9 blocks end, K10 becomes active there */
-    cta(ops, &s, 9, 15, false);
-    assert_int_equal(s.b.cores[15].active, 0);
-    cta(ops, &s, 9, 15, false);
-    assert_int_equal(s.b.cores[15].active, 1);
-    assert_int_equal(st_active_cores(&s.b, 0), 8);
-    assert_int_equal(st_active_cores(&s.b, 1), 8);
-    decide(ops, &s, ks, 2, 16, &dec, limit);
+    cta(&sh, 9, 15, false);
+    assert_int_equal(s->b.cores[15].active, 0);
+    cta(&sh, 9, 15, false);
+    assert_int_equal(s->b.cores[15].active, 1);
+    assert_int_equal(st_active_cores(&s->b, 0), 8);
+    assert_int_equal(st_active_cores(&s->b, 1), 8);
+    sh_decide(&sh, ks, 2, &dec, limit);
     assert_int_equal(limit[1 * 16 + 15], 8);
     /* K9 finishes: its row is invalidated and K10 gets every core */
     k9.issued = k9.total_ctas;
-    ops->h.kernel_finish(&s, &quiet, &k9);
-    assert_false(s.b.rows[0].valid);
+    sh_kernel_finish(&sh, &k9);
+    assert_false(s->b.rows[0].valid);
     for (uint32_t c = 0; c < 16; c++)
-        assert_int_equal(s.b.cores[c].assigned, 1);
+        assert_int_equal(s->b.cores[c].assigned, 1);
     /* the freed row is the next kernel's */
     sched_kernel_info k11 = kinfo(11, 4, 1, 1024, 0, 2, 8);
-    ops->h.kernel_arrive(&s, &quiet, &k11);
-    assert_true(s.b.rows[0].valid && s.b.rows[0].id == 11);
-    ops->h.destroy(&s);
+    sh_kernel_arrive(&sh, &k11);
+    assert_true(s->b.rows[0].valid && s->b.rows[0].id == 11);
+    sh_close(&sh);
 }
 
 static void test_interleaved_caps(void **state)
 {
     (void)state;
-    const sched_kernel_ops *ops = &sched_kernel_interleaved;
-    interleaved_state s;
-    memset(&s, 0, sizeof s);
     /* a 64-warp core with 8 block slots (the case study's 4 + 4) */
-    sched_env env = env_of(2, 64, 8, 65536, 48 * 1024);
-    ops->h.init(&s, &env);
+    sched_harness sh;
+    open_policy(&sh, "interleaved", 2, 64, 8, 65536, 48 * 1024);
+    interleaved_state *s = sh.st;
     /* K1: 8-warp blocks, 16 registers a thread; alone it fits 8 */
     sched_kernel_info k1 = kinfo(1, 100, 1, 8 * 32 * 16, 0, 8, 8);
     sched_kernel_info k2 = kinfo(2, 10, 1, 8 * 32 * 16, 0, 8, 8);
-    ops->h.kernel_arrive(&s, &quiet, &k1);
-    assert_int_equal(s.b.rows[0].cap, 8);
-    ops->h.kernel_arrive(&s, &quiet, &k2);
-    assert_int_equal(s.b.rows[0].cap, 4); /* the even split */
-    assert_int_equal(s.b.rows[1].cap, 4);
+    sh_kernel_arrive(&sh, &k1);
+    assert_int_equal(s->b.rows[0].cap, 8);
+    sh_kernel_arrive(&sh, &k2);
+    assert_int_equal(s->b.rows[0].cap, 4); /* the even split */
+    assert_int_equal(s->b.rows[1].cap, 4);
     /* a third kernel limited by shared memory: 48 KB / 3 = 16 KB, 12 KB a
      * block -> 1; slots 8 / 3 = 2 for the others */
     sched_kernel_info k3 = kinfo(3, 10, 1, 1024, 12 * 1024, 2, 4);
-    ops->h.kernel_arrive(&s, &quiet, &k3);
-    assert_int_equal(s.b.rows[0].cap, 2);
-    assert_int_equal(s.b.rows[1].cap, 2);
-    assert_int_equal(s.b.rows[2].cap, 1);
+    sh_kernel_arrive(&sh, &k3);
+    assert_int_equal(s->b.rows[0].cap, 2);
+    assert_int_equal(s->b.rows[1].cap, 2);
+    assert_int_equal(s->b.rows[2].cap, 1);
     /* registers bind: K4 with 64 registers a thread (16384 a block) gets
      * 65536 / 4 / 16384 = 1 */
     sched_kernel_info k4 = kinfo(4, 10, 1, 8 * 32 * 64, 0, 8, 4);
-    ops->h.kernel_arrive(&s, &quiet, &k4);
-    assert_int_equal(s.b.rows[3].cap, 1);
-    assert_int_equal(s.b.rows[0].cap, 2);
+    sh_kernel_arrive(&sh, &k4);
+    assert_int_equal(s->b.rows[3].cap, 1);
+    assert_int_equal(s->b.rows[0].cap, 2);
     /* exit: K3 and K4 finish, the caps go back to 4 + 4 */
-    ops->h.kernel_finish(&s, &quiet, &k3);
-    ops->h.kernel_finish(&s, &quiet, &k4);
-    assert_int_equal(s.b.rows[0].cap, 4);
-    assert_int_equal(s.b.rows[1].cap, 4);
+    sh_kernel_finish(&sh, &k3);
+    sh_kernel_finish(&sh, &k4);
+    assert_int_equal(s->b.rows[0].cap, 4);
+    assert_int_equal(s->b.rows[1].cap, 4);
     /* K2 issues its last block: at the next decision its share moves to K1 */
     for (uint32_t i = 0; i < 10; i++)
-        cta(ops, &s, 2, i % 2, true);
+        cta(&sh, 2, i % 2, true);
     sched_kernel_info ks[2] = {k1, k2};
     ks[1].issued = 10;
     sched_kernel_decision dec;
     uint32_t limit[2 * 2];
-    decide(ops, &s, ks, 2, 2, &dec, limit);
+    sh_decide(&sh, ks, 2, &dec, limit);
     assert_int_equal(dec.count, 1);
     assert_int_equal(dec.order[0], 0);
-    assert_int_equal(s.b.rows[0].cap, 8);
+    assert_int_equal(s->b.rows[0].cap, 8);
     assert_int_equal(limit[0], 8);
     assert_int_equal(limit[1], 8);
-    ops->h.destroy(&s);
+    sh_close(&sh);
 }
 
 /* ------------------------------------------------- through the scheduler */

@@ -9,7 +9,11 @@
  *   - gating: the SMs a policy powers off get no CTA and count gated cycles;
  *   - two kernels that arrive at different cycles run concurrently under
  *     leftover, and CTAs appended to a running kernel run as part of it;
- *     the answers equal the functional run's. */
+ *     the answers equal the functional run's;
+ *   - outside the timing model (tests/support/sched_harness.h): keys start
+ *     at their sched/policies.def defaults, policies without init/destroy
+ *     run (rr, fifo), and throttle's admission, ticks and gating follow
+ *     its rule on a hand-driven sequence of requests. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +24,7 @@
 #include "frontend/phase.h"
 #include "timing/sm.h"
 #include "timing/stats.h"
+#include "tests/support/sched_harness.h"
 #include "tests/support/test_util.h"
 
 #include <glib.h>
@@ -434,6 +439,117 @@ static void test_cli_config_list(void **state)
     g_free(out);
 }
 
+/* ------------------------------------------------ outside the timing model */
+
+/* The harness's keys are the defaults policies.def declares (copied here by
+ * hand), and a set changes one key only. */
+static void test_harness_keys(void **state)
+{
+    (void)state;
+    sched_harness sh;
+    sh_open(&sh, SCHED_LEVEL_WARP, "tl-rr");
+    assert_int_equal(sh.keys.tl_rr_fetch_group, 6);
+    assert_int_equal(sh.keys.tl_gto_fetch_group, 6);
+    assert_false(sh.keys.pa_tie_rr);
+    assert_true(sh.keys.greedy_clear_history);
+    assert_int_equal(sh.keys.throttle_burst, 4);
+    assert_int_equal(sh.keys.throttle_period, 500);
+    assert_true(sh.keys.onac_target == 0.98);
+    sh_set(&sh, "tl-rr.fetch_group=3");
+    sh_set(&sh, "pa.tie_rr=true");
+    sh_set(&sh, "onac.target=0.5");
+    assert_int_equal(sh.keys.tl_rr_fetch_group, 3);
+    assert_int_equal(sh.keys.tl_gto_fetch_group, 6);
+    assert_true(sh.keys.pa_tie_rr);
+    assert_true(sh.keys.onac_target == 0.5);
+    sh_start(&sh);
+    assert_true(sh.env.keys == &sh.keys);
+    sh_close(&sh);
+}
+
+/* rr has state but neither init nor destroy, fifo has neither state nor
+ * init: both run.  rr walks the SMs from the one after the last that took
+ * a CTA; an SM holding max_fit CTAs, or paused, is not eligible. */
+static void test_harness_optional_hooks(void **state)
+{
+    (void)state;
+    sched_harness sh;
+    sh_open(&sh, SCHED_LEVEL_CTA, "rr");
+    sh.env.nsms = 3;
+    sh_start(&sh);
+    sched_kernel_info k = sh_kernel(1, 5, 1, 2);
+    assert_int_equal(sh_place(&sh, &k), 0);
+    assert_string_equal(sh.why, ""); /* no trace: no reason */
+    sh_cta_issued(&sh, 1, k.issued++, 0);
+    sh_trace(&sh, true);
+    assert_int_equal(sh_place(&sh, &k), 1);
+    assert_string_equal(sh.why, "first SM with room after SM 0");
+    sh_cta_issued(&sh, 1, k.issued++, 1);
+    assert_int_equal(sh_place(&sh, &k), 2);
+    sh_cta_issued(&sh, 1, k.issued++, 2);
+    assert_int_equal(sh_place(&sh, &k), -1); /* every SM holds its one CTA */
+    sh_cta_finished(&sh, 1, 1, 1);
+    assert_int_equal(sh.sms[1].resident, 0);
+    assert_int_equal(sh_place(&sh, &k), 1); /* after SM 2: SM 0 full, SM 1 free */
+    sh.ctl.sm_pause(&sh.ctl, 1);
+    assert_int_equal(sh_place(&sh, &k), -1);
+    sh.ctl.sm_resume(&sh.ctl, 1);
+    assert_int_equal(sh_place(&sh, &k), 1);
+    sh_close(&sh);
+
+    sh_open(&sh, SCHED_LEVEL_FETCH, "fifo");
+    sh_start(&sh);
+    const sched_fetch_req q[3] = {{4, 7, 10}, {1, 2, 11}, {0, 1, 12}};
+    assert_int_equal(sh_fetch_pick(&sh, q, 3), 0); /* the driver's queue order */
+    assert_int_equal(sh_tick(&sh), SCHED_NEVER);   /* no tick hook */
+    sh_close(&sh);
+}
+
+/* throttle (burst 2, period 100, 2 of 4 SMs on), request by request: the
+ * third CTA of period 0 waits until cycle 100; a request an earlier filter
+ * refused is not refused again; SMs 2 and 3 are gated while the kernel
+ * runs; ticks fall on period boundaries. */
+static void test_throttle_by_hand(void **state)
+{
+    (void)state;
+    sched_harness sh;
+    sh_open(&sh, SCHED_LEVEL_FILTER, "throttle");
+    sh_setv(&sh, (const char *const[]){"throttle.burst=2", "throttle.period=100",
+                                       "throttle.active_sms=2", NULL});
+    sh.env.nsms = 4;
+    sh_start(&sh);
+    sh_trace(&sh, true);
+    assert_int_equal(sh_tick(&sh), SCHED_NEVER); /* no kernel yet */
+    sched_kernel_info k = sh_kernel(1, 8, 2, 4);
+    sh_kernel_arrive(&sh, &k);
+    assert_false(sh.sms[0].gated || sh.sms[1].gated);
+    assert_true(sh.sms[2].gated && sh.sms[3].gated);
+    assert_int_equal(sh_tick(&sh), 100);
+    sh.ctl.cycle = 10;
+    assert_int_equal(sh_admit(&sh, &k, 0, 0, false), SCHED_ADMIT);
+    sh_cta_issued(&sh, 1, 0, 0);
+    assert_int_equal(sh_admit(&sh, &k, 1, 1, false), SCHED_ADMIT);
+    sh_cta_issued(&sh, 1, 1, 1);
+    sh.ctl.cycle = 20;
+    assert_int_equal(sh_admit(&sh, &k, 2, 0, false), SCHED_REFUSE_UNTIL(100));
+    assert_string_equal(sh.why, "2 CTAs admitted in period 0");
+    assert_int_equal(sh_admit(&sh, &k, 2, 0, true), SCHED_ADMIT);
+    sh_cta_dropped(&sh, 1, 2, 0, "throttle");
+    sh.ctl.cycle = 100;
+    assert_int_equal(sh_admit(&sh, &k, 2, 0, false), SCHED_ADMIT); /* a new period */
+    sh_cta_issued(&sh, 1, 2, 0);
+    sh_cta_finished(&sh, 1, 0, 0);
+    sh.ctl.cycle = 150;
+    assert_int_equal(sh_tick(&sh), 200);
+    k.issued = k.finished = 8;
+    sh_kernel_finish(&sh, &k);
+    assert_false(sh.sms[2].gated || sh.sms[3].gated);
+    assert_int_equal(sh_tick(&sh), SCHED_NEVER);
+    if (!strstr(sh.log->str, "kernel 1: 3 CTAs issued, 1 finished, 1 requests refused"))
+        fail_msg("throttle's summary is missing from its log:\n%s", sh.log->str);
+    sh_close(&sh);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +561,9 @@ int main(void)
         cmocka_unit_test(test_annotations_use_config_latencies),
         cmocka_unit_test(test_cli_concurrent_launches),
         cmocka_unit_test(test_cli_config_list),
+        cmocka_unit_test(test_harness_keys),
+        cmocka_unit_test(test_harness_optional_hooks),
+        cmocka_unit_test(test_throttle_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,72 +24,41 @@
 #include "benchmarks/harness.h"
 #include "sched/sched.h"
 #include "timing/stats.h"
+#include "tests/support/sched_harness.h"
 #include "tests/support/test_util.h"
 
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
-extern const sched_backoff_ops sched_backoff_greedy, sched_backoff_ddos;
-
 /* ------------------------------------------------ policy instances by hand */
 
-/* Every policy key at its default, then "name=value" overrides. */
-static void keys_with(sched_keys *k, const char *const *sets)
-{
-    memset(k, 0, sizeof *k);
-    uint32_t n;
-    const sched_key_def *d = sched_key_defs(&n);
-    for (uint32_t i = 0; i < n; i++) {
-        double v = d[i].def;
-        for (const char *const *s = sets; s && *s; s++) {
-            size_t len = strlen(d[i].policy);
-            const char *eq = strchr(*s, '=');
-            if (!strncmp(*s, d[i].policy, len) && (*s)[len] == '.' &&
-                !strncmp(*s + len + 1, d[i].name, (size_t)(eq - *s - (long)len - 1)) &&
-                strlen(d[i].name) == (size_t)(eq - *s - (long)len - 1))
-                v = !strcmp(eq + 1, "true") ? 1 : !strcmp(eq + 1, "false") ? 0
-                                                                 : g_ascii_strtod(eq + 1, NULL);
-        }
-        char *f = (char *)k + d[i].offset;
-        if (d[i].kind == SCHED_KEY_U32)
-            *(uint32_t *)f = (uint32_t)v;
-        else if (d[i].kind == SCHED_KEY_DBL)
-            *(double *)f = v;
-        else
-            *(bool *)f = v != 0;
-    }
-}
-
+/* One SM's instance of a spin policy (tests/support/sched_harness.h). */
 typedef struct inst {
-    const sched_backoff_ops *ops;
-    sched_keys keys;
-    void *st;
-    sched_ctl ctl;
-    char why[SCHED_WHY_LEN];
+    sched_harness sh;
     uint32_t writes;             /* sched_issue.writes of the events it makes */
 } inst;
 
-static void inst_open(inst *in, const sched_backoff_ops *ops, const char *const *sets)
+/* `policy` with its keys at their defaults, then "name.key=value" sets; an
+ * SM of 2 schedulers and 8 warp slots, all 8 warps arrived at cycle 1000. */
+static void inst_open(inst *in, const char *policy, const char *const *sets)
 {
     memset(in, 0, sizeof *in);
-    in->ops = ops;
-    keys_with(&in->keys, sets);
-    sched_env env = {.keys = &in->keys, .nsms = 1, .schedulers = 2, .warp_slots = 8,
-                     .max_ctas = 8, .sm = 0, .scheduler = SCHED_NONE};
-    in->st = g_malloc0(ops->h.state_size);
-    ops->h.init(in->st, &env);
-    in->ctl.cycle = 1000;
+    sh_open(&in->sh, SCHED_LEVEL_BACKOFF, policy);
+    sh_setv(&in->sh, sets);
+    in->sh.env.schedulers = 2;
+    in->sh.env.warp_slots = 8;
+    sh_start(&in->sh);
+    in->sh.ctl.cycle = 1000;
     for (uint32_t slot = 0; slot < 8; slot++) {
         sched_warp_event e = {.slot = slot};
-        ops->h.warp_arrive(in->st, &in->ctl, &e);
+        sh_warp_arrive(&in->sh, &e);
     }
 }
 
 static void inst_close(inst *in)
 {
-    in->ops->h.destroy(in->st);
-    g_free(in->st);
+    sh_close(&in->sh);
 }
 
 static const ptx_annot candidate = {.spin_candidate = 1};
@@ -102,8 +71,8 @@ static uint64_t setp(inst *in, uint32_t slot, uint32_t pc, uint32_t guard, const
     sched_issue e = {.slot = slot, .pc = pc, .target = SCHED_NONE, .flags = SCHED_ISSUE_SETP,
                      .annot = an, .active = 0xffffffffu, .guard = guard, .a = a, .b = b,
                      .writes = in->writes};
-    in->ctl.cycle++;
-    return in->ops->observe(in->st, &in->ctl, &e, in->why);
+    in->sh.ctl.cycle++;
+    return sh_observe(&in->sh, &e);
 }
 
 /* A backward branch at pc (to pc - 5) taken by `taken` lanes. */
@@ -113,8 +82,8 @@ static uint64_t branch(inst *in, uint32_t slot, uint32_t pc, uint32_t taken)
                      .flags = SCHED_ISSUE_BRANCH | SCHED_ISSUE_BACKWARD, .annot = &plain,
                      .active = 0xffffffffu, .guard = 0xffffffffu, .taken = taken,
                      .writes = in->writes};
-    in->ctl.cycle++;
-    return in->ops->observe(in->st, &in->ctl, &e, in->why);
+    in->sh.ctl.cycle++;
+    return sh_observe(&in->sh, &e);
 }
 
 static void fill(uint64_t *v, uint64_t x)
@@ -137,7 +106,7 @@ static unsigned first_backoff(inst *in, uint32_t slot, uint32_t pc, unsigned tim
             a[odd_lane] = 99;
         uint64_t until = setp(in, slot, pc, 0xffffffffu, a, b, an);
         if (until) {
-            assert_int_equal(until, in->ctl.cycle + in->keys.greedy_backoff);
+            assert_int_equal(until, in->sh.ctl.cycle + in->sh.keys.greedy_backoff);
             return k;
         }
     }
@@ -149,7 +118,7 @@ static void test_greedy_five_equal(void **state)
     (void)state;
     inst in;
     const char *const sets[] = {"greedy.backoff=700", NULL};
-    inst_open(&in, &sched_backoff_greedy, sets);
+    inst_open(&in, "greedy", sets);
     /* Fig. 2: W = 5 equal tuples on every lane -> the fifth push backs off */
     assert_int_equal(first_backoff(&in, 0, 27, 8, -1, 0, &candidate), 5);
     /* history cleared after the backoff: five fresh pushes again */
@@ -180,25 +149,25 @@ static void test_greedy_keys(void **state)
     inst in;
     /* k of W: 4 of 5 equal to the newest suffices */
     const char *const kofw[] = {"greedy.repeat=4", NULL};
-    inst_open(&in, &sched_backoff_greedy, kofw);
+    inst_open(&in, "greedy", kofw);
     assert_int_equal(first_backoff(&in, 0, 27, 12, 7, 3, &candidate), 5);
     inst_close(&in);
     /* history kept after a backoff: the next spinning push backs off again */
     const char *const keep[] = {"greedy.clear_history=false", NULL};
-    inst_open(&in, &sched_backoff_greedy, keep);
+    inst_open(&in, "greedy", keep);
     assert_int_equal(first_backoff(&in, 0, 27, 8, -1, 0, &candidate), 5);
     assert_int_equal(first_backoff(&in, 0, 27, 8, -1, 0, &candidate), 1);
     inst_close(&in);
     /* static filter: a setp the pass did not flag is not tracked */
     const char *const filt[] = {"greedy.static_filter=true", NULL};
-    inst_open(&in, &sched_backoff_greedy, filt);
+    inst_open(&in, "greedy", filt);
     assert_int_equal(first_backoff(&in, 0, 27, 12, -1, 0, &plain), 0);
     assert_int_equal(first_backoff(&in, 0, 36, 12, -1, 0, &candidate), 5);
     inst_close(&in);
     /* rows: two setp PCs alternating fit in 2 rows, thrash 1 row (LRU) */
     for (unsigned rows = 1; rows <= 2; rows++) {
         const char *const r1[] = {rows == 1 ? "greedy.rows=1" : "greedy.rows=2", NULL};
-        inst_open(&in, &sched_backoff_greedy, r1);
+        inst_open(&in, "greedy", r1);
         unsigned hit = 0;
         for (unsigned k = 1; k <= 10 && !hit; k++) {
             hit = first_backoff(&in, 0, 27, 1, -1, 0, &candidate) ? k : 0;
@@ -226,13 +195,13 @@ static void test_ddos_table(void **state)
     (void)state;
     inst in;
     const char *const pt2[] = {"ddos.threshold=2", "ddos.backoff=500", NULL};
-    inst_open(&in, &sched_backoff_ddos, pt2);
+    inst_open(&in, "ddos", pt2);
     /* traversal 1 has nothing to compare with; 2 and 3 repeat it: the
      * second spinning traversal reaches confidence 2 >= PT2 and backs off */
     assert_int_equal(traverse(&in, 0, 1), 0);
     assert_int_equal(traverse(&in, 0, 1), 0);
     uint64_t u = traverse(&in, 0, 1);
-    assert_int_equal(u, in.ctl.cycle + 500);
+    assert_int_equal(u, in.sh.ctl.cycle + 500);
     /* spin-inducing now: another warp's first spinning traversal backs off */
     assert_int_equal(traverse(&in, 1, 7), 0);
     assert_int_not_equal(traverse(&in, 1, 7), 0);
@@ -249,7 +218,7 @@ static void test_ddos_table(void **state)
     inst_close(&in);
 
     const char *const pt4[] = {"ddos.threshold=4", NULL};
-    inst_open(&in, &sched_backoff_ddos, pt4);
+    inst_open(&in, "ddos", pt4);
     unsigned first = 0;
     for (unsigned k = 1; k <= 8 && !first; k++)
         first = traverse(&in, 0, 3) ? k : 0;
@@ -258,7 +227,7 @@ static void test_ddos_table(void **state)
 
     /* table of 1 row: another branch's spinning replaces the row */
     const char *const small[] = {"ddos.table_size=1", NULL};
-    inst_open(&in, &sched_backoff_ddos, small);
+    inst_open(&in, "ddos", small);
     assert_int_equal(traverse(&in, 0, 1), 0);
     assert_int_equal(traverse(&in, 0, 1), 0); /* conf(50) = 1 */
     uint64_t a[32], b[32];
@@ -272,34 +241,18 @@ static void test_ddos_table(void **state)
     inst_close(&in);
 }
 
-static void log_to(const sched_ctl *c, const char *policy, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(c->trace, "%s: ", policy);
-    vfprintf(c->trace, fmt, ap);
-    fputc('\n', c->trace);
-    va_end(ap);
-}
-
 /* Every warp leaves; the summary line's "false (memory changed) N". */
 static unsigned false_memory(inst *in)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    in->ctl.trace = open_memstream(&buf, &len);
-    in->ctl.log = log_to;
+    sh_trace(&in->sh, true);
     for (uint32_t slot = 0; slot < 8; slot++) {
         sched_warp_event e = {.slot = slot};
-        in->ops->h.warp_leave(in->st, &in->ctl, &e);
+        sh_warp_leave(&in->sh, &e);
     }
-    fclose(in->ctl.trace);
-    in->ctl.trace = NULL;
-    const char *p = strstr(buf, "false (memory changed) ");
+    sh_trace(&in->sh, false);
+    const char *p = strstr(in->sh.log->str, "false (memory changed) ");
     assert_non_null(p);
-    unsigned n = (unsigned)g_ascii_strtoull(p + strlen("false (memory changed) "), NULL, 10);
-    free(buf);
-    return n;
+    return (unsigned)g_ascii_strtoull(p + strlen("false (memory changed) "), NULL, 10);
 }
 
 /* A decision is false when the warp changed memory (sched_issue.writes
@@ -308,7 +261,7 @@ static void test_false_memory(void **state)
 {
     (void)state;
     inst in;
-    inst_open(&in, &sched_backoff_greedy, NULL);
+    inst_open(&in, "greedy", NULL);
     in.writes = 3;
     assert_int_equal(first_backoff(&in, 0, 27, 8, -1, 0, &candidate), 5); /* armed at 3 */
     /* next setp at 27 with no write in between: a true detection */
@@ -324,7 +277,7 @@ static void test_false_memory(void **state)
     inst_close(&in);
 
     const char *const pt2[] = {"ddos.threshold=2", NULL};
-    inst_open(&in, &sched_backoff_ddos, pt2);
+    inst_open(&in, "ddos", pt2);
     assert_int_equal(traverse(&in, 0, 1), 0);
     assert_int_equal(traverse(&in, 0, 1), 0);
     assert_int_not_equal(traverse(&in, 0, 1), 0); /* decision at branch 50, armed at 0 */
@@ -337,37 +290,43 @@ static void test_false_memory(void **state)
     inst_close(&in);
 }
 
-static void test_release_rule(void **state)
+/* The release test's four warps of one scheduler: three backed off, one done. */
+static void release_views(inst *in)
 {
-    (void)state;
-    sched_warp_view v[4] = {
+    const sched_warp_view v[4] = {
         {.age = 9, .slot = 0, .state = SCHED_WS_BACKOFF},
         {.age = 4, .slot = 2, .state = SCHED_WS_BACKOFF},
         {.age = 6, .slot = 4, .state = SCHED_WS_BACKOFF},
         {.age = 1, .slot = 6, .state = SCHED_WS_DONE},
     };
-    sched_warp_ctx ctx = {.cycle = 1000};
-    char why[SCHED_WHY_LEN];
-    const sched_backoff_ops *pol[] = {&sched_backoff_greedy, &sched_backoff_ddos};
+    memcpy(in->sh.warps, v, sizeof v);
+    in->sh.nwarps = 4;
+}
+
+static void test_release_rule(void **state)
+{
+    (void)state;
+    const char *const pol[] = {"greedy", "ddos"};
     for (int p = 0; p < 2; p++) {
         inst in;
         inst_open(&in, pol[p], NULL);
+        release_views(&in);
         /* all live warps backed off: the oldest goes (the done one does not count) */
-        assert_int_equal(pol[p]->release(in.st, &ctx, v, 4, why), 1);
+        assert_int_equal(sh_release(&in.sh), 1);
         /* one live warp waits on memory: nobody goes */
-        v[2].state = SCHED_WS_SB_MEM;
-        assert_int_equal(pol[p]->release(in.st, &ctx, v, 4, why), -1);
-        v[2].state = SCHED_WS_BACKOFF;
+        in.sh.warps[2].state = SCHED_WS_SB_MEM;
+        assert_int_equal(sh_release(&in.sh), -1);
         inst_close(&in);
     }
     /* release = soonest: the warp whose backoff ends first */
     const char *const soon[] = {"greedy.release=1", "greedy.backoff=100", NULL};
     inst in;
-    inst_open(&in, &sched_backoff_greedy, soon);
+    inst_open(&in, "greedy", soon);
     first_backoff(&in, 4, 27, 5, -1, 0, &candidate); /* slot 4 ends first */
     first_backoff(&in, 2, 27, 5, -1, 0, &candidate);
     first_backoff(&in, 0, 27, 5, -1, 0, &candidate);
-    assert_int_equal(sched_backoff_greedy.release(in.st, &ctx, v, 4, why), 2);
+    release_views(&in);
+    assert_int_equal(sh_release(&in.sh), 2);
     inst_close(&in);
 }
 

@@ -27,6 +27,7 @@
 #include "benchmarks/bench.h"
 #include "api/api_internal.h"
 #include "sched/sched.h"
+#include "tests/support/sched_harness.h"
 #include "tests/support/test_util.h"
 #include "timing/gpu.h"
 
@@ -213,48 +214,46 @@ static void set_views(sched_warp_view *v, unsigned n, const uint8_t *states)
 static void test_warp_policies(void **state)
 {
     (void)state;
-    const sched_policy *lp = sched_find(SCHED_LEVEL_WARP, "lrr");
-    const sched_policy *gp = sched_find(SCHED_LEVEL_WARP, "gto");
-    assert_non_null(lp);
-    assert_non_null(gp);
-    const sched_warp_ops *lrr = (const sched_warp_ops *)lp->hooks;
-    const sched_warp_ops *gto = (const sched_warp_ops *)gp->hooks;
-    sched_warp_view v[4];
     const uint8_t ready[4] = {SCHED_WS_ISSUE_ALU, SCHED_WS_SB_MEM, SCHED_WS_ISSUE_MEM,
                               SCHED_WS_ISSUE_ALU};
-    set_views(v, 4, ready);
-    char why[SCHED_WHY_LEN];
-    sched_warp_ctx ctx = {0, 0, 0, NULL};
-    gpu_config cfg;
-    gpu_config_defaults(&cfg);
-    sched_env env = {&cfg.policy, 1, 1, 1, 4, 8, 0, 0, 4, 0, 0};
+    /* one scheduler of 4 warp slots per policy, keys at their defaults */
+    sched_harness lrr, gto;
+    sh_open(&lrr, SCHED_LEVEL_WARP, "lrr");
+    sh_warps(&lrr, 4, NULL);
+    sh_start(&lrr);
+    sh_open(&gto, SCHED_LEVEL_WARP, "gto");
+    sh_warps(&gto, 4, NULL);
+    sh_start(&gto);
+    set_views(lrr.warps, 4, ready);
+    set_views(gto.warps, 4, ready);
 
     /* lrr: 0, 2, 3, 0, ... skipping the stalled warp */
-    uint64_t ls[8] = {0};
-    lrr->h.init(ls, &env);
-    assert_int_equal(lrr->pick(ls, &ctx, v, 4, why), 0);
-    assert_int_equal(lrr->pick(ls, &ctx, v, 4, why), 2);
-    assert_int_equal(lrr->pick(ls, &ctx, v, 4, why), 3);
-    assert_int_equal(lrr->pick(ls, &ctx, v, 4, why), 0);
+    assert_int_equal(sh_pick(&lrr), 0);
+    assert_int_equal(sh_pick(&lrr), 2);
+    assert_int_equal(sh_pick(&lrr), 3);
+    assert_int_equal(sh_pick(&lrr), 0);
 
     /* gto: the oldest ready (3), then greedily 3 while it stays ready */
-    uint64_t gs[8] = {0};
-    gto->h.init(gs, &env);
-    assert_int_equal(gto->pick(gs, &ctx, v, 4, why), 3);
-    assert_int_equal(gto->pick(gs, &ctx, v, 4, why), 3);
-    v[3].state = SCHED_WS_SB_ALU;
-    assert_int_equal(gto->pick(gs, &ctx, v, 4, why), 2); /* next oldest */
-    v[3].state = SCHED_WS_ISSUE_ALU;
-    assert_int_equal(gto->pick(gs, &ctx, v, 4, why), 2); /* greedy now on 2 */
+    assert_int_equal(sh_pick(&gto), 3);
+    assert_int_equal(sh_pick(&gto), 3);
+    gto.warps[3].state = SCHED_WS_SB_ALU;
+    assert_int_equal(sh_pick(&gto), 2); /* next oldest */
+    gto.warps[3].state = SCHED_WS_ISSUE_ALU;
+    assert_int_equal(sh_pick(&gto), 2); /* greedy now on 2 */
 
     /* nothing ready: both refuse */
     const uint8_t none[4] = {SCHED_WS_SB_ALU, SCHED_WS_DONE, SCHED_WS_STALL_MEM,
                              SCHED_WS_IBUF_EMPTY};
-    set_views(v, 4, none);
-    assert_int_equal(lrr->pick(ls, &ctx, v, 4, why), -1);
-    assert_int_equal(gto->pick(gs, &ctx, v, 4, why), -1);
+    set_views(lrr.warps, 4, none);
+    set_views(gto.warps, 4, none);
+    assert_int_equal(sh_pick(&lrr), -1);
+    assert_int_equal(sh_pick(&gto), -1);
+    sh_close(&lrr);
+    sh_close(&gto);
 
     /* the default config's choices are the baselines */
+    gpu_config cfg;
+    gpu_config_defaults(&cfg);
     sched_selection sel;
     GError *err = NULL;
     gpu_config_policies(&cfg, &sel);

@@ -26,9 +26,10 @@
 #include "benchmarks/bench.h"
 #include "sched/sched.h"
 #include "sched/warp/two_level.h"
+#include "tests/support/sched_harness.h"
 #include "tests/support/test_shard.h"
 #include "tests/support/test_util.h"
-#include "timing/config.h"
+#include "timing/config.h" /* the phases test's m2090 latencies, not the policies */
 #include "timing/sm.h"
 
 #include <glib.h>
@@ -39,60 +40,29 @@
 
 enum { ALU = SCHED_WS_ISSUE_ALU, MEMW = SCHED_WS_SB_MEM, SBA = SCHED_WS_SB_ALU };
 
-typedef struct rig {
-    gpu_config cfg;
-    sched_env env;
-    const sched_warp_ops *ops;
-    void *st;
-    sched_warp_view v[8];
-    ptx_annot an[8];
-    uint32_t n;
-} rig;
-
-/* A scheduler of n warps (ages given) running `policy` with `sets`. */
-static void rig_open(rig *r, const char *policy, uint32_t n, const uint64_t *ages,
+/* A scheduler of n warps (ages given) running `policy` with `sets`: the
+ * harness's ready views, every warp 10 cycles from the end of a 10-cycle
+ * phase. */
+static void rig_open(sched_harness *r, const char *policy, uint32_t n, const uint64_t *ages,
                      const char *const *sets)
 {
-    memset(r, 0, sizeof *r);
-    gpu_config_defaults(&r->cfg);
-    GError *err = NULL;
-    for (unsigned i = 0; sets && sets[i]; i++)
-        if (!gpu_config_set(&r->cfg, sets[i], &err))
-            fail_msg("%s: %s", sets[i], err->message);
-    const sched_policy *p = sched_find(SCHED_LEVEL_WARP, policy);
-    if (!p)
-        fail_msg("no warp policy %s", policy);
-    r->ops = (const sched_warp_ops *)p->hooks;
-    r->env = (sched_env){&r->cfg.policy, 1, 1, 1, n, 8, 0, 0, n, 0, 0};
-    r->st = g_malloc0(r->ops->h.state_size);
-    r->ops->h.init(r->st, &r->env);
-    r->n = n;
-    for (uint32_t i = 0; i < n; i++) {
-        r->v[i].slot = i;
-        r->v[i].age = ages[i];
-        r->v[i].state = ALU;
-        r->v[i].last_issue = SCHED_NEVER;
-        r->an[i].phase_distance = r->an[i].phase_length = 10;
-        r->v[i].annot = &r->an[i];
-    }
+    sh_open(r, SCHED_LEVEL_WARP, policy);
+    sh_setv(r, sets);
+    sh_warps(r, n, ages);
+    for (uint32_t i = 0; i < n; i++)
+        r->annot[i].phase_distance = r->annot[i].phase_length = 10;
+    sh_start(r);
 }
 
-static void rig_close(rig *r)
+static int32_t pick(sched_harness *r)
 {
-    g_free(r->st);
+    return sh_pick(r);
 }
 
-static int32_t pick(rig *r)
+static void states(sched_harness *r, const uint8_t *s)
 {
-    char why[SCHED_WHY_LEN];
-    sched_warp_ctx ctx = {0, 0, 0, NULL};
-    return r->ops->pick(r->st, &ctx, r->v, r->n, why);
-}
-
-static void states(rig *r, const uint8_t *s)
-{
-    for (uint32_t i = 0; i < r->n; i++)
-        r->v[i].state = s[i];
+    for (uint32_t i = 0; i < r->nwarps; i++)
+        r->warps[i].state = s[i];
 }
 
 /* The two-level queues hold exactly these view indices, in this order. */
@@ -165,44 +135,44 @@ static void test_vecadd_two_phases(void **state)
 static void test_pa(void **state)
 {
     (void)state;
-    rig r;
+    sched_harness r;
     /* distances 10, 4, 4, 2; v2 is older than v1; v3 waits on an operand */
     rig_open(&r, "pa", 4, (const uint64_t[]){5, 9, 3, 1}, NULL);
-    r.an[0].phase_distance = 10;
-    r.an[1].phase_distance = 4;
-    r.an[2].phase_distance = 4;
-    r.an[3].phase_distance = 2;
-    r.v[3].state = SBA;
+    r.annot[0].phase_distance = 10;
+    r.annot[1].phase_distance = 4;
+    r.annot[2].phase_distance = 4;
+    r.annot[3].phase_distance = 2;
+    r.warps[3].state = SBA;
     assert_int_equal(pick(&r), 2);  /* 4 = 4: v2 is the older */
     assert_int_equal(pick(&r), 2);  /* nothing changed: the same rule again */
-    r.v[3].state = ALU;
+    r.warps[3].state = ALU;
     assert_int_equal(pick(&r), 3);  /* distance 2 beats every other */
-    r.an[3].phase_distance = 12;    /* v3 moved into a long phase */
-    r.an[2].phase_distance = 6;     /* v2 advanced: 6 > v1's 4 */
+    r.annot[3].phase_distance = 12;    /* v3 moved into a long phase */
+    r.annot[2].phase_distance = 6;     /* v2 advanced: 6 > v1's 4 */
     assert_int_equal(pick(&r), 1);
-    r.v[1].state = MEMW;            /* v1 stalls: v2 (6) before v0 (10) */
+    r.warps[1].state = MEMW;            /* v1 stalls: v2 (6) before v0 (10) */
     assert_int_equal(pick(&r), 2);
-    r.v[2].annot = NULL;            /* no annotations: counts as farthest */
+    r.warps[2].annot = NULL;            /* no annotations: counts as farthest */
     assert_int_equal(pick(&r), 0);
     states(&r, (const uint8_t[]){SBA, MEMW, SCHED_WS_STALL_ALU, SCHED_WS_DONE});
     assert_int_equal(pick(&r), -1);
-    rig_close(&r);
+    sh_close(&r);
 
     /* pa.tie_rr: ties rotate from the warp after the last pick */
     rig_open(&r, "pa", 4, (const uint64_t[]){5, 9, 3, 1}, (const char *const[]){"pa.tie_rr=true", NULL});
-    r.an[0].phase_distance = 10;
-    r.an[1].phase_distance = 4;
-    r.an[2].phase_distance = 4;
-    r.an[3].phase_distance = 4;
-    r.v[3].state = SBA;
+    r.annot[0].phase_distance = 10;
+    r.annot[1].phase_distance = 4;
+    r.annot[2].phase_distance = 4;
+    r.annot[3].phase_distance = 4;
+    r.warps[3].state = SBA;
     assert_int_equal(pick(&r), 1);  /* scan from v0: v1 is the first 4 */
     assert_int_equal(pick(&r), 2);  /* scan from v2 */
     assert_int_equal(pick(&r), 1);  /* v3 cannot issue; wraps to v1 */
-    r.v[3].state = ALU;
+    r.warps[3].state = ALU;
     assert_int_equal(pick(&r), 2);
     assert_int_equal(pick(&r), 3);  /* now v3 takes its turn */
     assert_int_equal(pick(&r), 1);
-    rig_close(&r);
+    sh_close(&r);
 }
 
 /* ------------------------------------------------------------ two level */
@@ -211,7 +181,7 @@ static void test_pa(void **state)
 static const uint64_t six_ages[6] = {50, 40, 30, 20, 10, 60};
 
 /* The steps tl-rr and tl-gto share up to the point where they differ. */
-static void two_level_common(rig *r, bool gto)
+static void two_level_common(sched_harness *r, bool gto)
 {
     /* first pick: all six arrive, join active in launch order, and the
      * head (v4, v3, v2) fills the ready queue */
@@ -221,9 +191,9 @@ static void two_level_common(rig *r, bool gto)
     assert_int_equal(first, 4);
     if (gto) {
         assert_int_equal(pick(r), 4); /* greedy */
-        r->v[4].state = SBA;          /* a short ALU wait: stays ready */
+        r->warps[4].state = SBA;          /* a short ALU wait: stays ready */
         assert_int_equal(pick(r), 3); /* oldest ready */
-        r->v[4].state = ALU;
+        r->warps[4].state = ALU;
         assert_int_equal(pick(r), 3); /* greedy on v3 now */
         READY(r, 4, 3, 2);
     } else {
@@ -233,8 +203,8 @@ static void two_level_common(rig *r, bool gto)
     }
     /* v3 reaches a consumer of its outstanding load: pending; the head of
      * active (v1) takes its ready slot */
-    r->v[3].state = MEMW;
-    r->v[3].outstanding = 1;
+    r->warps[3].state = MEMW;
+    r->warps[3].outstanding = 1;
     int32_t p = pick(r);
     READY(r, 4, 2, 1);
     ACTIVE(r, 0, 5);
@@ -242,12 +212,12 @@ static void two_level_common(rig *r, bool gto)
     assert_int_equal(p, gto ? 4 : 2); /* gto: greedy v4; rr: after v4 */
     /* only ready warps issue: v3 (still with a load in flight), v0 and v5
      * could issue, but the ready ones wait on operands */
-    r->v[3].state = ALU;
-    r->v[4].state = r->v[2].state = r->v[1].state = SBA;
+    r->warps[3].state = ALU;
+    r->warps[4].state = r->warps[2].state = r->warps[1].state = SBA;
     assert_int_equal(pick(r), -1);
     assert_int_equal(WHERE(r, 3), TL_PENDING);
     /* its loads complete: v3 joins active */
-    r->v[3].outstanding = 0;
+    r->warps[3].outstanding = 0;
     assert_int_equal(pick(r), -1);
     assert_int_equal(WHERE(r, 3), TL_ACTIVE);
 }
@@ -255,65 +225,65 @@ static void two_level_common(rig *r, bool gto)
 static void test_tl_rr(void **state)
 {
     (void)state;
-    rig r;
+    sched_harness r;
     rig_open(&r, "tl-rr", 6, six_ages, (const char *const[]){"tl-rr.fetch_group=3", NULL});
     two_level_common(&r, false);
     ACTIVE(&r, 0, 5, 3); /* round robin: the tail, not sorted */
     /* v2 completes: the head of active, v0, fills its slot and issues */
-    r.v[2].state = SCHED_WS_DONE;
-    r.v[0].state = ALU;
+    r.warps[2].state = SCHED_WS_DONE;
+    r.warps[0].state = ALU;
     assert_int_equal(pick(&r), 0);
     READY(&r, 4, 1, 0);
     ACTIVE(&r, 5, 3);
     /* a warp at a barrier is pending too, and comes back when released */
-    r.v[0].state = SCHED_WS_BARRIER;
-    r.v[1].state = ALU;
+    r.warps[0].state = SCHED_WS_BARRIER;
+    r.warps[1].state = ALU;
     /* v5 fills ready position 2, which is where round robin resumes */
     assert_int_equal(pick(&r), 5);
     READY(&r, 4, 1, 5);
     ACTIVE(&r, 3);
-    r.v[0].state = ALU;
+    r.warps[0].state = ALU;
     pick(&r);
     ACTIVE(&r, 3, 0);
     /* a new warp in v2's slot (new age) joins active behind them */
-    r.v[2].state = SCHED_WS_IBUF_EMPTY;
-    r.v[2].age = 70;
+    r.warps[2].state = SCHED_WS_IBUF_EMPTY;
+    r.warps[2].age = 70;
     pick(&r);
     ACTIVE(&r, 3, 0, 2);
-    rig_close(&r);
+    sh_close(&r);
 }
 
 static void test_tl_gto(void **state)
 {
     (void)state;
-    rig r;
+    sched_harness r;
     rig_open(&r, "tl-gto", 6, six_ages, (const char *const[]){"tl-gto.fetch_group=3", NULL});
     two_level_common(&r, true);
     ACTIVE(&r, 3, 0, 5); /* sorted by launch order: v3 (20) before v0 (50) */
     /* v2 completes: v3 takes the slot (tl-rr would take v0) */
-    r.v[2].state = SCHED_WS_DONE;
-    r.v[0].state = ALU;
+    r.warps[2].state = SCHED_WS_DONE;
+    r.warps[0].state = ALU;
     assert_int_equal(pick(&r), 3);
     READY(&r, 4, 1, 3);
     ACTIVE(&r, 0, 5);
     /* greedy inside the ready queue: v3 again, then the oldest, v4 */
-    r.v[4].state = ALU;
+    r.warps[4].state = ALU;
     assert_int_equal(pick(&r), 3);
-    r.v[3].state = SBA;
+    r.warps[3].state = SBA;
     assert_int_equal(pick(&r), 4);
-    rig_close(&r);
+    sh_close(&r);
 }
 
 static void test_pa_tl(void **state)
 {
     (void)state;
-    rig r;
+    sched_harness r;
     /* phase lengths of each warp's next phase: v0 30, v1 8, v2 20, v3 8,
      * v4 50, v5 5; ages as above (v4 oldest) */
     rig_open(&r, "pa-tl", 6, six_ages, (const char *const[]){"pa-tl.fetch_group=2", NULL});
     const uint32_t len[6] = {30, 8, 20, 8, 50, 5};
     for (int i = 0; i < 6; i++)
-        r.an[i].phase_length = r.an[i].phase_distance = len[i];
+        r.annot[i].phase_length = r.annot[i].phase_distance = len[i];
     /* active sorted by length, ties (v1, v3: 8) to the older v3:
      * v5 5, v3 8, v1 8, v2 20, v0 30, v4 50; v5 and v3 are ready and the
      * ready queue issues the smallest phase distance first: v5 */
@@ -321,32 +291,32 @@ static void test_pa_tl(void **state)
     READY(&r, 5, 3);
     ACTIVE(&r, 1, 2, 0, 4);
     /* v5 advances to distance 9 > v3's 8: v3 issues */
-    r.an[5].phase_distance = 9;
+    r.annot[5].phase_distance = 9;
     assert_int_equal(pick(&r), 3);
     /* v3 waits on memory (pending), v1 fills; v1's 8 beats v5's 9 */
-    r.v[3].state = MEMW;
-    r.v[3].outstanding = 1;
+    r.warps[3].state = MEMW;
+    r.warps[3].outstanding = 1;
     assert_int_equal(pick(&r), 1);
     READY(&r, 5, 1);
     ACTIVE(&r, 2, 0, 4);
     /* v3's load returns; its next phase is 25 cycles long: it is sorted in
      * between v2 (20) and v0 (30), not at the tail */
-    r.v[3].state = ALU;
-    r.v[3].outstanding = 0;
-    r.an[3].phase_length = r.an[3].phase_distance = 25;
+    r.warps[3].state = ALU;
+    r.warps[3].outstanding = 0;
+    r.annot[3].phase_length = r.annot[3].phase_distance = 25;
     pick(&r);
     ACTIVE(&r, 2, 3, 0, 4);
-    rig_close(&r);
+    sh_close(&r);
 
     /* pa-tl.ready_order=1: round robin inside the ready queue */
     rig_open(&r, "pa-tl", 6, six_ages,
              (const char *const[]){"pa-tl.fetch_group=2", "pa-tl.ready_order=1", NULL});
     for (int i = 0; i < 6; i++)
-        r.an[i].phase_length = r.an[i].phase_distance = len[i];
+        r.annot[i].phase_length = r.annot[i].phase_distance = len[i];
     assert_int_equal(pick(&r), 5);
     assert_int_equal(pick(&r), 3);
     assert_int_equal(pick(&r), 5);
-    rig_close(&r);
+    sh_close(&r);
 }
 
 /* ---------------------------------------------------------------- owl */
@@ -354,38 +324,38 @@ static void test_pa_tl(void **state)
 static void test_owl(void **state)
 {
     (void)state;
-    rig r;
+    sched_harness r;
     rig_open(&r, "owl", 5, (const uint64_t[]){1, 2, 3, 4, 5}, NULL);
     const uint32_t cta[5] = {0, 0, 1, 1, 2};
     for (int i = 0; i < 5; i++)
-        r.v[i].cta = cta[i];
+        r.warps[i].cta = cta[i];
     /* group CTA 0 first, round robin inside it */
     assert_int_equal(pick(&r), 0);
     assert_int_equal(pick(&r), 1);
     assert_int_equal(pick(&r), 0);
     /* CTA 0 stalls: priority moves to CTA 1 */
-    r.v[0].state = r.v[1].state = MEMW;
+    r.warps[0].state = r.warps[1].state = MEMW;
     assert_int_equal(pick(&r), 2);
     assert_int_equal(pick(&r), 3);
     /* CTA 0 could issue again, but CTA 1 keeps priority until it stalls */
-    r.v[0].state = r.v[1].state = ALU;
+    r.warps[0].state = r.warps[1].state = ALU;
     assert_int_equal(pick(&r), 2);
     /* CTA 1 stalls: the next group in order is CTA 2, not CTA 0 */
-    r.v[2].state = r.v[3].state = SBA;
+    r.warps[2].state = r.warps[3].state = SBA;
     assert_int_equal(pick(&r), 4);
     /* CTA 2 finishes: wrap around to CTA 0 */
-    r.v[4].state = SCHED_WS_DONE;
+    r.warps[4].state = SCHED_WS_DONE;
     assert_int_equal(pick(&r), 0);
-    rig_close(&r);
+    sh_close(&r);
 
     /* owl.group_ctas=2: CTAs 0 and 1 form one group, round robin over 4 */
     rig_open(&r, "owl", 5, (const uint64_t[]){1, 2, 3, 4, 5},
              (const char *const[]){"owl.group_ctas=2", NULL});
     for (int i = 0; i < 5; i++)
-        r.v[i].cta = cta[i];
+        r.warps[i].cta = cta[i];
     for (int k = 0; k < 8; k++)
         assert_int_equal(pick(&r), k % 4);
-    rig_close(&r);
+    sh_close(&r);
 }
 
 /* ------------------------------------------- every benchmark, one policy */
