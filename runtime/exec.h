@@ -221,8 +221,6 @@ enum {
     EX_ORD_CG = 1u << 3,       /* .cg: cache in L2, not in L1 */
     EX_ORD_CV = 1u << 4,       /* .cv: do not cache, fetch again */
 };
-/* EX_ORD_* bits of a decoded PTX instruction (runtime/exec_memory.c). */
-uint8_t ex_mem_order(const ptx_instr *pi);
 
 /* What one issued instruction touched in memory, per lane (filled only while
  * a timing model asks for it: ex_warp_step with a record). */
@@ -440,40 +438,6 @@ void ex_fault(ex_warp *w, int lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
                  unsigned size, int lane, bool write);
 uint32_t ex_thread_linear(const ex_warp *w, unsigned lane);
-
-/* ---- decoding (isa/exec_*.c): one entry per family.  Each returns true
- * when it set in->fn (and fields); false with *why set when the instruction
- * has no semantics yet. ---- */
-typedef struct ex_decoder {
-    ex_module *mod;
-    ex_func *fn;
-    const ptx_module *ir;
-    const ptx_func *irf;
-    const ptx_instr *pi;
-    /* operand -> slot (registers and constants); EX_NONE on failure */
-    uint32_t (*slot)(struct ex_decoder *d, const ptx_operand *o, ptx_type as);
-    GString *why;
-} ex_decoder;
-
-bool ex_decode_control(ex_decoder *d, ex_instr *in);   /* runtime/exec_control.c */
-bool ex_decode_memory(ex_decoder *d, ex_instr *in);    /* runtime/exec_memory.c */
-bool ex_decode_int(ex_decoder *d, ex_instr *in);       /* isa/exec_int.c */
-bool ex_decode_float(ex_decoder *d, ex_instr *in);     /* isa/exec_float.c */
-bool ex_decode_convert(ex_decoder *d, ex_instr *in);   /* isa/exec_convert.c */
-bool ex_decode_compare(ex_decoder *d, ex_instr *in);   /* isa/exec_compare.c */
-bool ex_decode_atomic(ex_decoder *d, ex_instr *in);    /* isa/exec_atomic.c */
-bool ex_decode_warp(ex_decoder *d, ex_instr *in);      /* isa/exec_warp.c */
-bool ex_decode_half(ex_decoder *d, ex_instr *in);      /* isa/exec_half.c */
-bool ex_decode_video(ex_decoder *d, ex_instr *in);     /* runtime/exec_video.c */
-bool ex_decode_cache(ex_decoder *d, ex_instr *in);     /* runtime/exec_cache.c */
-bool ex_decode_matrix(ex_decoder *d, ex_instr *in);    /* runtime/exec_mma.c */
-bool ex_decode_texture(ex_decoder *d, ex_instr *in);   /* runtime/exec_texture.c */
-bool ex_decode_async(ex_decoder *d, ex_instr *in);     /* runtime/exec_async.c */
-
-/* Helpers shared by the decoders. */
-const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i);
-/* Decodes an address operand [reg+off], [sym+off], [imm] into in->a/imm/space. */
-bool ex_decode_address(ex_decoder *d, const ptx_operand *o, ex_instr *in, ptx_space space);
 
 /* Population count without a libgcc call (the build targets baseline x86-64,
  * where __builtin_popcount is not a single instruction). */

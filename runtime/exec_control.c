@@ -1,6 +1,7 @@
 /* runtime/exec_control.c — control flow: bra, brx.idx, call, ret, exit, trap,
  * barriers, fences and the no-op hints.  Branches diverge on the SIMT stack
  * and reconverge at the immediate post-dominator the CFG computed. */
+#include "runtime/decode.h"
 #include "runtime/cdp.h"
 #include "runtime/devheap.h"
 #include "runtime/printf.h"
@@ -523,7 +524,7 @@ static bool decode_call(ex_decoder *d, ex_instr *in)
             }
         }
     } else if (callee->kind == PTX_OPND_REG) {
-        c.target_slot = d->slot(d, callee, PTX_T_U64);
+        c.target_slot = ex_slot(d, callee, PTX_T_U64);
     } else {
         g_string_assign(d->why, "unsupported call target");
         return false;
@@ -534,7 +535,7 @@ static bool decode_call(ex_decoder *d, ex_instr *in)
         uint32_t n = lst ? (uint32_t)lst->id2 : 0;
         uint32_t *offs = g_new0(uint32_t, n + 1), *sizes = g_new0(uint32_t, n + 1);
         for (uint32_t i = 0; i < n; i++) {
-            const ptx_operand *o = ptx_func_opnd(d->irf, (uint32_t)lst->id + i);
+            const ptx_operand *o = ex_vec_elem(d, lst, i);
             if (o->kind == PTX_OPND_SYM && ptx_module_sym(d->ir, o->id)->kind == PTX_SYM_VAR) {
                 int32_t vi = ptx_module_sym(d->ir, o->id)->index;
                 const ptx_var *v = ptx_module_var(d->ir, vi);
@@ -551,7 +552,7 @@ static bool decode_call(ex_decoder *d, ex_instr *in)
                 }
             } else if (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_IMM) {
                 offs[i] = EX_NONE;
-                sizes[i] = d->slot(d, o, PTX_T_B64);
+                sizes[i] = ex_slot(d, o, PTX_T_B64);
             } else {
                 g_string_assign(d->why, "unsupported call argument");
                 g_free(offs);
@@ -607,7 +608,7 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
         g_ptr_array_add(d->fn->tables, table);
         in->ext = table;
         in->imm = tg->syms->len;
-        in->a = d->slot(d, ex_opnd(d, 0), PTX_T_U32);
+        in->a = ex_opnd_slot(d, 0, PTX_T_U32);
         in->fn = h_brx;
         in->flags |= EXF_CONTROL;
         return true;
@@ -637,7 +638,7 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
             /* bar.warp.sync: lanes of one group are in lockstep; under ITS
              * the group waits for the membermask (in->a, runtime/its.c) */
             const ptx_operand *m = ex_opnd(d, 0);
-            in->a = m ? d->slot(d, m, PTX_T_B32) : EX_NONE;
+            in->a = m ? ex_slot(d, m, PTX_T_B32) : EX_NONE;
             in->fn = h_nop;
             return true;
         }
@@ -652,7 +653,7 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
             return true;
         }
         if (red) {
-            in->d = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
+            in->d = ex_opnd_slot(d, i++, PTX_T_U32);
             in->op2 = EX_BAR_RED;
             in->e = ptx_instr_has_mod(pi, PTX_MOD_POPC) ? 1 : ptx_instr_has_mod(pi, PTX_MOD_AND) ? 2 : 3;
         } else {
@@ -661,12 +662,12 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
         }
         unsigned rest = pi->nopnds - i - (red ? 1u : 0u);
         if (rest >= 1)
-            in->a = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
+            in->a = ex_opnd_slot(d, i++, PTX_T_U32);
         if (rest >= 2)
-            in->b = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
+            in->b = ex_opnd_slot(d, i++, PTX_T_U32);
         if (red) {
             const ptx_operand *p = ex_opnd(d, i);
-            in->c = d->slot(d, p, PTX_T_PRED);
+            in->c = ex_slot(d, p, PTX_T_PRED);
             if (p->flags & PTX_OPNDF_NOT)
                 in->flags |= EXF_NOT_C;
         }
