@@ -16,8 +16,6 @@ void ex_simt_remove_lanes(ex_warp *w, uint32_t lanes);
 void ex_do_return(ex_warp *w, uint32_t lanes);
 /* All lanes of the innermost call have returned: back to the caller. */
 void ex_call_return(ex_warp *w);
-/* Lanes exited: updates barriers that no longer wait for them. */
-void ex_lanes_exited(ex_warp *w, uint32_t lanes);
 
 /* Runs up to `budget` instructions on the SIMT stack (no ITS settling). */
 void ex_warp_run_stack(ex_warp *w, uint64_t budget);
@@ -26,6 +24,12 @@ void ex_warp_run_stack(ex_warp *w, uint64_t budget);
 void ex_warp_run_plain(ex_warp *w, uint32_t k);
 /* The ITS driver: one instruction of the issuing group at a time. */
 void ex_its_run(ex_warp *w, uint64_t budget);
+
+/* Lane l's bytes at offset `off` of the per-thread stack. */
+static inline uint8_t *ex_lane_stack(ex_warp *w, unsigned l, uint32_t off)
+{
+    return w->stack + (gsize)l * w->stack_cap + off;
+}
 
 static inline ex_simt *ex_simt_top(ex_warp *w)
 {
