@@ -14,6 +14,7 @@
  * destination *register* (in->imm), which also keeps the register file's
  * zero-extension invariant. */
 #include "runtime/decode.h"
+#include "runtime/warp.h"
 #include "isa/cvt.h"
 
 #include <string.h>

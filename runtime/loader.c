@@ -3,7 +3,11 @@
  * offsets come from runtime/shared_layout.c), initializers, per-function
  * analyses (CFG, phases, spin candidates, register use), and one decoded
  * instruction each through the family dispatch (runtime/decode.h). */
+#include "runtime/loader.h"
 #include "runtime/decode.h"
+#include "runtime/its.h"
+#include "runtime/par_class.h"
+#include "runtime/reginit.h"
 #include "runtime/shared_layout.h"
 #include "frontend/phase.h"
 #include "frontend/print.h"

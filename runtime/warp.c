@@ -3,6 +3,7 @@
 #include "runtime/barrier.h"
 #include "runtime/cdp.h"
 #include "runtime/warp.h"
+#include "runtime/its.h"
 #include "frontend/print.h"
 
 #include <stdarg.h>

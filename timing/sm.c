@@ -11,6 +11,8 @@
 #include "timing/sm_internal.h"
 #include "isa/latency.h"
 #include "isa/opcodes.h"
+#include "runtime/launch.h"
+#include "runtime/warp.h"
 
 #include <stdlib.h>
 #include <string.h>
