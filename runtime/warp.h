@@ -60,6 +60,53 @@ static inline ex_simt *ex_simt_top(ex_warp *w)
     return &g_array_index(w->simt, ex_simt, w->simt->len - 1);
 }
 
+/* ---- warp state the timing model reads (no side effects, no cost) ---- */
+/* Whether the reconvergence stack has an entry: a pc to issue from (false
+ * once every lane has exited). */
+static inline bool ex_warp_has_pc(const ex_warp *w)
+{
+    return w->simt->len != 0;
+}
+
+/* The pc the warp issues from next, 0 when it has none. */
+static inline uint32_t ex_warp_pc(const ex_warp *w)
+{
+    return w->simt->len ? g_array_index(w->simt, ex_simt, w->simt->len - 1).pc : 0;
+}
+
+/* The lanes active at that pc (before the guard), 0 when it has none. */
+static inline uint32_t ex_warp_active(const ex_warp *w)
+{
+    return w->simt->len ? g_array_index(w->simt, ex_simt, w->simt->len - 1).mask : 0;
+}
+
+/* The pc of `in`, an instruction of the function the warp executes now
+ * (ex_warp_next's result). */
+static inline uint32_t ex_warp_pc_of(const ex_warp *w, const ex_instr *in)
+{
+    return (uint32_t)(in - w->code);
+}
+
+/* The function the warp executes now. */
+static inline const ex_func *ex_warp_func(const ex_warp *w)
+{
+    return w->fn;
+}
+
+/* Register (or constant) slot `slot` of the current function, one value
+ * per lane. */
+static inline const uint64_t *ex_warp_reg(const ex_warp *w, uint32_t slot)
+{
+    return w->r[slot];
+}
+
+/* Where the current function's register window starts in the warp's
+ * register stack (calls move it up): slot s is stack slot window + s. */
+static inline uint32_t ex_warp_reg_window(const ex_warp *w)
+{
+    return (uint32_t)(w->r - w->rfile);
+}
+
 /* What independent thread scheduling compares to see whether memory
  * changed since it last looked (runtime/its.c): the launch's progress
  * mark, plus, for a timing CTA running on its own launch copy, the
