@@ -13,7 +13,6 @@
 #include "frontend/print.h"
 #include "frontend/spin.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
