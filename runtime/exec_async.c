@@ -611,7 +611,7 @@ static bool decode_mbarrier(ex_decoder *d, ex_instr *in, const mods *m)
         if (pi->nopnds < 3 || pi->nopnds > (has(m, "try_wait") ? 4u : 3u))
             return fail(d, "mbarrier wait operand count");
         in->d = ex_opnd_slot(d, 0, PTX_T_PRED);
-        in->b = ex_slot(d, ex_opnd(d, 2), (in->type2 & AF_PARITY) ? PTX_T_U32 : PTX_T_B64);
+        in->b = ex_opnd_slot(d, 2, (in->type2 & AF_PARITY) ? PTX_T_U32 : PTX_T_B64);
         if (in->d == EX_NONE || in->b == EX_NONE)
             return fail(d, "mbarrier wait operands");
         return set_dst(d, in, 1, sp);
