@@ -12,6 +12,7 @@
  * dependencies, where kernels of different streams run concurrently. */
 #include "api/api_ctx.h"
 #include "api/ptxemu.h"
+#include "runtime/launch.h"
 
 #include <string.h>
 

@@ -86,9 +86,10 @@ const char *ptx_unit_name(ptx_unit u)
 const char *ptx_family_name(ptx_family f)
 {
     static const char *const names[PTX_FAM_COUNT] = {
-        "none", "control", "memory", "arithmetic", "conversion", "comparison",
-        "atomic", "warp", "video", "texture", "matrix", "async", "cluster",
-        "stack", "cache"};
+#define FAMILY(e, name, decoder, why) [PTX_FAM_##e] = name,
+#include "isa/families.def"
+#undef FAMILY
+    };
     return (unsigned)f < PTX_FAM_COUNT ? names[f] : "?";
 }
 

@@ -14,12 +14,11 @@ typedef enum ptx_unit {
     PTX_UNIT_CTRL, PTX_UNIT_SYNC, PTX_UNIT_TEX, PTX_UNIT_MMA,
 } ptx_unit;
 
-/* Which runtime decoder family binds an opcode (opcodes.def explains). */
+/* Which runtime decoder family binds an opcode (isa/families.def). */
 typedef enum ptx_family {
-    PTX_FAM_NONE, PTX_FAM_CONTROL, PTX_FAM_MEMORY, PTX_FAM_ARITH,
-    PTX_FAM_CONVERT, PTX_FAM_COMPARE, PTX_FAM_ATOMIC, PTX_FAM_WARP,
-    PTX_FAM_VIDEO, PTX_FAM_TEXTURE, PTX_FAM_MATRIX, PTX_FAM_ASYNC,
-    PTX_FAM_CLUSTER, PTX_FAM_STACK, PTX_FAM_CACHE,
+#define FAMILY(e, name, decoder, why) PTX_FAM_##e,
+#include "isa/families.def"
+#undef FAMILY
     PTX_FAM_COUNT
 } ptx_family;
 

@@ -2,6 +2,7 @@
  * (runtime/cdp.h): parameter buffers, device launches, device streams, and
  * clear errors for what CUDA 12 removed or ptxemu does not model yet. */
 #include "runtime/cdp.h"
+#include "runtime/warp.h"
 
 #include <string.h>
 

@@ -10,6 +10,7 @@
  * launch starts after the parent grid and all of its other work, and a grid
  * counts as complete only once its children are. */
 #include "runtime/cdp.h"
+#include "runtime/launch.h"
 
 #include <string.h>
 

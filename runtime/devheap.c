@@ -4,6 +4,7 @@
  * nothing fits, as CUDA does.  Lanes call in lane order, warps in the
  * executor's deterministic order, so addresses repeat run to run. */
 #include "runtime/devheap.h"
+#include "runtime/warp.h"
 
 #include <string.h>
 

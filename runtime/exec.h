@@ -1,4 +1,8 @@
-/* runtime/exec.h — decoded kernels and the functional SIMT executor.
+/* runtime/exec.h — the data types of decoded kernels and of the
+ * functional SIMT executor (instructions, functions, modules, warps, CTAs,
+ * launches), which the timing model reads too.  The units that work on
+ * them declare their functions in their own headers: runtime/loader.h,
+ * decode.h, warp.h, launch.h, its.h, barrier.h, par_class.h, reginit.h.
  *
  * A module is decoded once at load: every function becomes a flat array of
  * ex_instr, each with its handler, registers resolved to slots, immediates
@@ -95,7 +99,7 @@ struct ex_instr {
     int64_t imm;                /* address offset or immediate */
     uint32_t vr[4];             /* vector element slots (ld/st.v2/.v4, mov packs) */
     uint32_t src;               /* index of the ptx_instr it came from */
-    uint8_t order;              /* EX_ORD_* of a memory instruction (loader.c) */
+    uint8_t order;              /* EX_ORD_* of a memory instruction (decode.c) */
     const void *ext;            /* family data owned by the ex_func (call info) */
 };
 
@@ -221,8 +225,6 @@ enum {
     EX_ORD_CG = 1u << 3,       /* .cg: cache in L2, not in L1 */
     EX_ORD_CV = 1u << 4,       /* .cv: do not cache, fetch again */
 };
-/* EX_ORD_* bits of a decoded PTX instruction (runtime/exec_memory.c). */
-uint8_t ex_mem_order(const ptx_instr *pi);
 
 /* What one issued instruction touched in memory, per lane (filled only while
  * a timing model asks for it: ex_warp_step with a record). */
@@ -366,114 +368,6 @@ struct ex_launch {
     bool host_atomics;          /* red on global memory uses host atomics
                                    (set while CTAs run in parallel) */
 };
-
-/* ---- loader (runtime/loader.c) ---- */
-/* Decodes `ir`; instructions without semantics are described (with their
- * location) in `unsupported`, and get no handler. */
-ex_module *ex_module_load_ex(const ptx_module *ir, dev_memory *mem,
-                             GPtrArray *unsupported, GError **err);
-void ex_module_free(ex_module *m);
-/* The most static shared memory a module may declare (the largest of any
- * GPU: 228 KiB); a timing config checks its own core.shared_mem too. */
-#define EX_SHARED_MAX (228u * 1024u)
-/* false (with the location of the first .shared variable that does not
- * fit) when the module's static shared memory exceeds `limit` bytes. */
-bool ex_module_check_shared(const ex_module *m, uint64_t limit, const char *what,
-                            GError **err);
-
-/* ---- parallel classification (runtime/par_class.c) ---- */
-/* Sets serial_why of every kernel of the module (called by the loader). */
-void ex_module_classify(ex_module *m);
-/* Why a launch of L's kernel runs its CTAs on one thread (NULL: it may run
- * them in parallel). */
-const char *ex_launch_serial_why(const ex_launch *L);
-
-/* ---- launch (runtime/launch.c): functional driver ---- */
-bool ex_launch_run(ex_launch *L, GError **err);
-/* CTA lifetime, for drivers that place CTAs themselves (the timing model):
- * starts CTA `linear` (ids, shared memory, warps) and frees it again. */
-void ex_cta_begin(ex_launch *L, ex_cta *c, uint32_t linear);
-void ex_cta_end(ex_cta *c);
-/* Adds the CTA's instruction counts to the launch once it is done. */
-void ex_cta_account(ex_launch *L, const ex_cta *c);
-
-/* ---- independent thread scheduling (runtime/its.c) ---- */
-/* After one instruction of the issuing group: records the group's lanes'
- * PCs and puts the next group on the SIMT stack. */
-void ex_its_settle(ex_warp *w);
-/* Runs the issuing group's .sync collective together with the lanes that
- * wait at the same kind of instruction elsewhere (its_cross). */
-void ex_its_cross_step(ex_warp *w);
-/* Starts the per-lane PCs of a fresh warp (all lanes at pc 0). */
-void ex_its_init(ex_warp *w);
-/* Fills f->zero_all/zero_slots (runtime/reginit.c; the loader, once the
- * function is decoded and its reguse built). */
-void ex_reginit_analyze(ex_func *f);
-/* Fills f->straight (the loader, once the function is decoded). */
-void ex_its_straight(ex_func *f);
-
-/* ---- warp execution (runtime/warp.c) ---- */
-void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id);
-void ex_warp_destroy(ex_warp *w);
-/* Runs up to `budget` instructions; stops early at a barrier, exit or fault. */
-void ex_warp_run(ex_warp *w, uint64_t budget);
-/* The annotations of ef's instructions with phases measured in the
- * latencies of `lat` (a GPU config's table; NULL: the default table), one
- * more entry than instructions; free with g_free. */
-ex_annot *ex_func_annotate(const ex_func *ef, const ptx_latency_table *lat);
-
-/* The lanes of `mask` whose guard predicate of `in` holds (all of them
- * when it has none): the lanes that run it. */
-uint32_t ex_warp_guard_mask(const ex_warp *w, const ex_instr *in, uint32_t mask);
-
-/* The instruction the warp issues next, or NULL when it cannot run. */
-const ex_instr *ex_warp_next(const ex_warp *w);
-/* Executes exactly one instruction; with `rec`, records its memory accesses
- * (rec->mask == 0 when it touched none). */
-void ex_warp_step(ex_warp *w, ex_access *rec);
-/* Stops a running warp (a run limit was reached): a fault at its current
- * instruction naming `why` and the loop it is in. */
-void ex_warp_stop(ex_warp *w, const char *why);
-/* Reports a fault at the warp's current instruction for `lane` (-1: warp). */
-void ex_fault(ex_warp *w, int lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-/* Generic or state-space address -> host pointer for `lane`; NULL + fault. */
-uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
-                 unsigned size, int lane, bool write);
-uint32_t ex_thread_linear(const ex_warp *w, unsigned lane);
-
-/* ---- decoding (isa/exec_*.c): one entry per family.  Each returns true
- * when it set in->fn (and fields); false with *why set when the instruction
- * has no semantics yet. ---- */
-typedef struct ex_decoder {
-    ex_module *mod;
-    ex_func *fn;
-    const ptx_module *ir;
-    const ptx_func *irf;
-    const ptx_instr *pi;
-    /* operand -> slot (registers and constants); EX_NONE on failure */
-    uint32_t (*slot)(struct ex_decoder *d, const ptx_operand *o, ptx_type as);
-    GString *why;
-} ex_decoder;
-
-bool ex_decode_control(ex_decoder *d, ex_instr *in);   /* runtime/exec_control.c */
-bool ex_decode_memory(ex_decoder *d, ex_instr *in);    /* runtime/exec_memory.c */
-bool ex_decode_int(ex_decoder *d, ex_instr *in);       /* isa/exec_int.c */
-bool ex_decode_float(ex_decoder *d, ex_instr *in);     /* isa/exec_float.c */
-bool ex_decode_convert(ex_decoder *d, ex_instr *in);   /* isa/exec_convert.c */
-bool ex_decode_compare(ex_decoder *d, ex_instr *in);   /* isa/exec_compare.c */
-bool ex_decode_atomic(ex_decoder *d, ex_instr *in);    /* isa/exec_atomic.c */
-bool ex_decode_warp(ex_decoder *d, ex_instr *in);      /* isa/exec_warp.c */
-bool ex_decode_half(ex_decoder *d, ex_instr *in);      /* isa/exec_half.c */
-bool ex_decode_video(ex_decoder *d, ex_instr *in);     /* runtime/exec_video.c */
-bool ex_decode_cache(ex_decoder *d, ex_instr *in);     /* runtime/exec_cache.c */
-bool ex_decode_matrix(ex_decoder *d, ex_instr *in);    /* runtime/exec_mma.c */
-bool ex_decode_texture(ex_decoder *d, ex_instr *in);   /* runtime/exec_texture.c */
-bool ex_decode_async(ex_decoder *d, ex_instr *in);     /* runtime/exec_async.c */
-
-/* Helpers shared by the decoders. */
-const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i);
-/* Decodes an address operand [reg+off], [sym+off], [imm] into in->a/imm/space. */
-bool ex_decode_address(ex_decoder *d, const ptx_operand *o, ex_instr *in, ptx_space space);
 
 /* Population count without a libgcc call (the build targets baseline x86-64,
  * where __builtin_popcount is not a single instruction). */

@@ -20,6 +20,7 @@
  *   size              cp.async cp-size
  *   type2             AF_* flags */
 #include "runtime/exec_async.h"
+#include "runtime/decode.h"
 #include "isa/mbarrier.h"
 #include "isa/opcodes.h"
 #include "runtime/warp.h"
@@ -416,7 +417,7 @@ static bool addr_opnd(ex_decoder *d, unsigned i, ex_space space, uint32_t *slot,
 static uint32_t u32_opnd(ex_decoder *d, unsigned i)
 {
     const ptx_operand *o = ex_opnd(d, i);
-    return o ? d->slot(d, o, PTX_T_U32) : EX_NONE;
+    return o ? ex_slot(d, o, PTX_T_U32) : EX_NONE;
 }
 
 static bool set_src(ex_decoder *d, ex_instr *in, unsigned i, ex_space space)
@@ -489,7 +490,7 @@ static bool decode_cp_async(ex_decoder *d, ex_instr *in, const mods *m)
                     g_array_index(d->irf->regs, ptx_reg, o->id).type == PTX_T_PRED;
         if (o->flags & PTX_OPNDF_NOT)
             return fail(d, "cp.async with a negated ignore-src predicate");
-        in->b = d->slot(d, o, pred ? PTX_T_PRED : PTX_T_U32);
+        in->b = ex_slot(d, o, pred ? PTX_T_PRED : PTX_T_U32);
         in->type2 = pred ? AF_IGNORE_SRC : AF_SRC_SIZE;
         if (in->b == EX_NONE)
             return fail(d, "cp.async src-size or ignore-src operand");
@@ -566,8 +567,8 @@ static bool decode_mbarrier(ex_decoder *d, ex_instr *in, const mods *m)
         if (pi->nopnds != 2)
             return fail(d, "mbarrier.pending_count takes count, state");
         in->op2 = EX_MBAR_PENDING_COUNT;
-        in->d = d->slot(d, ex_opnd(d, 0), PTX_T_U32);
-        in->a = d->slot(d, ex_opnd(d, 1), PTX_T_B64);
+        in->d = ex_opnd_slot(d, 0, PTX_T_U32);
+        in->a = ex_opnd_slot(d, 1, PTX_T_B64);
         return in->d != EX_NONE && in->a != EX_NONE;
     }
     if (has(m, "init") || has(m, "inval") || has(m, "expect_tx") || has(m, "complete_tx")) {
@@ -594,7 +595,7 @@ static bool decode_mbarrier(ex_decoder *d, ex_instr *in, const mods *m)
             return fail(d, "mbarrier.arrive operand count");
         if ((in->type2 & (AF_NO_COMPLETE | AF_EXPECT_TX)) && pi->nopnds != 3)
             return fail(d, "mbarrier.arrive.noComplete / .expect_tx need a count operand");
-        if (o->kind != PTX_OPND_SINK && (in->d = d->slot(d, o, PTX_T_B64)) == EX_NONE)
+        if (o->kind != PTX_OPND_SINK && (in->d = ex_slot(d, o, PTX_T_B64)) == EX_NONE)
             return fail(d, "mbarrier.arrive state operand");
         if (pi->nopnds == 3) {
             in->type2 |= AF_COUNT;
@@ -609,8 +610,8 @@ static bool decode_mbarrier(ex_decoder *d, ex_instr *in, const mods *m)
         /* try_wait's optional suspendTimeHint changes no result */
         if (pi->nopnds < 3 || pi->nopnds > (has(m, "try_wait") ? 4u : 3u))
             return fail(d, "mbarrier wait operand count");
-        in->d = d->slot(d, ex_opnd(d, 0), PTX_T_PRED);
-        in->b = d->slot(d, ex_opnd(d, 2), (in->type2 & AF_PARITY) ? PTX_T_U32 : PTX_T_B64);
+        in->d = ex_opnd_slot(d, 0, PTX_T_PRED);
+        in->b = ex_opnd_slot(d, 2, (in->type2 & AF_PARITY) ? PTX_T_U32 : PTX_T_B64);
         if (in->d == EX_NONE || in->b == EX_NONE)
             return fail(d, "mbarrier wait operands");
         return set_dst(d, in, 1, sp);

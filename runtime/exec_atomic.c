@@ -9,6 +9,7 @@
  * adds never flush (.noftz). */
 #include "isa/fp.h"
 #include "isa/half.h"
+#include "runtime/decode.h"
 #include "runtime/warp.h"
 
 #include <string.h>
@@ -308,7 +309,7 @@ static bool decode_vector(ex_decoder *d, ex_instr *in, bool is_red, int op, ptx_
         return false;
     }
     for (int32_t k = 0; k < bv->id2; k++) {
-        in->vr[k] = d->slot(d, ptx_func_opnd(d->irf, (uint32_t)(bv->id + k)), t);
+        in->vr[k] = ex_slot(d, ex_vec_elem(d, bv, k), t);
         if (in->vr[k] == EX_NONE) {
             g_string_printf(d->why, "vector %s source element %d", name, k);
             return false;
@@ -323,8 +324,8 @@ static bool decode_vector(ex_decoder *d, ex_instr *in, bool is_red, int op, ptx_
         }
         uint32_t *dst[4] = {&in->d, &in->c, &in->e, &in->d2};
         for (int32_t k = 0; k < dv->id2; k++) {
-            const ptx_operand *e = ptx_func_opnd(d->irf, (uint32_t)(dv->id + k));
-            *dst[k] = e->kind == PTX_OPND_SINK ? EX_NONE : d->slot(d, e, t);
+            const ptx_operand *e = ex_vec_elem(d, dv, k);
+            *dst[k] = e->kind == PTX_OPND_SINK ? EX_NONE : ex_slot(d, e, t);
         }
     }
     in->size = (uint8_t)ptx_type_size(t);
@@ -382,7 +383,7 @@ static bool b128_reg(ex_decoder *d, const ptx_operand *o, bool sink_ok, uint32_t
         g_string_assign(d->why, "atom .b128 operands are .b128 registers");
         return false;
     }
-    *slot = d->slot(d, o, PTX_T_B64);
+    *slot = ex_slot(d, o, PTX_T_B64);
     return *slot != EX_NONE;
 }
 
@@ -480,17 +481,17 @@ bool ex_decode_atomic(ex_decoder *d, ex_instr *in)
         return decode_vector(d, in, is_red, op, t, ai);
 
     if (!is_red) {
-        in->d = d->slot(d, ex_opnd(d, 0), t); /* EX_NONE for the sink '_' */
+        in->d = ex_opnd_slot(d, 0, t); /* EX_NONE for the sink '_' */
     }
     const ptx_operand *bo = ex_opnd(d, ai + 1);
-    in->b = bo ? d->slot(d, bo, t) : EX_NONE;
+    in->b = bo ? ex_slot(d, bo, t) : EX_NONE;
     if (in->b == EX_NONE) {
         g_string_printf(d->why, "%s source operand", name);
         return false;
     }
     if (op == A_CAS) {
         const ptx_operand *co = ex_opnd(d, ai + 2);
-        in->c = co ? d->slot(d, co, t) : EX_NONE;
+        in->c = co ? ex_slot(d, co, t) : EX_NONE;
         if (in->c == EX_NONE) {
             g_string_assign(d->why, "atom.cas needs a new-value operand");
             return false;

@@ -154,12 +154,8 @@ static bool decode_lop3(ex_decoder *d, ex_instr *in, ptx_type t)
         g_string_assign(d->why, "a sink `_` in lop3's d|p");
         return false;
     }
-    ptx_operand r = {0};
-    r.kind = PTX_OPND_REG;
-    r.id = pair->id;
-    in->d = d->slot(d, &r, t);
-    r.id = pair->id2;
-    in->d2 = d->slot(d, &r, PTX_T_PRED);
+    in->d = ex_reg_slot(d, pair->id);
+    in->d2 = ex_reg_slot(d, pair->id2);
     if (!src(d, 1, t, &in->a) || !src(d, 2, t, &in->b) || !src(d, 3, t, &in->c) ||
         !src(d, 5, PTX_T_PRED, &in->e) || in->d2 == EX_NONE)
         return false;

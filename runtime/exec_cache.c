@@ -13,6 +13,7 @@
  *              range-based: primary-size
  * createpolicy.cvt.L2 converts a CUDA access property, itself opaque: the
  * value passes through. */
+#include "runtime/decode.h"
 #include "runtime/warp.h"
 
 #include <string.h>
@@ -106,11 +107,11 @@ static bool decode_createpolicy(ex_decoder *d, ex_instr *in)
         return fail(d, "createpolicy needs the .b64 type");
     if (form < 0)
         return fail(d, "createpolicy needs .range, .fractional or .cvt");
-    in->d = d->slot(d, ex_opnd(d, 0), PTX_T_B64);
+    in->d = ex_opnd_slot(d, 0, PTX_T_B64);
     if (form == CP_CVT) {
         if (!l2 || primary != PRIO_NONE || global || pi->nopnds != 2)
             return fail(d, "createpolicy.cvt takes .L2 and one access-property operand");
-        in->a = d->slot(d, ex_opnd(d, 1), PTX_T_B64);
+        in->a = ex_opnd_slot(d, 1, PTX_T_B64);
         in->fn = h_policy_cvt;
         return in->a != EX_NONE;
     }
@@ -127,7 +128,7 @@ static bool decode_createpolicy(ex_decoder *d, ex_instr *in)
         if (global || pi->nopnds > 2)
             return fail(d, "createpolicy.fractional takes at most a fraction operand");
         if (pi->nopnds == 2) {
-            in->a = d->slot(d, ex_opnd(d, 1), PTX_T_F32);
+            in->a = ex_opnd_slot(d, 1, PTX_T_F32);
             if (in->a == EX_NONE)
                 return fail(d, "createpolicy fraction operand");
         }
@@ -137,8 +138,8 @@ static bool decode_createpolicy(ex_decoder *d, ex_instr *in)
     if (pi->nopnds != 4 || ex_opnd(d, 1)->kind != PTX_OPND_ADDR)
         return fail(d, "createpolicy.range takes [a], primary-size, total-size");
     /* the address only says where the priorities apply; nothing is accessed */
-    in->b = d->slot(d, ex_opnd(d, 2), PTX_T_U32);
-    in->c = d->slot(d, ex_opnd(d, 3), PTX_T_U32);
+    in->b = ex_opnd_slot(d, 2, PTX_T_U32);
+    in->c = ex_opnd_slot(d, 3, PTX_T_U32);
     in->fn = h_policy_range;
     return in->b != EX_NONE && in->c != EX_NONE;
 }
@@ -192,12 +193,8 @@ static bool decode_line_hint(ex_decoder *d, ex_instr *in)
         return fail(d, "size must be 128 (the only value the PTX ISA supports)");
     if (a->id2 >= 0)
         return fail(d, "an address by variable name");
-    if (a->id >= 0) {
-        ptx_operand r = {0};
-        r.kind = PTX_OPND_REG;
-        r.id = a->id;
-        in->a = d->slot(d, &r, PTX_T_U64);
-    }
+    if (a->id >= 0)
+        in->a = ex_reg_slot(d, a->id);
     in->imm = a->val;
     in->fn = h_line_hint;
     return true;

@@ -12,7 +12,7 @@
  * unordered) it accepts; the generic integer and float paths switch on that
  * set once and run a loop specialised for it, the half-precision path tests
  * each lane's relation against the set. */
-#include "runtime/exec.h"
+#include "runtime/decode.h"
 #include "isa/fp.h"
 #include "isa/half.h"
 
@@ -363,19 +363,9 @@ static uint32_t src_slot(ex_decoder *d, const ptx_operand *o, ptx_type t)
         imm.kind = PTX_OPND_IMM;
         imm.val = t == PTX_T_F16 ? ptx_f16_from_f64(bits, PTX_RND_RN, 0)
                                  : ptx_bf16_from_f64(bits, PTX_RND_RN, 0);
-        return d->slot(d, &imm, PTX_T_B16);
+        return ex_slot(d, &imm, PTX_T_B16);
     }
-    return d->slot(d, o, t);
-}
-
-static uint32_t reg_slot(ex_decoder *d, int32_t id)
-{
-    if (id < 0)
-        return EX_NONE;
-    ptx_operand r = {0};
-    r.kind = PTX_OPND_REG;
-    r.id = id;
-    return d->slot(d, &r, PTX_T_PRED);
+    return ex_slot(d, o, t);
 }
 
 static int find_cmp(const ptx_instr *pi)
@@ -470,7 +460,7 @@ static bool decode_compare(ex_decoder *d, ex_instr *in, ptx_type st, unsigned fi
         return false;
     }
     if (c) {
-        in->c = d->slot(d, c, PTX_T_PRED);
+        in->c = ex_slot(d, c, PTX_T_PRED);
         if (in->c == EX_NONE) {
             g_string_assign(d->why, "boolean operand is not a predicate");
             return false;
@@ -523,10 +513,10 @@ static bool decode_setp(ex_decoder *d, ex_instr *in)
         return false;
     }
     if (dst->kind == PTX_OPND_PAIR) {
-        in->d = reg_slot(d, dst->id);
-        in->d2 = reg_slot(d, dst->id2);
+        in->d = ex_reg_slot(d, dst->id);
+        in->d2 = ex_reg_slot(d, dst->id2);
     } else if (dst->kind == PTX_OPND_REG) {
-        in->d = d->slot(d, dst, PTX_T_PRED);
+        in->d = ex_slot(d, dst, PTX_T_PRED);
     } else if (dst->kind != PTX_OPND_SINK) {
         g_string_assign(d->why, "setp destination is not a predicate");
         return false;
@@ -586,7 +576,7 @@ static bool decode_set(ex_decoder *d, ex_instr *in)
     }
     in->imm = (int64_t)tv;
     const ptx_operand *dst = ex_opnd(d, 0);
-    in->d = dst && dst->kind != PTX_OPND_SINK ? d->slot(d, dst, dt) : EX_NONE;
+    in->d = dst && dst->kind != PTX_OPND_SINK ? ex_slot(d, dst, dt) : EX_NONE;
     if (dst && dst->kind != PTX_OPND_SINK && in->d == EX_NONE) {
         g_string_assign(d->why, "set destination is not a register");
         return false;
@@ -609,10 +599,10 @@ static bool decode_selp_slct(ex_decoder *d, ex_instr *in, bool slct)
         return false;
     }
     const ptx_operand *c = ex_opnd(d, 3);
-    in->d = d->slot(d, ex_opnd(d, 0), t);
+    in->d = ex_opnd_slot(d, 0, t);
     in->a = src_slot(d, ex_opnd(d, 1), t);
     in->b = src_slot(d, ex_opnd(d, 2), t);
-    in->c = d->slot(d, c, ct);
+    in->c = ex_slot(d, c, ct);
     if (in->d == EX_NONE || in->a == EX_NONE || in->b == EX_NONE || in->c == EX_NONE) {
         g_string_assign(d->why, "operand is not a register or constant");
         return false;

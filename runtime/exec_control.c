@@ -1,9 +1,11 @@
 /* runtime/exec_control.c — control flow: bra, brx.idx, call, ret, exit, trap,
  * barriers, fences and the no-op hints.  Branches diverge on the SIMT stack
  * and reconverge at the immediate post-dominator the CFG computed. */
+#include "runtime/decode.h"
 #include "runtime/cdp.h"
 #include "runtime/devheap.h"
 #include "runtime/printf.h"
+#include "runtime/barrier.h"
 #include "runtime/warp.h"
 
 #include <string.h>
@@ -87,11 +89,6 @@ static void h_brx(ex_warp *w, const ex_instr *in, uint32_t mask)
 }
 
 /* ------------------------------------------------------------------- calls */
-
-static uint8_t *lane_stack(ex_warp *w, unsigned l, uint32_t off)
-{
-    return w->stack + (gsize)l * w->stack_cap + off;
-}
 
 static bool reserve_registers(ex_warp *w, uint32_t roff, uint32_t need)
 {
@@ -178,14 +175,14 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
             if (c->arg_offsets[i] == EX_NONE)
                 v = caller_r[c->arg_sizes[i]][l];
             else
-                src = lane_stack(w, l, caller_fp + c->arg_offsets[i]);
+                src = ex_lane_stack(w, l, caller_fp + c->arg_offsets[i]);
             if (preg != EX_NONE) {
                 if (src)
                     memcpy(&v, src, c->arg_sizes[i] < 8 ? c->arg_sizes[i] : 8);
                 callee_r[preg][l] = v;
             } else {
                 uint32_t n = f->param_sizes[i];
-                uint8_t *dst = lane_stack(w, l, callee_fp + f->param_offsets[i]);
+                uint8_t *dst = ex_lane_stack(w, l, callee_fp + f->param_offsets[i]);
                 if (src)
                     memcpy(dst, src, n < c->arg_sizes[i] ? n : c->arg_sizes[i]);
                 else
@@ -203,62 +200,6 @@ static void h_call(ex_warp *w, const ex_instr *in, uint32_t mask)
     w->r = callee_r;
     ex_warp_enter(w, f);
     simt_push(w, 0, EX_NONE, mask, depth);
-}
-
-void ex_call_return(ex_warp *w)
-{
-    ex_callframe cf = g_array_index(w->calls, ex_callframe, w->calls->len - 1);
-    g_array_set_size(w->calls, w->calls->len - 1);
-    const ex_func *callee = w->fn;
-    const ex_func *caller = &w->launch->mod->funcs[cf.func];
-    const ex_call *c = cf.site;
-    uint64_t (*caller_r)[WARP_SIZE] = w->rfile + cf.caller_roff;
-    uint32_t lanes = cf.mask & ~w->exited;
-    uint32_t nrets = c->nrets < callee->nrets ? c->nrets : callee->nrets;
-    for (uint32_t i = 0; i < nrets; i++) {
-        uint32_t rreg = callee->ret_regs[i];
-        EX_LANES(lanes, l, {
-            uint64_t v = 0;
-            const uint8_t *src = NULL;
-            uint32_t n = callee->ret_sizes[i];
-            if (rreg != EX_NONE)
-                v = w->r[rreg][l];
-            else
-                src = lane_stack(w, l, cf.callee_fp + callee->ret_offsets[i]);
-            if (c->ret_offsets[i] == EX_NONE) {
-                if (src)
-                    memcpy(&v, src, n < 8 ? n : 8);
-                caller_r[c->ret_sizes[i]][l] = v;
-            } else {
-                uint8_t *dst = lane_stack(w, l, cf.fp + c->ret_offsets[i]);
-                uint32_t m = n < c->ret_sizes[i] ? n : c->ret_sizes[i];
-                if (src)
-                    memcpy(dst, src, m);
-                else
-                    memcpy(dst, &v, m < 8 ? m : 8);
-            }
-        });
-    }
-    w->fp = cf.fp;
-    w->stack_top = cf.saved_top;
-    w->r = caller_r;
-    w->fn = caller;
-    w->code = caller->code;
-}
-
-void ex_do_return(ex_warp *w, uint32_t lanes)
-{
-    if (w->calls->len == 0) {
-        /* returning from the kernel ends those threads */
-        w->exited |= lanes;
-        ex_simt_remove_lanes(w, lanes);
-        ex_lanes_exited(w, lanes);
-        return;
-    }
-    const ex_callframe *cf = &g_array_index(w->calls, ex_callframe, w->calls->len - 1);
-    for (guint i = cf->simt_base; i < w->simt->len; i++)
-        g_array_index(w->simt, ex_simt, i).mask &= ~lanes;
-    ex_simt_settle(w);
 }
 
 static void h_ret(ex_warp *w, const ex_instr *in, uint32_t mask)
@@ -320,55 +261,6 @@ static void h_nop(ex_warp *w, const ex_instr *in, uint32_t mask)
 
 /* ---------------------------------------------------------------- barriers */
 
-static uint32_t cta_live_threads(const ex_cta *cta)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < cta->nwarps; i++)
-        n += ex_popc(cta->warps[i].valid & ~cta->warps[i].exited);
-    return n;
-}
-
-static void barrier_check(ex_cta *cta, uint32_t id)
-{
-    if (cta->bar_arrived[id] == 0)
-        return; /* nobody waits (checked first: counting live threads visits every warp) */
-    uint32_t expected = cta->bar_expected[id] ? cta->bar_expected[id] : cta_live_threads(cta);
-    if (cta->bar_arrived[id] < expected)
-        return;
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
-        ex_warp *w = &cta->warps[i];
-        if (w->its_parked && w->barrier_id == id) { /* lanes that arrived alone */
-            w->its_parked = 0;
-            ex_mark_progress(w);
-        }
-        if (w->state != WARP_AT_BARRIER || w->barrier_id != id)
-            continue;
-        w->state = WARP_RUNNING;
-        if (w->bar_dst != EX_NONE) {
-            uint64_t v = w->bar_redop == 1 ? cta->bar_popc[id]
-                       : w->bar_redop == 2 ? (cta->bar_and[id] != 0)
-                                           : (cta->bar_or[id] != 0);
-            EX_LANES(w->bar_lanes, l, w->r[w->bar_dst][l] = v;);
-        }
-        ex_mark_progress(w);
-    }
-    if (id == EX_CLUSTER_BAR) /* the phase is complete for every arrived lane */
-        for (uint32_t i = 0; i < cta->nwarps; i++)
-            cta->warps[i].cbar_pending = 0;
-    cta->bar_arrived[id] = 0;
-    cta->bar_expected[id] = 0;
-    cta->bar_popc[id] = 0;
-    cta->bar_and[id] = 1;
-    cta->bar_or[id] = 0;
-}
-
-void ex_lanes_exited(ex_warp *w, uint32_t lanes)
-{
-    (void)lanes;
-    for (uint32_t id = 0; id < EX_NBARRIERS; id++)
-        barrier_check(w->cta, id);
-}
-
 /* EX_BAR_CARRIVE / EX_BAR_CWAIT: barrier.cluster.arrive / .wait, a split
  * barrier over all threads of the cluster; a launch without clusters runs
  * each CTA as a cluster of one, so it is a CTA-wide split barrier whose
@@ -394,7 +286,7 @@ static void h_cluster_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
     }
     cta->bar_arrived[EX_CLUSTER_BAR] += ex_popc(mask);
     w->cbar_pending |= mask;
-    barrier_check(cta, EX_CLUSTER_BAR);
+    ex_barrier_check(cta, EX_CLUSTER_BAR);
 }
 
 static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
@@ -446,7 +338,7 @@ static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
         w->its_parked |= mask;
         w->barrier_id = (uint32_t)id;
         if ((w->its_parked & alive) != alive) {
-            barrier_check(cta, (uint32_t)id);
+            ex_barrier_check(cta, (uint32_t)id);
             return;
         }
         mask = w->its_parked;
@@ -459,7 +351,7 @@ static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
         w->bar_dst = in->op2 == EX_BAR_RED ? in->d : EX_NONE;
         w->bar_redop = (uint8_t)(in->op2 == EX_BAR_RED ? in->e : 0);
     }
-    barrier_check(cta, (uint32_t)id);
+    ex_barrier_check(cta, (uint32_t)id);
 }
 
 /* ---------------------------------------------------------------- decoding */
@@ -523,7 +415,7 @@ static bool decode_call(ex_decoder *d, ex_instr *in)
             }
         }
     } else if (callee->kind == PTX_OPND_REG) {
-        c.target_slot = d->slot(d, callee, PTX_T_U64);
+        c.target_slot = ex_slot(d, callee, PTX_T_U64);
     } else {
         g_string_assign(d->why, "unsupported call target");
         return false;
@@ -534,7 +426,7 @@ static bool decode_call(ex_decoder *d, ex_instr *in)
         uint32_t n = lst ? (uint32_t)lst->id2 : 0;
         uint32_t *offs = g_new0(uint32_t, n + 1), *sizes = g_new0(uint32_t, n + 1);
         for (uint32_t i = 0; i < n; i++) {
-            const ptx_operand *o = ptx_func_opnd(d->irf, (uint32_t)lst->id + i);
+            const ptx_operand *o = ex_vec_elem(d, lst, i);
             if (o->kind == PTX_OPND_SYM && ptx_module_sym(d->ir, o->id)->kind == PTX_SYM_VAR) {
                 int32_t vi = ptx_module_sym(d->ir, o->id)->index;
                 const ptx_var *v = ptx_module_var(d->ir, vi);
@@ -551,7 +443,7 @@ static bool decode_call(ex_decoder *d, ex_instr *in)
                 }
             } else if (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_IMM) {
                 offs[i] = EX_NONE;
-                sizes[i] = d->slot(d, o, PTX_T_B64);
+                sizes[i] = ex_slot(d, o, PTX_T_B64);
             } else {
                 g_string_assign(d->why, "unsupported call argument");
                 g_free(offs);
@@ -607,7 +499,7 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
         g_ptr_array_add(d->fn->tables, table);
         in->ext = table;
         in->imm = tg->syms->len;
-        in->a = d->slot(d, ex_opnd(d, 0), PTX_T_U32);
+        in->a = ex_opnd_slot(d, 0, PTX_T_U32);
         in->fn = h_brx;
         in->flags |= EXF_CONTROL;
         return true;
@@ -637,7 +529,7 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
             /* bar.warp.sync: lanes of one group are in lockstep; under ITS
              * the group waits for the membermask (in->a, runtime/its.c) */
             const ptx_operand *m = ex_opnd(d, 0);
-            in->a = m ? d->slot(d, m, PTX_T_B32) : EX_NONE;
+            in->a = m ? ex_slot(d, m, PTX_T_B32) : EX_NONE;
             in->fn = h_nop;
             return true;
         }
@@ -652,7 +544,7 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
             return true;
         }
         if (red) {
-            in->d = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
+            in->d = ex_opnd_slot(d, i++, PTX_T_U32);
             in->op2 = EX_BAR_RED;
             in->e = ptx_instr_has_mod(pi, PTX_MOD_POPC) ? 1 : ptx_instr_has_mod(pi, PTX_MOD_AND) ? 2 : 3;
         } else {
@@ -661,12 +553,12 @@ bool ex_decode_control(ex_decoder *d, ex_instr *in)
         }
         unsigned rest = pi->nopnds - i - (red ? 1u : 0u);
         if (rest >= 1)
-            in->a = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
+            in->a = ex_opnd_slot(d, i++, PTX_T_U32);
         if (rest >= 2)
-            in->b = d->slot(d, ex_opnd(d, i++), PTX_T_U32);
+            in->b = ex_opnd_slot(d, i++, PTX_T_U32);
         if (red) {
             const ptx_operand *p = ex_opnd(d, i);
-            in->c = d->slot(d, p, PTX_T_PRED);
+            in->c = ex_slot(d, p, PTX_T_PRED);
             if (p->flags & PTX_OPNDF_NOT)
                 in->flags |= EXF_NOT_C;
         }

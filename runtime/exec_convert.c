@@ -13,7 +13,8 @@
  * extension; so every handler masks its result to the width of the
  * destination *register* (in->imm), which also keeps the register file's
  * zero-extension invariant. */
-#include "runtime/exec.h"
+#include "runtime/decode.h"
+#include "runtime/warp.h"
 #include "isa/cvt.h"
 
 #include <string.h>
@@ -236,9 +237,9 @@ static uint32_t src_slot(ex_decoder *d, const ptx_operand *o, ptx_type t)
         imm.kind = PTX_OPND_IMM;
         imm.val = t == PTX_T_F16 ? ptx_f16_from_f64(bits, PTX_RND_RN, 0)
                                  : ptx_bf16_from_f64(bits, PTX_RND_RN, 0);
-        return d->slot(d, &imm, PTX_T_B16);
+        return ex_slot(d, &imm, PTX_T_B16);
     }
-    return d->slot(d, o, t);
+    return ex_slot(d, o, t);
 }
 
 /* Bytes of the destination register (the type's size when it has none). */
@@ -347,9 +348,9 @@ static bool decode_pack_sat(ex_decoder *d, ex_instr *in, ptx_type ct, ptx_type a
         return false;
     }
     const ptx_operand *dst = ex_opnd(d, 0);
-    in->d = d->slot(d, dst, PTX_T_B32);
-    in->a = d->slot(d, ex_opnd(d, 1), abt);
-    in->b = d->slot(d, ex_opnd(d, 2), abt);
+    in->d = ex_slot(d, dst, PTX_T_B32);
+    in->a = ex_opnd_slot(d, 1, abt);
+    in->b = ex_opnd_slot(d, 2, abt);
     if (in->d == EX_NONE || in->a == EX_NONE || in->b == EX_NONE) {
         g_string_assign(d->why, "operand is not a register or constant");
         return false;
@@ -425,7 +426,7 @@ bool ex_decode_convert(ex_decoder *d, ex_instr *in)
         return false;
     }
     const ptx_operand *dst = ex_opnd(d, 0), *src = ex_opnd(d, 1);
-    in->d = d->slot(d, dst, dt);
+    in->d = ex_slot(d, dst, dt);
     if (src->kind == PTX_OPND_SREG && pi->nopnds == 2 && in->d != EX_NONE)
         return decode_sreg_src(d, in, src, dt, st, rnd, flags);
     in->a = src_slot(d, src, st);

@@ -21,7 +21,7 @@
 #include "isa/fp.h"
 #include "isa/half.h"
 #include "isa/opcodes.h"
-#include "runtime/exec.h"
+#include "runtime/decode.h"
 
 #include <math.h>
 #include <string.h>
@@ -279,12 +279,12 @@ static bool get_slots(ex_decoder *d, ex_instr *in, unsigned nsrc, ptx_type dt,
     const ptx_operand *o = ex_opnd(d, 0);
     if (!o || d->pi->nopnds < 1 + nsrc)
         return fail(d, "missing operands");
-    in->d = d->slot(d, o, dt);
+    in->d = ex_slot(d, o, dt);
     if (in->d == EX_NONE || o->kind != PTX_OPND_REG)
         return fail(d, "the destination is not a register");
     for (unsigned i = 0; i < nsrc; i++) {
         o = ex_opnd(d, 1 + i);
-        *src[i] = d->slot(d, o, i < 2 ? st : st2);
+        *src[i] = ex_slot(d, o, i < 2 ? st : st2);
         if (*src[i] == EX_NONE)
             return fail(d, "a source is not a register or an immediate");
     }
@@ -432,7 +432,7 @@ static bool decode_mixed(ex_decoder *d, ex_instr *in, unsigned have)
     } else {
         if (pi->nopnds != 3 || !get_slots(d, in, 1, PTX_T_F32, ab, ab))
             return fail(d, "takes d, a, c");
-        in->b = d->slot(d, ex_opnd(d, 2), PTX_T_F32);
+        in->b = ex_opnd_slot(d, 2, PTX_T_F32);
         if (in->b == EX_NONE)
             return fail(d, "a source is not a register or an immediate");
     }

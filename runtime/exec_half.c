@@ -8,7 +8,7 @@
  * (element 0 in bits 15:0); results are written zero-extended. */
 #include "isa/half.h"
 #include "isa/opcodes.h"
-#include "runtime/exec.h"
+#include "runtime/decode.h"
 
 #include <math.h>
 
@@ -246,7 +246,7 @@ static uint32_t half_slot(ex_decoder *d, const ptx_operand *o, ptx_type t)
     bool x2 = t == PTX_T_F16X2 || t == PTX_T_BF16X2;
     ptx_type raw = x2 ? PTX_T_B32 : PTX_T_B16;
     if (o->kind != PTX_OPND_FIMM32 && o->kind != PTX_OPND_FIMM64)
-        return d->slot(d, o, raw);
+        return ex_slot(d, o, raw);
     if (x2)
         return EX_NONE; /* a single float literal does not name two halves */
     bool bf = t == PTX_T_BF16;
@@ -260,7 +260,7 @@ static uint32_t half_slot(ex_decoder *d, const ptx_operand *o, ptx_type t)
     ptx_operand tmp = *o;
     tmp.kind = PTX_OPND_IMM;
     tmp.val = h;
-    return d->slot(d, &tmp, raw);
+    return ex_slot(d, &tmp, raw);
 }
 
 static bool get_slots(ex_decoder *d, ex_instr *in, unsigned nsrc, ptx_type t)
@@ -269,7 +269,7 @@ static bool get_slots(ex_decoder *d, ex_instr *in, unsigned nsrc, ptx_type t)
     const ptx_operand *o = ex_opnd(d, 0);
     if (!o || d->pi->nopnds != 1 + nsrc)
         return fail(d, "wrong number of operands");
-    in->d = d->slot(d, o, t);
+    in->d = ex_slot(d, o, t);
     if (in->d == EX_NONE || o->kind != PTX_OPND_REG)
         return fail(d, "the destination is not a register");
     for (unsigned i = 0; i < nsrc; i++) {

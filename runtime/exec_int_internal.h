@@ -3,7 +3,7 @@
 #define PTXEMU_ISA_EXEC_INT_INTERNAL_H
 
 #include "isa/intops.h"
-#include "runtime/exec.h"
+#include "runtime/decode.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -151,7 +151,7 @@ static inline bool src(ex_decoder *d, unsigned i, ptx_type t, uint32_t *out)
         g_string_printf(d->why, "'!' on operand %u", i + 1);
         return false;
     }
-    *out = d->slot(d, o, t);
+    *out = ex_slot(d, o, t);
     if (*out == EX_NONE) {
         g_string_printf(d->why, "operand %u has no value here", i + 1);
         return false;
@@ -166,7 +166,7 @@ static inline bool dst(ex_decoder *d, unsigned i, ptx_type t, uint32_t *out)
         g_string_assign(d->why, "the destination must be a register");
         return false;
     }
-    *out = d->slot(d, o, t);
+    *out = ex_slot(d, o, t);
     return *out != EX_NONE;
 }
 

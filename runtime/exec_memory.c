@@ -1,11 +1,13 @@
 /* runtime/exec_memory.c — ld, st, ldu, mov (values, vector packing, symbol
  * addresses, special registers), cvta and isspacep. */
+#include "runtime/decode.h"
 #include "runtime/warp.h"
 
 #include <string.h>
 
 enum {
-    MEMF_FRAME = 1u << 0,   /* address is relative to the thread's frame */
+    MEMF_FRAME = EX_OP2_FRAME, /* address is relative to the thread's frame
+                                  (ex_decode_address sets it) */
     MEMF_SEXT = 1u << 1,    /* sign-extend a narrow load into the register */
 };
 
@@ -474,72 +476,6 @@ static void h_isspacep(ex_warp *w, const ex_instr *in, uint32_t mask)
 
 /* -------------------------------------------------------------- decoding */
 
-static ex_space map_space(const ex_decoder *d, ptx_space s)
-{
-    switch (s) {
-    case PTX_SPACE_GLOBAL: return EX_SPACE_GLOBAL;
-    case PTX_SPACE_SHARED: return EX_SPACE_SHARED;
-    case PTX_SPACE_LOCAL: return EX_SPACE_LOCAL;
-    case PTX_SPACE_CONST: return EX_SPACE_CONST;
-    case PTX_SPACE_PARAM: return d->fn->is_entry ? EX_SPACE_KPARAM : EX_SPACE_FPARAM;
-    default: return EX_SPACE_GENERIC;
-    }
-}
-
-bool ex_decode_address(ex_decoder *d, const ptx_operand *o, ex_instr *in, ptx_space space)
-{
-    in->space = (uint8_t)map_space(d, space);
-    in->imm = o->val;
-    if (o->kind == PTX_OPND_ADDR && o->id >= 0) {
-        ptx_operand r = {0};
-        r.kind = PTX_OPND_REG;
-        r.id = o->id;
-        in->a = d->slot(d, &r, PTX_T_U64);
-        return true;
-    }
-    if (o->kind == PTX_OPND_ADDR && o->id2 >= 0) {
-        const ptx_symbol *s = ptx_module_sym(d->ir, o->id2);
-        if (s->kind != PTX_SYM_VAR) {
-            g_string_printf(d->why, "'%s' is not a variable", s->name);
-            return false;
-        }
-        const ptx_var *v = ptx_module_var(d->ir, s->index);
-        uint64_t base = d->mod->var_addr[s->index];
-        in->imm = (int64_t)(base + (uint64_t)o->val);
-        switch (v->space) {
-        case PTX_SPACE_PARAM:
-            if (v->func >= 0 && d->fn->is_entry && (int32_t)(d->fn - d->mod->funcs) == v->func) {
-                /* a kernel parameter unless it was declared in the body */
-                bool is_param = false;
-                for (guint i = 0; i < d->irf->params->len; i++)
-                    is_param |= g_array_index(d->irf->params, int32_t, i) == s->index;
-                if (is_param) {
-                    in->space = EX_SPACE_KPARAM;
-                    break;
-                }
-            }
-            in->space = EX_SPACE_FPARAM;
-            in->op2 |= MEMF_FRAME;
-            break;
-        case PTX_SPACE_LOCAL:
-            in->space = space == PTX_SPACE_NONE ? EX_SPACE_LOCAL : in->space;
-            in->op2 |= MEMF_FRAME;
-            break;
-        case PTX_SPACE_SHARED:
-            if (space == PTX_SPACE_NONE)
-                in->imm += (int64_t)MEM_SHARED_WINDOW;
-            break;
-        default:
-            break;
-        }
-        return true;
-    }
-    if (o->kind == PTX_OPND_ADDR)
-        return true; /* [imm] */
-    g_string_assign(d->why, "unsupported address form");
-    return false;
-}
-
 static ptx_type reg_type(const ex_decoder *d, const ptx_operand *o)
 {
     if (o->kind != PTX_OPND_REG)
@@ -552,8 +488,8 @@ static bool decode_vec_slots(ex_decoder *d, const ptx_operand *v, ex_instr *in, 
     if (v->kind != PTX_OPND_VEC || v->id2 > 4)
         return false;
     for (int32_t k = 0; k < v->id2; k++) {
-        const ptx_operand *e = ptx_func_opnd(d->irf, (uint32_t)(v->id + k));
-        in->vr[k] = e->kind == PTX_OPND_SINK ? EX_NONE : d->slot(d, e, t);
+        const ptx_operand *e = ex_vec_elem(d, v, k);
+        in->vr[k] = e->kind == PTX_OPND_SINK ? EX_NONE : ex_slot(d, e, t);
     }
     return true;
 }
@@ -577,7 +513,7 @@ static bool decode_b128_halves(ex_decoder *d, const ptx_operand *o, ex_instr *in
                 g_string_assign(d->why, "a .v2.b128 operand is a {a, b} list of 2 registers");
                 return false;
             }
-            e = ptx_func_opnd(d->irf, (uint32_t)o->id + k);
+            e = ex_vec_elem(d, o, k);
         }
         if (e->kind == PTX_OPND_SINK && allow_sink) {
             in->vr[2 * k] = in->vr[2 * k + 1] = EX_NONE;
@@ -588,7 +524,7 @@ static bool decode_b128_halves(ex_decoder *d, const ptx_operand *o, ex_instr *in
             g_string_assign(d->why, "a 128-bit access needs .b128 registers");
             return false;
         }
-        uint32_t s = d->slot(d, e, PTX_T_B64);
+        uint32_t s = ex_slot(d, e, PTX_T_B64);
         in->vr[2 * k] = s;
         in->vr[2 * k + 1] = s + 1;
     }
@@ -622,7 +558,7 @@ static bool decode_ld(ex_decoder *d, ex_instr *in)
             return false;
         in->type2 = t;
     } else {
-        in->d = d->slot(d, dst, t);
+        in->d = ex_slot(d, dst, t);
         ptx_type rt = reg_type(d, dst);
         in->type2 = rt != PTX_T_NONE ? rt : t;
         if (ptx_type_is_signed(t) && ptx_type_size(rt) > in->size)
@@ -656,7 +592,7 @@ static bool decode_st(ex_decoder *d, ex_instr *in)
         if (!decode_vec_slots(d, src, in, t))
             return false;
     } else {
-        in->b = d->slot(d, src, t);
+        in->b = ex_slot(d, src, t);
         if (in->b == EX_NONE)
             return false;
     }
@@ -668,9 +604,9 @@ static bool decode_st(ex_decoder *d, ex_instr *in)
 static uint32_t vec_elem_slot(ex_decoder *d, const ptx_operand *o, unsigned k, ptx_type t)
 {
     if (o->kind == PTX_OPND_VEC)
-        return d->slot(d, ptx_func_opnd(d->irf, (uint32_t)o->id + k), t);
+        return ex_slot(d, ex_vec_elem(d, o, k), t);
     if (o->kind == PTX_OPND_REG && !o->comp) {
-        uint32_t s = d->slot(d, o, t);
+        uint32_t s = ex_slot(d, o, t);
         return s == EX_NONE ? EX_NONE : s + k;
     }
     return EX_NONE;
@@ -728,7 +664,7 @@ static bool b128_slots(ex_decoder *d, const ptx_operand *o, uint32_t out[2], boo
 {
     if (o->kind == PTX_OPND_REG && !o->comp &&
         g_array_index(d->irf->regs, ptx_reg, o->id).type == PTX_T_B128) {
-        out[0] = d->slot(d, o, PTX_T_B64);
+        out[0] = ex_slot(d, o, PTX_T_B64);
         out[1] = out[0] + 1;
         return out[0] != EX_NONE;
     }
@@ -738,7 +674,7 @@ static bool b128_slots(ex_decoder *d, const ptx_operand *o, uint32_t out[2], boo
         return false;
     }
     for (unsigned k = 0; k < 2; k++) {
-        const ptx_operand *e = ptx_func_opnd(d->irf, (uint32_t)o->id + k);
+        const ptx_operand *e = ex_vec_elem(d, o, k);
         if (e->kind == PTX_OPND_SINK && write) {
             out[k] = EX_NONE;
             continue;
@@ -748,7 +684,7 @@ static bool b128_slots(ex_decoder *d, const ptx_operand *o, uint32_t out[2], boo
             g_string_assign(d->why, "the halves of a mov.b128 pair are 64-bit registers");
             return false;
         }
-        out[k] = d->slot(d, e, PTX_T_B64);
+        out[k] = ex_slot(d, e, PTX_T_B64);
         if (out[k] == EX_NONE)
             return false;
     }
@@ -788,15 +724,15 @@ static bool decode_mov(ex_decoder *d, ex_instr *in)
                     : in->size == 4 ? PTX_T_B32 : PTX_T_B64;
         decode_vec_slots(d, v, in, et);
         if (v == src) {
-            in->d = d->slot(d, dst, t);
+            in->d = ex_slot(d, dst, t);
             in->fn = h_pack;
         } else {
-            in->a = d->slot(d, src, t);
+            in->a = ex_slot(d, src, t);
             in->fn = h_unpack;
         }
         return in->d != EX_NONE || in->a != EX_NONE;
     }
-    in->d = d->slot(d, dst, t);
+    in->d = ex_slot(d, dst, t);
     if (in->d == EX_NONE)
         return false;
     if (src->kind == PTX_OPND_SREG) {
@@ -829,40 +765,19 @@ static bool decode_mov(ex_decoder *d, ex_instr *in)
                 ptx_operand off = {0};
                 off.kind = PTX_OPND_IMM;
                 off.val = (int64_t)(d->mod->var_addr[s->index] + (uint64_t)src->val);
-                in->a = d->slot(d, &off, t);
+                in->a = ex_slot(d, &off, t);
                 in->imm = (int64_t)width_mask(tsz);
                 in->fn = h_mov;
                 return in->a != EX_NONE;
             }
         }
     }
-    in->a = d->slot(d, src, t);
+    in->a = ex_slot(d, src, t);
     if (in->a == EX_NONE)
         return false;
     in->imm = (int64_t)(t == PTX_T_PRED ? 1 : width_mask(tsz));
     in->fn = h_mov;
     return true;
-}
-
-uint8_t ex_mem_order(const ptx_instr *pi)
-{
-    uint8_t o = 0;
-    if (ptx_instr_has_mod(pi, PTX_MOD_VOLATILE) || ptx_instr_has_mod(pi, PTX_MOD_MMIO))
-        o |= EX_ORD_VOLATILE;
-    bool acquire = ptx_instr_has_mod(pi, PTX_MOD_ACQUIRE) ||
-                   ptx_instr_has_mod(pi, PTX_MOD_ACQ_REL) || ptx_instr_has_mod(pi, PTX_MOD_SC);
-    bool strong = acquire || ptx_instr_has_mod(pi, PTX_MOD_RELAXED) ||
-                  ptx_instr_has_mod(pi, PTX_MOD_RELEASE);
-    /* a strong operation synchronises with threads of its scope; only
-     * .cta keeps them all on one SM (a missing scope means .gpu, as for
-     * atom and red) */
-    if (strong && !ptx_instr_has_mod(pi, PTX_MOD_CTA))
-        o |= EX_ORD_STRONG | (acquire ? EX_ORD_ACQUIRE : 0);
-    if (ptx_instr_has_mod(pi, PTX_MOD_CG))
-        o |= EX_ORD_CG;
-    if (ptx_instr_has_mod(pi, PTX_MOD_CV))
-        o |= EX_ORD_CV;
-    return o;
 }
 
 bool ex_decode_memory(ex_decoder *d, ex_instr *in)
@@ -883,7 +798,7 @@ bool ex_decode_memory(ex_decoder *d, ex_instr *in)
         return decode_mov(d, in);
     case PTX_OP_CVTA: {
         ptx_type t = (ptx_type)pi->types[0];
-        in->d = d->slot(d, ex_opnd(d, 0), t);
+        in->d = ex_opnd_slot(d, 0, t);
         const ptx_operand *src = ex_opnd(d, 1);
         in->op2 = ptx_instr_has_mod(pi, PTX_MOD_TO) ? CVTA_FROM_GENERIC : CVTA_TO_GENERIC;
         switch ((ptx_space)pi->space) {
@@ -923,17 +838,17 @@ bool ex_decode_memory(ex_decoder *d, ex_instr *in)
                     return false;
                 }
             }
-            in->a = d->slot(d, &tmp, t);
+            in->a = ex_slot(d, &tmp, t);
         } else {
-            in->a = d->slot(d, src, t);
+            in->a = ex_slot(d, src, t);
         }
         in->fn = h_cvta;
         return in->a != EX_NONE && in->d != EX_NONE;
     }
     case PTX_OP_ISSPACEP:
-        in->d = d->slot(d, ex_opnd(d, 0), PTX_T_PRED);
-        in->a = d->slot(d, ex_opnd(d, 1), PTX_T_U64);
-        in->space = (uint8_t)map_space(d, (ptx_space)pi->space);
+        in->d = ex_opnd_slot(d, 0, PTX_T_PRED);
+        in->a = ex_opnd_slot(d, 1, PTX_T_U64);
+        in->space = (uint8_t)ex_decode_space(d, (ptx_space)pi->space);
         in->fn = h_isspacep;
         return true;
     default:

@@ -10,6 +10,7 @@
  * any CUDA program observes through nvcuda::wmma are right whatever the
  * hardware's layout is. */
 #include "runtime/exec_mma.h"
+#include "runtime/decode.h"
 #include "runtime/warp.h"
 #include "isa/mma.h"
 
@@ -352,8 +353,8 @@ static bool list_slots(ex_decoder *d, const ptx_operand *o, unsigned want, ptx_t
     }
     for (unsigned i = 0; i < n; i++) {
         const ptx_operand *e = o->kind == PTX_OPND_VEC
-                             ? ptx_func_opnd(d->irf, (uint32_t)o->id + i) : o;
-        out[i] = e->kind == PTX_OPND_SINK ? EX_NONE : d->slot(d, e, t);
+                             ? ex_vec_elem(d, o, i) : o;
+        out[i] = e->kind == PTX_OPND_SINK ? EX_NONE : ex_slot(d, e, t);
         if (out[i] == EX_NONE) {
             g_string_printf(d->why, "%s: operand %u is not a register or constant", what, i);
             return false;
@@ -559,7 +560,7 @@ static bool decode_wmma_mem(ex_decoder *d, ex_instr *in, const mods *mo)
         in->space == EX_SPACE_KPARAM)
         return fail(d, "wmma.load/store of .local or .param variables (use a generic address)");
     if (pi->nopnds == 3) {
-        md->stride = d->slot(d, ex_opnd(d, 2), PTX_T_U32);
+        md->stride = ex_opnd_slot(d, 2, PTX_T_U32);
         if (md->stride == EX_NONE)
             return fail(d, "the stride must be a register or an immediate");
     }
@@ -607,8 +608,8 @@ static bool decode_movmatrix(ex_decoder *d, ex_instr *in, const mods *mo)
     if (!mo->has_shape || mo->m != 8 || mo->n != 8 || mo->k != 0 || !mo->trans ||
         mo->ntypes != 1 || mo->types[0] != PTX_T_B16 || pi->nopnds != 2)
         return fail(d, "movmatrix is .sync.aligned.m8n8.trans.b16 d, a");
-    in->d = d->slot(d, ex_opnd(d, 0), PTX_T_B32);
-    in->a = d->slot(d, ex_opnd(d, 1), PTX_T_B32);
+    in->d = ex_opnd_slot(d, 0, PTX_T_B32);
+    in->a = ex_opnd_slot(d, 1, PTX_T_B32);
     if (in->d == EX_NONE || in->a == EX_NONE)
         return fail(d, "movmatrix operands are 32-bit registers");
     in->fn = h_movmatrix;

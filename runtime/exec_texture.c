@@ -9,6 +9,7 @@
  * arithmetic of runtime/texture.c.  Texture reads are recorded for the
  * timing model at the first texel each lane reads; surface accesses are
  * ordinary global accesses of the access size. */
+#include "runtime/decode.h"
 #include "runtime/texture.h"
 #include "runtime/warp.h"
 
@@ -367,14 +368,14 @@ static int vector_slots(ex_decoder *d, const ptx_operand *o, ptx_type type, uint
     if (o->kind != PTX_OPND_VEC) {
         if (max < 1)
             return -1;
-        slots[0] = o->kind == PTX_OPND_SINK ? EX_NONE : d->slot(d, o, type);
+        slots[0] = o->kind == PTX_OPND_SINK ? EX_NONE : ex_slot(d, o, type);
         return o->kind == PTX_OPND_SINK || slots[0] != EX_NONE ? 1 : -1;
     }
     if ((unsigned)o->id2 > max)
         return -1;
     for (int i = 0; i < o->id2; i++) {
         const ptx_operand *e = elem(d, o, (unsigned)i);
-        slots[i] = e->kind == PTX_OPND_SINK ? EX_NONE : d->slot(d, e, type);
+        slots[i] = e->kind == PTX_OPND_SINK ? EX_NONE : ex_slot(d, e, type);
         if (e->kind != PTX_OPND_SINK && slots[i] == EX_NONE)
             return -1;
     }
@@ -386,7 +387,7 @@ static bool decode_handle(ex_decoder *d, const ptx_operand *a, tex_ops *o)
 {
     if (a->kind == PTX_OPND_REG) {
         o->src = SRC_REG;
-        o->handle = d->slot(d, a, PTX_T_U64);
+        o->handle = ex_slot(d, a, PTX_T_U64);
         return o->handle != EX_NONE;
     }
     if (a->kind != PTX_OPND_SYM)
@@ -536,11 +537,11 @@ static bool decode_tex(ex_decoder *d, ex_instr *in, bool gather)
     for (int k = 0; k < nc; k++)
         o->coord[k] = cs[k];
     if (array)
-        o->coord[0] = d->slot(d, elem(d, cv, 0), PTX_T_U32);
+        o->coord[0] = ex_slot(d, elem(d, cv, 0), PTX_T_U32);
     o->ncoord = (uint8_t)nc;
     unsigned next = 2;
     if (o->lod_mode == TEX_LOD_LEVEL) {
-        o->lod = d->slot(d, ex_opnd(d, next), PTX_T_F32);
+        o->lod = ex_opnd_slot(d, next, PTX_T_F32);
         if (o->lod == EX_NONE)
             return fail(d, ".level needs a level-of-detail operand");
         next++;
@@ -575,7 +576,7 @@ static bool decode_query(ex_decoder *d, ex_instr *in, bool surface)
         return fail(d, "this attribute for this instruction");
     if (o->query >= Q_FORCE_UNNORM && o->query < Q_LAYOUT)
         o->is_surface = 0;
-    in->d = d->slot(d, ex_opnd(d, 0), PTX_T_B32);
+    in->d = ex_opnd_slot(d, 0, PTX_T_B32);
     const ptx_operand *a = ex_opnd(d, 1);
     if (in->d == EX_NONE || !a)
         return fail(d, "operands d, [a]");
@@ -600,7 +601,7 @@ static bool decode_query(ex_decoder *d, ex_instr *in, bool surface)
     if (o->lod_mode == TEX_LOD_LEVEL) {
         if (o->query > Q_DEPTH)
             return fail(d, "txq.level queries width, height or depth");
-        o->lod = d->slot(d, ex_opnd(d, 2), PTX_T_U32);
+        o->lod = ex_opnd_slot(d, 2, PTX_T_U32);
         if (o->lod == EX_NONE)
             return fail(d, "txq.level needs a level operand");
     }
@@ -678,8 +679,8 @@ static bool decode_istypep(ex_decoder *d, ex_instr *in)
     if (t != PTX_T_TEXREF && t != PTX_T_SURFREF && t != PTX_T_SAMPLERREF)
         return fail(d, "istypep's type is .texref, .samplerref or .surfref");
     in->imm = t == PTX_T_TEXREF ? TEX_MAGIC : t == PTX_T_SURFREF ? SURF_MAGIC : 0;
-    in->d = d->slot(d, ex_opnd(d, 0), PTX_T_PRED);
-    in->a = d->slot(d, ex_opnd(d, 1), PTX_T_U64);
+    in->d = ex_opnd_slot(d, 0, PTX_T_PRED);
+    in->a = ex_opnd_slot(d, 1, PTX_T_U64);
     if (in->d == EX_NONE || in->a == EX_NONE)
         return fail(d, "istypep takes a predicate and a .u64 register");
     in->fn = h_istypep;
@@ -723,7 +724,7 @@ static bool decode_sured(ex_decoder *d, ex_instr *in)
         return fail(d, "coordinate vector shorter than the geometry needs");
     memcpy(o->coord, cs, sizeof(uint32_t) * (unsigned)nc);
     o->ncoord = (uint8_t)nc;
-    o->data[0] = d->slot(d, val, ty);
+    o->data[0] = ex_slot(d, val, ty);
     if (o->data[0] == EX_NONE)
         return fail(d, "value operand");
     in->fn = h_sured;

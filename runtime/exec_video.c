@@ -6,7 +6,7 @@
  * once and stores it in the instruction's vr[] words (unused by these
  * instructions), so no per-instruction allocation has to be owned. */
 #include "isa/video.h"
-#include "runtime/exec.h"
+#include "runtime/decode.h"
 
 #include <string.h>
 
@@ -52,7 +52,7 @@ static bool reg_or_imm(ex_decoder *d, unsigned i, uint32_t *out)
         g_string_printf(d->why, "operand %u is not a register or an integer constant", i + 1);
         return false;
     }
-    *out = d->slot(d, o, PTX_T_B32);
+    *out = ex_slot(d, o, PTX_T_B32);
     return *out != EX_NONE;
 }
 
@@ -140,14 +140,14 @@ static bool video_operands(ex_decoder *d, ex_instr *in, bool c_required)
         g_string_assign(d->why, "the destination must be a register");
         return false;
     }
-    in->d = d->slot(d, o, PTX_T_B32);
+    in->d = ex_slot(d, o, PTX_T_B32);
     if (in->d == EX_NONE || !reg_or_imm(d, 1, &in->a) || !reg_or_imm(d, 2, &in->b))
         return false;
     if (n == 4)
         return reg_or_imm(d, 3, &in->c);
     ptx_operand zero = {0};
     zero.kind = PTX_OPND_IMM;
-    in->c = d->slot(d, &zero, PTX_T_B32);
+    in->c = ex_slot(d, &zero, PTX_T_B32);
     return in->c != EX_NONE;
 }
 

@@ -11,6 +11,7 @@
  * manual calls unpredictable) gives that lane's current register value, so
  * results stay deterministic. */
 #include "isa/fp.h"
+#include "runtime/decode.h"
 #include "runtime/warp.h"
 
 #include <string.h>
@@ -259,14 +260,6 @@ static void h_elect(ex_warp *w, const ex_instr *in, uint32_t mask)
 
 /* ---------------------------------------------------------------- decoding */
 
-static uint32_t reg_slot(ex_decoder *d, int32_t id, ptx_type t)
-{
-    ptx_operand r = {0};
-    r.kind = PTX_OPND_REG;
-    r.id = id;
-    return d->slot(d, &r, t);
-}
-
 /* d or d|p destination into in->d (and in->d2). */
 static bool decode_dest(ex_decoder *d, ex_instr *in, ptx_type t, bool allow_pair)
 {
@@ -279,15 +272,15 @@ static bool decode_dest(ex_decoder *d, ex_instr *in, ptx_type t, bool allow_pair
             return false;
         }
         /* `d|_` and `_|p` (sinks, id -1) leave that half unwritten */
-        in->d = o->id >= 0 ? reg_slot(d, o->id, t) : EX_NONE;
-        in->d2 = o->id2 >= 0 ? reg_slot(d, o->id2, PTX_T_PRED) : EX_NONE;
+        in->d = o->id >= 0 ? ex_reg_slot(d, o->id) : EX_NONE;
+        in->d2 = o->id2 >= 0 ? ex_reg_slot(d, o->id2) : EX_NONE;
         if (in->d == EX_NONE && d->pi->op != PTX_OP_SHFL && d->pi->op != PTX_OP_ELECT) {
             g_string_assign(d->why, "a sink `_` for the data half of d|p");
             return false;
         }
         return in->d != EX_NONE || in->d2 != EX_NONE;
     }
-    in->d = d->slot(d, o, t);
+    in->d = ex_slot(d, o, t);
     return in->d != EX_NONE;
 }
 
@@ -295,7 +288,7 @@ static bool decode_dest(ex_decoder *d, ex_instr *in, ptx_type t, bool allow_pair
 static bool decode_members(ex_decoder *d, ex_instr *in, unsigned i)
 {
     const ptx_operand *o = ex_opnd(d, i);
-    in->e = o ? d->slot(d, o, PTX_T_B32) : EX_NONE;
+    in->e = o ? ex_slot(d, o, PTX_T_B32) : EX_NONE;
     if (in->e == EX_NONE) {
         g_string_assign(d->why, "membermask must be a register or an immediate");
         return false;
@@ -309,7 +302,7 @@ static bool decode_members(ex_decoder *d, ex_instr *in, unsigned i)
 static bool decode_src(ex_decoder *d, unsigned i, ptx_type t, uint32_t *slot)
 {
     const ptx_operand *o = ex_opnd(d, i);
-    *slot = o ? d->slot(d, o, t) : EX_NONE;
+    *slot = o ? ex_slot(d, o, t) : EX_NONE;
     if (*slot == EX_NONE) {
         g_string_printf(d->why, "operand %u must be a register or an immediate", i + 1);
         return false;

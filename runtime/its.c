@@ -28,6 +28,7 @@
  *     loops below the yielding PC).  So a lane holding a lock runs its
  *     critical section and releases the lock while the others spin.
  * A call runs on the stack to its return with the lanes that made it. */
+#include "runtime/its.h"
 #include "runtime/warp.h"
 #include "isa/opcodes.h"
 

@@ -7,7 +7,9 @@
  * (runtime/par_class.c), run_parallel gives each of N host threads its own
  * resident batch; the threads take the next CTA from a shared counter.  See
  * run_parallel for what stays identical to one thread. */
+#include "runtime/launch.h"
 #include "runtime/cdp.h"
+#include "runtime/par_class.h"
 #include "runtime/warp.h"
 
 #include <string.h>

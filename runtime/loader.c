@@ -1,26 +1,24 @@
 /* runtime/loader.c — turns a parsed module into decoded functions: memory
  * layout of variables (global allocations, per-thread frame offsets; shared
- * offsets come from runtime/shared_layout.c), register slots, constant
- * slots, and one handler per instruction. */
-#include "runtime/exec.h"
+ * offsets come from runtime/shared_layout.c), initializers, per-function
+ * analyses (CFG, phases, spin candidates, register use), and one decoded
+ * instruction each through the family dispatch (runtime/decode.h). */
+#include "runtime/loader.h"
+#include "runtime/decode.h"
+#include "runtime/its.h"
+#include "runtime/par_class.h"
+#include "runtime/reginit.h"
 #include "runtime/shared_layout.h"
 #include "frontend/phase.h"
 #include "frontend/print.h"
 #include "frontend/spin.h"
-#include "isa/half.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static uint32_t align_up(uint32_t v, uint32_t a)
 {
     return a ? (v + a - 1) / a * a : v;
-}
-
-static bool var_is_frame(const ptx_var *v)
-{
-    return v->func >= 0 && (v->space == PTX_SPACE_LOCAL || v->space == PTX_SPACE_PARAM);
 }
 
 /* ------------------------------------------------------------ initializers */
@@ -91,162 +89,11 @@ static bool apply_init(ex_module *m, const ptx_var *v, uint8_t *data, uint64_t s
 
 /* --------------------------------------------------------------- decoding */
 
-typedef struct slot_ctx {
-    ex_decoder d;
-    uint32_t *reg_slot;     /* ptx reg id -> first slot */
-    GArray *consts;         /* uint64_t */
-    GHashTable *const_index;/* value -> slot + 1 */
-    uint32_t nregs;
-} slot_ctx;
-
-static uint32_t const_slot(slot_ctx *c, uint64_t v)
-{
-    gpointer key = GSIZE_TO_POINTER((gsize)v);
-    gpointer hit = g_hash_table_lookup(c->const_index, key);
-    if (hit)
-        return (uint32_t)GPOINTER_TO_SIZE(hit) - 1;
-    uint32_t slot = c->nregs + c->consts->len;
-    g_array_append_val(c->consts, v);
-    g_hash_table_insert(c->const_index, key, GSIZE_TO_POINTER((gsize)slot + 1));
-    return slot;
-}
-
-/* An immediate as the bits of type `as`. */
-static uint64_t imm_bits(const ptx_operand *o, ptx_type as)
-{
-    unsigned sz = ptx_type_size(as);
-    bool fl = ptx_type_is_float(as);
-    uint64_t v = (uint64_t)o->val;
-    if (fl && sz == 2 && (o->kind == PTX_OPND_FIMM32 || o->kind == PTX_OPND_FIMM64)) {
-        /* a float literal for a 16-bit float operand: round it to that format */
-        bool bf = as == PTX_T_BF16;
-        if (o->kind == PTX_OPND_FIMM32)
-            return bf ? ptx_bf16_from_f32((uint32_t)v, PTX_RND_RN, 0)
-                      : ptx_f16_from_f32((uint32_t)v, PTX_RND_RN, 0);
-        return bf ? ptx_bf16_from_f64(v, PTX_RND_RN, 0) : ptx_f16_from_f64(v, PTX_RND_RN, 0);
-    }
-    if (o->kind == PTX_OPND_FIMM64 && fl && sz == 4) {
-        double d;
-        memcpy(&d, &v, 8);
-        float f = (float)d;
-        uint32_t b;
-        memcpy(&b, &f, 4);
-        return b;
-    }
-    if (o->kind == PTX_OPND_FIMM32 && fl && sz == 8) {
-        uint32_t b = (uint32_t)v;
-        float f;
-        memcpy(&f, &b, 4);
-        double d = f;
-        memcpy(&v, &d, 8);
-        return v;
-    }
-    if (o->kind == PTX_OPND_IMM && fl && (sz == 4 || sz == 8)) {
-        if (sz == 4) {
-            float f = (float)o->val;
-            uint32_t b;
-            memcpy(&b, &f, 4);
-            return b;
-        }
-        double d = (double)o->val;
-        memcpy(&v, &d, 8);
-        return v;
-    }
-    if (sz > 0 && sz < 8)
-        v &= (1ull << (8 * sz)) - 1;
-    return v;
-}
-
-static uint32_t slot_of(ex_decoder *d, const ptx_operand *o, ptx_type as)
-{
-    slot_ctx *c = (slot_ctx *)d;
-    switch (o->kind) {
-    case PTX_OPND_REG: {
-        uint32_t s = c->reg_slot[o->id];
-        if (o->comp >= 1 && o->comp <= 4)
-            s += o->comp - 1u;
-        return s;
-    }
-    case PTX_OPND_IMM: case PTX_OPND_FIMM32: case PTX_OPND_FIMM64:
-        return const_slot(c, imm_bits(o, as));
-    case PTX_OPND_SYM: {
-        const ptx_symbol *s = ptx_module_sym(d->ir, o->id);
-        if (s->kind == PTX_SYM_FUNC)
-            return const_slot(c, EX_FUNC_ADDR(s->index) + (uint64_t)o->val);
-        if (s->kind == PTX_SYM_VAR && !var_is_frame(ptx_module_var(d->ir, s->index)))
-            return const_slot(c, d->mod->var_addr[s->index] + (uint64_t)o->val);
-        return EX_NONE;
-    }
-    default:
-        return EX_NONE;
-    }
-}
-
-const ptx_operand *ex_opnd(const ex_decoder *d, unsigned i)
-{
-    if (i >= d->pi->nopnds)
-        return NULL;
-    return ptx_instr_opnd(d->irf, d->pi, i);
-}
-
-/* Why a whole family of instructions cannot run yet (planned later work). */
-static const char *known_gap(ptx_family fam)
-{
-    switch (fam) {
-    case PTX_FAM_CLUSTER:
-        return "cluster and launch-control instructions are planned for a later issue";
-    case PTX_FAM_STACK:
-        return "dynamic stack allocation is planned for a later issue";
-    default:
-        return NULL;
-    }
-}
-
-/* The opcode row names the family; the family's decoder binds the handler.
- * Arithmetic opcodes have an integer, an fp32/fp64 and a 16-bit float
- * decoder; the first that recognises the type takes it. */
-static bool decode_one(ex_decoder *d, ex_instr *in)
-{
-    ptx_family fam = ptx_opcode_info((ptx_opcode)d->pi->op)->family;
-    const char *gap = known_gap(fam);
-    if (gap) {
-        g_string_assign(d->why, gap);
-        return false;
-    }
-    switch (fam) {
-    case PTX_FAM_CONTROL: return ex_decode_control(d, in);
-    case PTX_FAM_MEMORY: return ex_decode_memory(d, in);
-    case PTX_FAM_CONVERT: return ex_decode_convert(d, in);
-    case PTX_FAM_COMPARE: return ex_decode_compare(d, in);
-    case PTX_FAM_ATOMIC: return ex_decode_atomic(d, in);
-    case PTX_FAM_WARP: return ex_decode_warp(d, in);
-    case PTX_FAM_VIDEO: return ex_decode_video(d, in);
-    case PTX_FAM_CACHE: return ex_decode_cache(d, in);
-    case PTX_FAM_MATRIX: return ex_decode_matrix(d, in);
-    case PTX_FAM_TEXTURE: return ex_decode_texture(d, in);
-    case PTX_FAM_ASYNC: return ex_decode_async(d, in);
-    case PTX_FAM_ARITH: {
-        static bool (*const arith[])(ex_decoder *, ex_instr *) = {
-            ex_decode_int, ex_decode_float, ex_decode_half,
-        };
-        for (size_t i = 0; i < G_N_ELEMENTS(arith); i++) {
-            if (arith[i](d, in))
-                return true;
-            if (d->why->len)
-                return false; /* recognised, but not runnable */
-        }
-        return false;
-    }
-    default:
-        return false;
-    }
-}
-
 /* Registers read and written by one instruction, as slots: the row's
  * operand roles (frontend/operands.h) mapped through the register layout.
  * A whole vector register stands for all its elements. */
 typedef struct reguse_ctx {
-    const slot_ctx *c;
+    const ex_decoder *d;
     const ptx_func *f;
     GArray *reads, *writes;  /* uint32_t, reused for every instruction */
 } reguse_ctx;
@@ -265,7 +112,7 @@ static void reguse_visit(void *user, int32_t reg, uint8_t comp, bool write)
     if (reg < 0 || (guint)reg >= u->f->regs->len)
         return;
     const ptx_reg *r = &g_array_index(u->f->regs, ptx_reg, reg);
-    uint32_t first = u->c->reg_slot[reg], n = 1;
+    uint32_t first = ex_reg_slot(u->d, reg), n = 1;
     if (comp >= 1 && comp <= 4)
         first += comp - 1u;
     else
@@ -274,9 +121,9 @@ static void reguse_visit(void *user, int32_t reg, uint8_t comp, bool write)
         add_unique(write ? u->writes : u->reads, first + k);
 }
 
-static void build_reguse(ex_func *ef, const slot_ctx *c)
+static void build_reguse(ex_func *ef, const ex_decoder *d)
 {
-    reguse_ctx u = {c, ef->ir, g_array_new(FALSE, FALSE, sizeof(uint32_t)),
+    reguse_ctx u = {d, ef->ir, g_array_new(FALSE, FALSE, sizeof(uint32_t)),
                     g_array_new(FALSE, FALSE, sizeof(uint32_t))};
     GArray *all = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     ef->reguse = g_new0(ex_reguse, ef->ninstrs + 1);
@@ -365,33 +212,17 @@ ex_annot *ex_func_annotate(const ex_func *ef, const ptx_latency_table *lat)
 static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GError **err)
 {
     const ptx_func *f = ef->ir;
-    slot_ctx c = {0};
-    c.d.mod = m;
-    c.d.fn = ef;
-    c.d.ir = m->ir;
-    c.d.irf = f;
-    c.d.slot = slot_of;
-    c.d.why = g_string_new(NULL);
-    c.reg_slot = g_new0(uint32_t, f->regs->len + 1);
-    uint32_t n = 0;
-    for (guint i = 0; i < f->regs->len; i++) {
-        const ptx_reg *r = &g_array_index(f->regs, ptx_reg, i);
-        c.reg_slot[i] = n;
-        n += ptx_reg_slots(r);
-    }
-    c.nregs = n;
-    c.consts = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    c.const_index = g_hash_table_new(g_direct_hash, g_direct_equal);
-    ef->nregs = n;
+    ex_decoder d;
+    ex_decoder_open(&d, m, ef);
     ef->param_regs = g_new(uint32_t, ef->nparams + 1);
     ef->ret_regs = g_new(uint32_t, ef->nrets + 1);
     for (uint32_t i = 0; i < ef->nparams; i++) {
         const ptx_var *v = ptx_module_var(m->ir, g_array_index(f->params, int32_t, i));
-        ef->param_regs[i] = v->reg >= 0 ? c.reg_slot[v->reg] : EX_NONE;
+        ef->param_regs[i] = ex_reg_slot(&d, v->reg);
     }
     for (uint32_t i = 0; i < ef->nrets; i++) {
         const ptx_var *v = ptx_module_var(m->ir, g_array_index(f->rets, int32_t, i));
-        ef->ret_regs[i] = v->reg >= 0 ? c.reg_slot[v->reg] : EX_NONE;
+        ef->ret_regs[i] = ex_reg_slot(&d, v->reg);
     }
 
     ef->cfg = ptx_cfg_build(m->ir, f, err);
@@ -413,32 +244,28 @@ static bool decode_func(ex_module *m, ex_func *ef, GPtrArray *unsupported, GErro
         in->type2 = pi->ntypes > 1 ? pi->types[1] : PTX_T_NONE;
         in->vec = pi->vec;
         in->rnd = pi->rnd;
-        in->guard = pi->guard >= 0 ? c.reg_slot[pi->guard] : EX_NONE;
+        in->guard = ex_reg_slot(&d, pi->guard);
         in->guard_neg = pi->guard_neg;
         in->order = ex_mem_order(pi);
         if (ef->cfg->reconv[i] != PTX_CFG_NONE)
             in->reconv = ef->cfg->reconv[i];
-        c.d.pi = pi;
-        g_string_truncate(c.d.why, 0);
-        if (!decode_one(&c.d, in)) {
+        d.pi = pi;
+        g_string_truncate(d.why, 0);
+        if (!ex_decode_instr(&d, in)) {
             GString *msg = g_string_new(NULL);
             describe_instr(msg, m->ir, f, pi);
             g_string_append_printf(msg, " is not supported yet%s%s",
-                                   c.d.why->len ? ": " : "", c.d.why->str);
+                                   d.why->len ? ": " : "", d.why->str);
             g_ptr_array_add(unsupported, g_string_free(msg, FALSE));
             in->fn = NULL;
         }
     }
     if (ok) {
-        build_reguse(ef, &c);
+        build_reguse(ef, &d);
         ex_its_straight(ef);
         ex_reginit_analyze(ef);
     }
-    ef->nconst = c.consts->len;
-    ef->const_vals = (uint64_t *)g_array_free(c.consts, FALSE);
-    g_hash_table_destroy(c.const_index);
-    g_string_free(c.d.why, TRUE);
-    g_free(c.reg_slot);
+    ex_decoder_close(&d, ef);
     return ok;
 }
 
@@ -453,7 +280,7 @@ static bool check_frame_size(const ex_module *m, int32_t index, GError **err)
     uint64_t total = 0;
     for (guint vi = 0; vi < m->ir->vars->len; vi++) {
         const ptx_var *v = ptx_module_var(m->ir, (int32_t)vi);
-        if (v->func != index || !var_is_frame(v) || v->reg >= 0)
+        if (v->func != index || !ex_var_in_frame(v) || v->reg >= 0)
             continue;
         total += ex_var_size(v) + ex_var_align(v);
         if (total > EX_FRAME_MAX) {
@@ -507,7 +334,7 @@ static void layout_func_frame(ex_module *m, ex_func *ef, int32_t index)
     /* body .local and .param variables live in the frame too */
     for (guint vi = 0; vi < m->ir->vars->len; vi++) {
         const ptx_var *v = ptx_module_var(m->ir, (int32_t)vi);
-        if (v->func != index || !var_is_frame(v) || v->reg >= 0)
+        if (v->func != index || !ex_var_in_frame(v) || v->reg >= 0)
             continue;
         bool is_sig = false;
         for (uint32_t i = 0; i < ef->nparams && !is_sig; i++)
@@ -531,7 +358,7 @@ bool ex_module_check_shared(const ex_module *m, uint64_t limit, const char *what
     for (guint vi = 0; vi < ir->vars->len; vi++) {
         const ptx_var *v = ptx_module_var(ir, (int32_t)vi);
         uint64_t size = ex_var_size(v);
-        if (v->space != PTX_SPACE_SHARED || var_is_frame(v) || v->reg >= 0 || size == 0)
+        if (v->space != PTX_SPACE_SHARED || ex_var_in_frame(v) || v->reg >= 0 || size == 0)
             continue;
         if (size > limit || m->var_addr[vi] > limit - size) {
             g_set_error(err, g_quark_from_static_string("ptxemu"), 1,
@@ -552,7 +379,7 @@ static bool layout_module_vars(ex_module *m, GError **err)
     GArray *dyn = g_array_new(FALSE, FALSE, sizeof(int32_t));
     for (guint vi = 0; vi < ir->vars->len; vi++) {
         const ptx_var *v = ptx_module_var(ir, (int32_t)vi);
-        if (var_is_frame(v) || v->reg >= 0)
+        if (ex_var_in_frame(v) || v->reg >= 0)
             continue;
         uint64_t size = ex_var_size(v);
         switch (v->space) {

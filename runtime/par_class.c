@@ -25,7 +25,8 @@
  * and kernel-parameter memory, textures) or writes memory no other CTA
  * reads during the launch; see docs/performance-notes.md for what this
  * cannot see (data races between CTAs on plain loads and stores). */
-#include "runtime/exec.h"
+#include "runtime/par_class.h"
+#include "runtime/decode.h"
 #include "isa/opcodes.h"
 
 #include <string.h>

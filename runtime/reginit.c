@@ -11,6 +11,7 @@
  * writes do not count, instructions that read other lanes' registers
  * (shfl, mma, ...) zero everything they read, and a function with calls
  * zeroes the whole file. */
+#include "runtime/reginit.h"
 #include "runtime/exec.h"
 #include "isa/opcodes.h"
 

@@ -9,6 +9,12 @@
  * its alignment (.align, else the element size). */
 uint64_t ex_var_size(const ptx_var *v);
 uint32_t ex_var_align(const ptx_var *v);
+/* A function's .local or .param variable: it lives in each thread's frame
+ * (an offset there), not at a module address. */
+static inline bool ex_var_in_frame(const ptx_var *v)
+{
+    return v->func >= 0 && (v->space == PTX_SPACE_LOCAL || v->space == PTX_SPACE_PARAM);
+}
 
 /* Places the static .shared variables `vars` and the dynamic ones `dyn`
  * (indices into the module's variables): sets m->var_addr for each and

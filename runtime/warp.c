@@ -1,7 +1,9 @@
 /* runtime/warp.c — one warp: register file, SIMT reconvergence stack, the
  * fetch-execute loop, address translation and fault reports. */
+#include "runtime/barrier.h"
 #include "runtime/cdp.h"
 #include "runtime/warp.h"
+#include "runtime/its.h"
 #include "frontend/print.h"
 
 #include <stdarg.h>
@@ -284,6 +286,66 @@ void ex_simt_settle(ex_warp *w)
 void ex_simt_remove_lanes(ex_warp *w, uint32_t lanes)
 {
     for (guint i = 0; i < w->simt->len; i++)
+        g_array_index(w->simt, ex_simt, i).mask &= ~lanes;
+    ex_simt_settle(w);
+}
+
+/* ------------------------------------------------------------ returns */
+
+/* All lanes of the innermost call have returned: copies the return values
+ * to the caller and switches back to its frame, registers and code. */
+void ex_call_return(ex_warp *w)
+{
+    ex_callframe cf = g_array_index(w->calls, ex_callframe, w->calls->len - 1);
+    g_array_set_size(w->calls, w->calls->len - 1);
+    const ex_func *callee = w->fn;
+    const ex_func *caller = &w->launch->mod->funcs[cf.func];
+    const ex_call *c = cf.site;
+    uint64_t (*caller_r)[WARP_SIZE] = w->rfile + cf.caller_roff;
+    uint32_t lanes = cf.mask & ~w->exited;
+    uint32_t nrets = c->nrets < callee->nrets ? c->nrets : callee->nrets;
+    for (uint32_t i = 0; i < nrets; i++) {
+        uint32_t rreg = callee->ret_regs[i];
+        EX_LANES(lanes, l, {
+            uint64_t v = 0;
+            const uint8_t *src = NULL;
+            uint32_t n = callee->ret_sizes[i];
+            if (rreg != EX_NONE)
+                v = w->r[rreg][l];
+            else
+                src = ex_lane_stack(w, l, cf.callee_fp + callee->ret_offsets[i]);
+            if (c->ret_offsets[i] == EX_NONE) {
+                if (src)
+                    memcpy(&v, src, n < 8 ? n : 8);
+                caller_r[c->ret_sizes[i]][l] = v;
+            } else {
+                uint8_t *dst = ex_lane_stack(w, l, cf.fp + c->ret_offsets[i]);
+                uint32_t m = n < c->ret_sizes[i] ? n : c->ret_sizes[i];
+                if (src)
+                    memcpy(dst, src, m);
+                else
+                    memcpy(dst, &v, m < 8 ? m : 8);
+            }
+        });
+    }
+    w->fp = cf.fp;
+    w->stack_top = cf.saved_top;
+    w->r = caller_r;
+    w->fn = caller;
+    w->code = caller->code;
+}
+
+void ex_do_return(ex_warp *w, uint32_t lanes)
+{
+    if (w->calls->len == 0) {
+        /* returning from the kernel ends those threads */
+        w->exited |= lanes;
+        ex_simt_remove_lanes(w, lanes);
+        ex_lanes_exited(w, lanes);
+        return;
+    }
+    const ex_callframe *cf = &g_array_index(w->calls, ex_callframe, w->calls->len - 1);
+    for (guint i = cf->simt_base; i < w->simt->len; i++)
         g_array_index(w->simt, ex_simt, i).mask &= ~lanes;
     ex_simt_settle(w);
 }

@@ -5,6 +5,7 @@
 #include "timing/gpu_internal.h"
 #include "timing/kernel_csv.h"
 #include "timing/run_limits.h"
+#include "runtime/warp.h"
 
 #include <string.h>
 

@@ -1,6 +1,7 @@
 /* timing/run_limits.c — the cycle limit of a timing run (see run_limits.h). */
 #include "timing/run_limits.h"
 #include "timing/gpu_internal.h"
+#include "runtime/warp.h"
 
 /* The warp that is ready (its operands are; at most its unit is busy) and
  * has waited longest since its last issue, if that is more than half the

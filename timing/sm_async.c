@@ -5,6 +5,7 @@
  * system's time, overlapped with whatever the warp does until its wait. */
 #include "timing/sm_internal.h"
 #include "runtime/exec_async.h"
+#include "runtime/warp.h"
 
 typedef struct tm_async {
     uint32_t tag;

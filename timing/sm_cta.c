@@ -4,6 +4,7 @@
  * limit) policies apply to the SM. */
 #include "timing/sm.h"
 #include "timing/sm_internal.h"
+#include "runtime/launch.h"
 
 #include <string.h>
 

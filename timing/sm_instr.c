@@ -5,6 +5,7 @@
 #include "isa/latency.h"
 #include "isa/opcodes.h"
 #include "runtime/exec_mma.h"
+#include "runtime/loader.h"
 
 #include <stdlib.h>
 #include <string.h>

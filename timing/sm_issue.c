@@ -4,7 +4,7 @@
  * memory system's replies that free those registers. */
 #include "timing/sm.h"
 #include "timing/sm_internal.h"
-#include "isa/opcodes.h"
+#include "runtime/warp.h"
 
 #include <stdlib.h>
 

@@ -4,7 +4,7 @@
  * the issue of up to core.issue_width instructions (sm_issue.c). */
 #include "timing/sm.h"
 #include "timing/sm_internal.h"
-#include "isa/opcodes.h"
+#include "runtime/warp.h"
 
 /* --------------------------------------------------------------- evaluate */
 

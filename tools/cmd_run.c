@@ -7,6 +7,7 @@
 #include "tools/commands.h"
 #include "tools/run_args.h"
 #include "tools/run_file.h"
+#include "runtime/loader.h"
 
 #include <errno.h>
 #include <glib.h>

@@ -6,6 +6,7 @@
 #include "api/ptxemu.h"
 #include "frontend/parser.h"
 #include "runtime/exec.h"
+#include "runtime/loader.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -9,6 +9,7 @@
 #include "isa/latency.h"
 #include "isa/opcodes.h"
 #include "runtime/exec.h"
+#include "runtime/loader.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

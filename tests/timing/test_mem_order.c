@@ -1,5 +1,5 @@
 /* tests/timing/test_mem_order.c — memory ordering in the timing memory
- * system (runtime/exec_memory.c ex_mem_order, timing/memorder.c):
+ * system (runtime/decode.c ex_mem_order, timing/memorder.c):
  *   - the PTX qualifiers map to the order bits the PTX ISA's memory model
  *     implies (volatile, strong wider than the CTA, acquire, .cg, .cv);
  *   - memsys: a volatile / relaxed.gpu / .cg / .cv load of a line that L1
@@ -26,7 +26,7 @@
 
 #include "api/ptxemu.h"
 #include "frontend/parser.h"
-#include "runtime/exec.h"
+#include "runtime/decode.h"
 #include "tests/support/test_util.h"
 #include "timing/config.h"
 #include "timing/memsys.h"
