@@ -63,7 +63,7 @@ bool tm_async_blocked(const tm_sm *sm, const tm_warp *tw, const ex_instr *in)
         return group_pending(tw, true, in->imm);
     case EX_MBAR_WAIT: {
         const ex_warp *w = tw->w;
-        uint32_t mask = w->simt->len ? g_array_index(w->simt, ex_simt, w->simt->len - 1).mask : 0;
+        uint32_t mask = ex_warp_active(w);
         uint32_t off = ex_async_mbar_offset(w, in, ex_warp_guard_mask(w, in, mask));
         return off != UINT32_MAX && mbar_pending(sm, tw, off);
     }

@@ -9,6 +9,7 @@
 #define PTXEMU_TIMING_SM_INTERNAL_H
 
 #include "timing/sm.h"
+#include "runtime/warp.h"
 
 #include <stdint.h>
 
@@ -198,7 +199,7 @@ static inline const tm_ins *sm_ins_of(tm_sm *sm, tm_warp *tw, const ex_instr *in
     ex_warp *w = tw->w;
     if (!tw->tf || tw->tf->fn != w->fn)
         tw->tf = tm_sm_func_of(sm->env, w->fn);
-    return &tw->tf->ins[in - w->code];
+    return &tw->tf->ins[ex_warp_pc_of(w, in)];
 }
 
 #endif

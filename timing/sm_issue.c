@@ -87,8 +87,8 @@ static void report_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, const ex_instr *in
                           tw->tf ? &tw->tf->annot[pc] : NULL, active, guard,
                           branch ? guard : 0, NULL, NULL, tw->writes};
         if (flags & SCHED_ISSUE_SETP) {
-            ev.a = in->a != EX_NONE ? w->r[in->a] : NULL;
-            ev.b = in->b != EX_NONE ? w->r[in->b] : NULL;
+            ev.a = in->a != EX_NONE ? ex_warp_reg(w, in->a) : NULL;
+            ev.b = in->b != EX_NONE ? ex_warp_reg(w, in->b) : NULL;
         }
         if (to_backoff) {
             char why[SCHED_WHY_LEN] = "";
@@ -122,25 +122,24 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
     const ex_instr *in = ex_warp_next(w);
     const tm_ins *t = sm_ins_of(sm, tw, in);
     uint32_t slot = (uint32_t)(tw - sm->warps);
-    uint32_t roff = (uint32_t)(w->r - w->rfile);
-    uint32_t pc = in ? (uint32_t)(in - w->code) : 0;
+    uint32_t roff = ex_warp_reg_window(w);
+    uint32_t pc = in ? ex_warp_pc_of(w, in) : 0;
     const ex_func *fn_before = w->fn;
     uint64_t wi0 = w->instrs, ti0 = w->thread_instrs;
     bool mem = t->unit == TM_UNIT_LDST;
     bool report = sm->report_issues;
     uint32_t active = 0, guard = 0;
-    if (report && in && w->simt->len) {
-        active = g_array_index(w->simt, ex_simt, w->simt->len - 1).mask;
+    if (report && in) {
+        active = ex_warp_active(w);
         guard = ex_warp_guard_mask(w, in, active);
     }
     /* a lock attempt: the compare values, before the step can overwrite them */
     uint32_t cas_lanes = 0;
     uint64_t cas_cmp[WARP_SIZE];
-    if (in && (t->flags & TM_INS_CAS) && w->simt->len) {
-        cas_lanes = ex_warp_guard_mask(w, in, g_array_index(w->simt, ex_simt,
-                                                            w->simt->len - 1).mask);
+    if (in && (t->flags & TM_INS_CAS)) {
+        cas_lanes = ex_warp_guard_mask(w, in, ex_warp_active(w));
         for (uint32_t m = cas_lanes; m; m &= m - 1)
-            cas_cmp[__builtin_ctz(m)] = w->r[in->b][__builtin_ctz(m)];
+            cas_cmp[__builtin_ctz(m)] = ex_warp_reg(w, in->b)[__builtin_ctz(m)];
     }
     L->smid = sm->id;
     uint64_t progress0 = L->last_progress;
@@ -158,7 +157,7 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         uint64_t bits = in->size >= 8 ? UINT64_MAX : (UINT64_C(1) << (in->size * 8)) - 1;
         uint32_t won = 0;
         for (uint32_t m = cas_lanes; m; m &= m - 1)
-            won += ((w->r[in->d][__builtin_ctz(m)] ^ cas_cmp[__builtin_ctz(m)]) & bits) == 0;
+            won += ((ex_warp_reg(w, in->d)[__builtin_ctz(m)] ^ cas_cmp[__builtin_ctz(m)]) & bits) == 0;
         sm->c.lock_acquisitions += won;
         sm->c.lock_failed_attempts += (uint32_t)__builtin_popcount(cas_lanes) - won;
     }
@@ -231,7 +230,7 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
     /* instruction buffer: one entry used; a jump discards the rest */
     if (tw->ibuf)
         tw->ibuf--;
-    uint32_t next_pc = w->simt->len ? g_array_index(w->simt, ex_simt, w->simt->len - 1).pc : 0;
+    uint32_t next_pc = ex_warp_pc(w);
     if (w->fn != fn_before || next_pc != pc + 1)
         tw->ibuf = 0;
     if (tw->ibuf == 0 && w->state != WARP_DONE)

@@ -61,11 +61,11 @@ static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
     tm_sched *s = &sm->scheds[tw->sched];
     sched_warp_view *v = &s->views[tw->view];
     if (in) {
-        v->pc = (uint32_t)(in - w->code);
+        v->pc = ex_warp_pc_of(w, in);
         v->annot = tw->tf ? &tw->tf->annot[v->pc] : NULL;
     }
     /* scoreboard: drop retired entries, look for a hazard */
-    uint32_t roff = (uint32_t)(w->r - w->rfile);
+    uint32_t roff = ex_warp_reg_window(w);
     bool blocked = false, on_mem = false, waits_event = false;
     uint64_t until = 0;
     uint32_t k = 0;
