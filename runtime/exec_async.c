@@ -5,7 +5,7 @@
  * Functionally a copy lands when it is issued: the manual only promises
  * the data once cp.async.wait_group / an mbarrier phase says so, and
  * landing early is one of the executions it allows.  So commit and wait
- * are no-ops here; the timing model (timing/sm.c) keeps the copy in flight
+ * are no-ops here; the timing model (timing/sm_async.c) keeps the copy in flight
  * in the memory system and holds the waits until it lands.  mbarrier
  * phases and counts are value operations on the 64-bit object
  * (isa/mbarrier.h).
