@@ -203,10 +203,18 @@ static ptxemu_status enqueue_copy(ptxemu_ctx *ctx, ptxemu_stream *stream, api_op
 ptxemu_status ptxemu_memcpy_htod_async(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src,
                                        size_t n, ptxemu_stream *stream)
 {
-    if (ctx && !src && n)
+    if (!ctx)
+        return PTXEMU_ERR_INVALID_VALUE;
+    if (!src && n)
         return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "memcpy_htod_async: NULL argument");
     api_op op = {.kind = OP_HTOD, .dst = dst, .n = n};
-    op.bytes = n ? g_memdup2(src, n) : NULL;
+    /* the source is staged now: the caller may reuse it once this returns */
+    op.bytes = n ? g_try_malloc(n) : NULL;
+    if (n && !op.bytes)
+        return api_fail(ctx, PTXEMU_ERR_OUT_OF_MEMORY, "memcpy_htod_async: no host memory to "
+                        "stage %zu bytes", n);
+    if (n)
+        memcpy(op.bytes, src, n);
     ptxemu_status s = enqueue_copy(ctx, stream, &op, "memcpy_htod_async");
     if (s != PTXEMU_OK)
         g_free(op.bytes);

@@ -133,7 +133,12 @@ uint8_t *fatbin_entry_data(const fatbin_entry *e, size_t *len, GError **error)
                     csize, (unsigned long long)e->payload_size, usize);
         return NULL;
     }
-    uint8_t *d = g_malloc(usize + 1);
+    uint8_t *d = g_try_malloc(usize + 1);
+    if (!d) {
+        g_set_error(error, FATBIN_ERROR, FATBIN_ERROR_FORMAT,
+                    "compressed fatbinary entry: no host memory to unpack %zu bytes", usize);
+        return NULL;
+    }
     bool ok;
     if (lz4) {
         ok = lz4_block_decode(e->payload, csize, d, usize);

@@ -97,6 +97,7 @@ typedef struct cudart {
     GTree *allocs;
     uint64_t allocated;          /* bytes of cudaMalloc blocks live */
     GHashTable *host_allocs;     /* cudaMallocHost blocks -> size */
+    GHashTable *host_registered; /* cudaHostRegister ranges: base -> size */
     GPtrArray *managed;          /* managed blocks and variables (rt_managed.c) */
     GHashTable *arrays;          /* ptxemu_array* -> rt_texture.c's record */
     GHashTable *tex_objects;     /* texture/surface handle -> its CUDA descriptors */
@@ -136,6 +137,9 @@ uint64_t rt_cycles(const cudart *rt);
 
 /* Creates the ptxemu context and device again (cudaDeviceReset). */
 void rt_reset(cudart *rt);
+
+/* Bytes of physical memory of the host (page-locked memory must fit). */
+uint64_t rt_host_memory(void);
 
 /* Threads a block may have on the configured device (<= 1024). */
 unsigned rt_max_threads_per_block(const cudart *rt);

@@ -11,5 +11,10 @@ cudaError_t rt_set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t wid
                       size_t height);
 /* Row pitch of cudaMallocPitch / cudaMalloc3D for rows of `width` bytes. */
 size_t rt_pitch(size_t width);
+/* cudaErrorMemoryAllocation for a pitched allocation of width x height x
+ * depth bytes (before padding) whose size does not fit in a size_t; says
+ * so and clears *devPtr. */
+cudaError_t rt_too_large(void **devPtr, const char *call, size_t width, size_t height,
+                         size_t depth);
 
 #endif

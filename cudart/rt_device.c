@@ -288,6 +288,10 @@ CUDART_EXPORT cudaError_t cudaPeekAtLastError(void)
     X(cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout",                                \
       "the launch timed out and was terminated")                                       \
     X(cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered")              \
+    X(cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered",    \
+      "part or all of the requested memory range is already mapped")                   \
+    X(cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",            \
+      "pointer does not correspond to a registered memory region")                     \
     X(cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address")  \
     X(cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure")  \
     X(cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",        \

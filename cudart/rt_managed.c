@@ -18,6 +18,7 @@
  * reaches it through the pointer __cudaRegisterManagedVar fills in. */
 #include "cudart/rt_managed.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -122,20 +123,36 @@ CUDART_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned
     if (rt->sticky)
         return rt_leave(rt, rt->sticky);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uint64_t dev_mem = rt->cfg.limits.device_memory;
+    /* the block is whole pages plus one page of alignment; a size that
+     * cannot be the device's would wrap that sum around */
+    if (size > dev_mem || size > SIZE_MAX - 2 * page) {
+        rt_log(rt, RT_LOG_WARN, "cudaMallocManaged(%zu bytes): larger than the device's %llu "
+               "bytes of memory (limits.device_memory)", size, (unsigned long long)dev_mem);
+        return rt_leave(rt, cudaErrorMemoryAllocation);
+    }
     size_t map_len = (size + page - 1) / page * page;
     ptxemu_dptr block = 0;
-    if (ptxemu_malloc(rt->ctx, &block, map_len + page) != PTXEMU_OK)
+    if (ptxemu_malloc(rt->ctx, &block, map_len + page) != PTXEMU_OK) {
+        rt_log(rt, RT_LOG_INFO, "cudaMallocManaged(%zu bytes): %s", size,
+               ptxemu_last_error(rt->ctx));
         return rt_leave(rt, cudaErrorMemoryAllocation);
+    }
     uint64_t at = (block + page - 1) / page * page;
     void *host = mmap((void *)(uintptr_t)at, map_len, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
     if (host != (void *)(uintptr_t)at) {
+        int err = host == MAP_FAILED ? errno : EEXIST;
         if (host != MAP_FAILED)
             munmap(host, map_len);
         (void)ptxemu_free(rt->ctx, block);
-        rt_log(rt, RT_LOG_WARN, "cudaMallocManaged(%zu): the device address 0x%llx is in use "
-               "on the host, so no shared mapping can be made there", size,
-               (unsigned long long)at);
+        if (err == EEXIST)
+            rt_log(rt, RT_LOG_WARN, "cudaMallocManaged(%zu bytes): the device address 0x%llx "
+                   "is in use on the host, so no shared mapping can be made there", size,
+                   (unsigned long long)at);
+        else
+            rt_log(rt, RT_LOG_WARN, "cudaMallocManaged(%zu bytes): cannot map its host copy "
+                   "at 0x%llx: %s", size, (unsigned long long)at, g_strerror(err));
         return rt_leave(rt, cudaErrorMemoryAllocation);
     }
     rt_managed *m = g_new0(rt_managed, 1);
@@ -163,8 +180,15 @@ CUDART_EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddr
         rt_unlock(rt);
         return;
     }
+    void *host = g_try_malloc0(MAX(size, 1));
+    if (!host) {
+        rt_log(rt, RT_LOG_ERROR, "__managed__ variable %s: no host memory for its %zu bytes",
+               deviceName, size);
+        rt_unlock(rt);
+        return;
+    }
     rt_managed *m = g_new0(rt_managed, 1);
-    *m = (rt_managed){g_malloc0(MAX(size, 1)), fb, g_strdup(deviceName), dev, size, 0, 0};
+    *m = (rt_managed){host, fb, g_strdup(deviceName), dev, size, 0, 0};
     (void)ptxemu_memcpy_dtoh(rt->ctx, m->host, dev, size); /* its initialiser */
     g_ptr_array_add(rt->managed, m);
     *hostVarPtrAddress = m->host;

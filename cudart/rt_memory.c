@@ -25,6 +25,17 @@ size_t rt_pitch(size_t width)
     return (width + PITCH_ALIGN - 1) / PITCH_ALIGN * PITCH_ALIGN;
 }
 
+cudaError_t rt_too_large(void **devPtr, const char *call, size_t width, size_t height,
+                         size_t depth)
+{
+    cudart *rt = rt_enter();
+    if (devPtr)
+        *devPtr = NULL;
+    rt_log(rt, RT_LOG_WARN, "%s(%zu x %zu x %zu bytes): the size does not fit in 64 bits", call,
+           width, height, depth);
+    return rt_leave(rt, cudaErrorMemoryAllocation);
+}
+
 static uint64_t dp(const void *p) { return (uint64_t)(uintptr_t)p; }
 
 static void track(cudart *rt, uint64_t base, uint64_t size, bool symbol)
@@ -73,6 +84,8 @@ CUDART_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t w
     if (!pitch)
         return cudaMalloc(NULL, 0);
     *pitch = rt_pitch(width);
+    if (*pitch < width || (height && *pitch > SIZE_MAX / height))
+        return rt_too_large(devPtr, "cudaMallocPitch", width, height, 1);
     return cudaMalloc(devPtr, *pitch * height);
 }
 
@@ -101,7 +114,18 @@ CUDART_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flag
     cudart *rt = rt_enter();
     if (!pHost)
         return rt_leave(rt, cudaErrorInvalidValue);
-    *pHost = g_malloc0(MAX(size, 1));
+    /* page-locked memory stays resident: never more than the machine has */
+    uint64_t phys = rt_host_memory();
+    void *p = size <= phys ? g_try_malloc0(MAX(size, 1)) : NULL;
+    if (!p) {
+        rt_log(rt, RT_LOG_WARN, "cudaHostAlloc(%zu bytes): %s", size,
+               size > phys ? "more than the host's physical memory, which page-locked memory "
+                             "must fit in"
+                           : "the host has no memory for it");
+        *pHost = NULL;
+        return rt_leave(rt, cudaErrorMemoryAllocation);
+    }
+    *pHost = p;
     g_hash_table_insert(rt->host_allocs, *pHost, GSIZE_TO_POINTER(size));
     return rt_leave(rt, cudaSuccess);
 }
@@ -122,18 +146,35 @@ CUDART_EXPORT cudaError_t cudaFreeHost(void *ptr)
     return rt_leave(rt, cudaSuccess);
 }
 
-/* Page-locking changes nothing here: host memory is copied directly. */
+/* Page-locking changes nothing here (host memory is copied directly), but
+ * the ranges are remembered: a range overlapping a registered one is
+ * cudaErrorHostMemoryAlreadyRegistered, and cudaHostUnregister takes only
+ * a registered base (cudaErrorHostMemoryNotRegistered otherwise). */
 CUDART_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
 {
     (void)flags;
     cudart *rt = rt_enter();
-    return rt_leave(rt, ptr && size ? cudaSuccess : cudaErrorInvalidValue);
+    uintptr_t a = (uintptr_t)ptr;
+    if (!ptr || !size || size > UINTPTR_MAX - a)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    GHashTableIter it;
+    gpointer base, len;
+    g_hash_table_iter_init(&it, rt->host_registered);
+    while (g_hash_table_iter_next(&it, &base, &len))
+        if (a < (uintptr_t)base + GPOINTER_TO_SIZE(len) && (uintptr_t)base < a + size)
+            return rt_leave(rt, cudaErrorHostMemoryAlreadyRegistered);
+    g_hash_table_insert(rt->host_registered, ptr, GSIZE_TO_POINTER(size));
+    return rt_leave(rt, cudaSuccess);
 }
 
 CUDART_EXPORT cudaError_t cudaHostUnregister(void *ptr)
 {
     cudart *rt = rt_enter();
-    return rt_leave(rt, ptr ? cudaSuccess : cudaErrorInvalidValue);
+    if (!ptr)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    return rt_leave(rt, g_hash_table_remove(rt->host_registered, ptr)
+                            ? cudaSuccess
+                            : cudaErrorHostMemoryNotRegistered);
 }
 
 CUDART_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
@@ -222,6 +263,16 @@ CUDART_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t cou
     return rt_leave(rt, copy(rt, dst, src, count, kind, (rt_when){true, stream}));
 }
 
+/* Bytes from the first to the last byte of `height` rows of `width` bytes
+ * `pitch` apart (width <= pitch); false when that does not fit a size_t. */
+static bool footprint(size_t pitch, size_t width, size_t height, size_t *out)
+{
+    if (height > 1 && pitch > (SIZE_MAX - width) / (height - 1))
+        return false;
+    *out = pitch * (height - 1) + width;
+    return true;
+}
+
 static cudaError_t copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src, size_t spitch,
                            size_t width, size_t height, int kind, rt_when w)
 {
@@ -231,9 +282,11 @@ static cudaError_t copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src
     if (width > dpitch || width > spitch)
         return cudaErrorInvalidPitchValue;
     bool dd, sd;
+    size_t dn, sn;
+    if (!footprint(dpitch, width, height, &dn) || !footprint(spitch, width, height, &sn))
+        return cudaErrorInvalidValue;
     /* the whole footprint of each side must be on that side */
-    e = sides(rt, dst, dpitch * (height - 1) + width, src, spitch * (height - 1) + width, kind,
-              &dd, &sd);
+    e = sides(rt, dst, dn, src, sn, kind, &dd, &sd);
     for (size_t r = 0; !e && r < height; r++)
         e = raw_copy(rt, (char *)dst + r * dpitch, dd, (const char *)src + r * spitch, sd, width,
                      w);
@@ -270,14 +323,17 @@ static cudaError_t set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t
     cudaError_t e = ready(rt);
     if (e || !width || !height)
         return e;
-    if (width <= pitch && rt_managed_range(rt, ptr, pitch * (height - 1) + width)) {
+    size_t n = 0;
+    if (width <= pitch && !footprint(pitch, width, height, &n))
+        return cudaErrorInvalidValue;
+    if (width <= pitch && rt_managed_range(rt, ptr, n)) {
         if (w.async && (e = rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaMemsetAsync")))
             return e;
         for (size_t r = 0; r < height; r++)
             memset((char *)ptr + r * pitch, value, width);
         return cudaSuccess;
     }
-    if (width > pitch || !rt_device_range(rt, dp(ptr), pitch * (height - 1) + width))
+    if (width > pitch || !rt_device_range(rt, dp(ptr), n))
         return width > pitch ? cudaErrorInvalidPitchValue : cudaErrorInvalidValue;
     ptxemu_stream *ps = w.async ? rt_stream_of(rt, w.stream) : NULL;
     for (size_t r = 0; !e && r < height; r++) {

@@ -38,7 +38,11 @@ CUDART_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *p, struct cudaExte
         return cudaMalloc(NULL, 0); /* records cudaErrorInvalidValue */
     size_t pitch = rt_pitch(e.width);
     *p = (struct cudaPitchedPtr){NULL, pitch, e.width, e.height};
-    return cudaMalloc(&p->ptr, pitch * e.height * e.depth);
+    size_t rows = e.height * e.depth;
+    if (pitch < e.width || (e.depth && e.height > SIZE_MAX / e.depth) ||
+        (rows && pitch > SIZE_MAX / rows))
+        return rt_too_large(&p->ptr, "cudaMalloc3D", e.width, e.height, e.depth);
+    return cudaMalloc(&p->ptr, pitch * rows);
 }
 
 /* Byte address of (pos) in a pitched pointer: x in bytes, rows of

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static cudart *the_runtime;
 static GOnce runtime_once = G_ONCE_INIT;
@@ -140,6 +141,7 @@ static gpointer create_runtime(gpointer unused)
     rt->config_stack = g_array_new(FALSE, FALSE, sizeof(rt_call_config));
     rt->allocs = g_tree_new_full(cmp_addr, NULL, g_free, g_free);
     rt->host_allocs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    rt->host_registered = g_hash_table_new(g_direct_hash, g_direct_equal);
     rt->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     rt_streams_init(rt);
     rt->launches = g_array_new(FALSE, FALSE, sizeof(rt_launch_record));
@@ -255,6 +257,12 @@ rt_alloc *rt_alloc_at(const cudart *rt, uint64_t p)
     return g_tree_lookup(rt->allocs, &p);
 }
 
+uint64_t rt_host_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+}
+
 uint64_t rt_cycles(const cudart *rt)
 {
     ptxemu_counters c = {0};
@@ -276,6 +284,7 @@ void rt_reset(cudart *rt)
     rt->ctx = NULL;
     g_tree_remove_all(rt->allocs);
     rt->allocated = 0;
+    g_hash_table_remove_all(rt->host_registered); /* they belonged to the context */
     rt->sticky = rt->last_error = cudaSuccess;
     g_array_set_size(rt->config_stack, 0);
     if (rt->init_error == cudaSuccess)

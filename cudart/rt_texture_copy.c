@@ -176,15 +176,18 @@ static cudaError_t array_to_array(cudart *rt, void *dst, size_t dx, size_t dy, c
         return cudaErrorInvalidMemcpyDirection;
     if (!width || !height)
         return cudaSuccess;
-    char *buf = malloc(width * height);
-    if (!buf)
+    char *buf = height <= SIZE_MAX / width ? g_try_malloc(width * height) : NULL;
+    if (!buf) {
+        rt_log(rt, RT_LOG_WARN, "array to array copy of %zu x %zu bytes: no host memory to "
+               "stage it", width, height);
         return cudaErrorMemoryAllocation;
+    }
     cudaError_t e = copy_box(rt, s, false, sx, sy, 0, buf, width, height, width, height, 1,
                              cudaMemcpyDeviceToHost);
     if (e == cudaSuccess)
         e = copy_box(rt, d, true, dx, dy, 0, buf, width, height, width, height, 1,
                      cudaMemcpyHostToDevice);
-    free(buf);
+    g_free(buf);
     return e;
 }
 

@@ -45,6 +45,12 @@ cudaError_t cudaDeviceReset(void);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn);
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
 cudaError_t cudaGraphCreate(void **graph, unsigned flags);
+cudaError_t cudaMallocHost(void **p, size_t n);
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags);
+cudaError_t cudaFreeHost(void *p);
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags);
+cudaError_t cudaHostUnregister(void *p);
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h);
 const char *cudaGetErrorName(cudaError_t e);
 
 /* add_g: a[i] += g for i < n, where g is a module .global variable. */
@@ -241,6 +247,46 @@ static void test_errors(void **state)
     assert_int_equal(cudaFree(dev), cudaSuccess);
 }
 
+/* Sizes no host or device has fail softly with the documented code
+ * (cudaErrorMemoryAllocation), host registration is tracked, and the
+ * runtime keeps working after each. */
+static void test_host_memory_errors(void **state)
+{
+    (void)state;
+    const size_t tb = (size_t)1 << 40;
+    void *p = &p;
+    assert_int_equal(cudaMallocHost(&p, tb), cudaErrorMemoryAllocation);
+    assert_null(p);
+    assert_int_equal(cudaHostAlloc(&p, SIZE_MAX, 0), cudaErrorMemoryAllocation);
+    assert_int_equal(cudaMallocManaged(&p, SIZE_MAX, 1), cudaErrorMemoryAllocation);
+    size_t pitch = 0;
+    assert_int_equal(cudaMallocPitch(&p, &pitch, SIZE_MAX / 2, 4), cudaErrorMemoryAllocation);
+    assert_int_equal(cudaMallocPitch(&p, &pitch, SIZE_MAX, 1), cudaErrorMemoryAllocation);
+    assert_int_equal(cudaGetLastError(), cudaErrorMemoryAllocation);
+    /* the footprint of a 2-D copy wraps around: not a range of anything */
+    unsigned char *dev = NULL, host[16] = {0};
+    assert_int_equal(cudaMalloc((void **)&dev, 16), cudaSuccess);
+    assert_int_equal(cudaMemcpy2D(dev, SIZE_MAX / 2, host, 1, 1, 4, cudaMemcpyHostToDevice),
+                     cudaErrorInvalidValue);
+    assert_int_equal(cudaFree(dev), cudaSuccess);
+    /* registration: twice is an error, unregistering needs the base */
+    char buf[64];
+    assert_int_equal(cudaHostUnregister(buf), cudaErrorHostMemoryNotRegistered);
+    assert_int_equal(cudaHostUnregister(NULL), cudaErrorInvalidValue);
+    assert_int_equal(cudaHostRegister(buf, 0, 0), cudaErrorInvalidValue);
+    assert_int_equal(cudaHostRegister(buf, sizeof buf, 0), cudaSuccess);
+    assert_int_equal(cudaHostRegister(buf + 8, 8, 0), cudaErrorHostMemoryAlreadyRegistered);
+    assert_int_equal(cudaHostUnregister(buf + 8), cudaErrorHostMemoryNotRegistered);
+    assert_int_equal(cudaHostUnregister(buf), cudaSuccess);
+    assert_int_equal(cudaHostUnregister(buf), cudaErrorHostMemoryNotRegistered);
+    assert_string_equal(cudaGetErrorName(cudaGetLastError()), "cudaErrorHostMemoryNotRegistered");
+    /* still working */
+    assert_int_equal(cudaMallocHost(&p, 64), cudaSuccess);
+    assert_non_null(p);
+    assert_int_equal(cudaFreeHost(p), cudaSuccess);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
+}
+
 /* Managed memory: one pointer for both sides.  Under AddressSanitizer the
  * device window lies in ASan's shadow, so the mapping cannot be made and
  * the documented allocation error comes back instead. */
@@ -300,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_launch_paths_and_symbols),
         cmocka_unit_test(test_copy_2d),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_host_memory_errors),
         cmocka_unit_test(test_managed),
         cmocka_unit_test(test_sticky_fault),
         cmocka_unit_test(test_reset),
