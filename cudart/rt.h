@@ -83,6 +83,8 @@ typedef struct cudart {
     char **sets;                 /* PTXEMU_SET, NULL-terminated */
     char *stats_path;            /* PTXEMU_STATS */
     char *summary_path;          /* PTXEMU_SUMMARY (written by ptxemu exec's child) */
+    char *keep_ptx_dir;          /* PTXEMU_KEEP_PTX: the program's PTX is written here */
+    char *output_error;          /* the first output file that could not be written */
     rt_log_level log;
     /* the device */
     gpu_config cfg;              /* device properties come from here */

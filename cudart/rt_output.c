@@ -7,13 +7,34 @@
 
 #include <stdio.h>
 
-static void write_file(const cudart *rt, const char *what, const char *path, const GString *s)
+void rt_output_failed(cudart *rt, const char *message)
+{
+    if (!rt->output_error)
+        rt->output_error = g_strdup(message);
+}
+
+static void write_file(cudart *rt, const char *what, const char *path, const GString *s)
 {
     GError *err = NULL;
     if (!out_file_write_all(path, s->str, s->len, &err)) {
         rt_log(rt, RT_LOG_ERROR, "%s: %s", what, err->message);
+        char *msg = g_strdup_printf("%s: %s", what, err->message);
+        rt_output_failed(rt, msg);
+        g_free(msg);
         g_error_free(err);
     }
+}
+
+/* A key file value: one line, backslashes doubled (GKeyFile's escapes). */
+static void append_value(GString *s, const char *v)
+{
+    for (; *v; v++)
+        if (*v == '\\')
+            g_string_append(s, "\\\\");
+        else if (*v == '\n')
+            g_string_append(s, "\\n");
+        else
+            g_string_append_c(s, *v);
 }
 
 void rt_write_functional_stats(cudart *rt)
@@ -56,6 +77,11 @@ void rt_write_summary(cudart *rt)
                            (unsigned long long)failed, (unsigned long long)warp,
                            (unsigned long long)thread, (unsigned long long)cycles);
     g_hash_table_destroy(names);
+    if (rt->output_error) {
+        g_string_append(s, "output_error=");
+        append_value(s, rt->output_error);
+        g_string_append_c(s, '\n');
+    }
     write_file(rt, "PTXEMU_SUMMARY", rt->summary_path, s);
     g_string_free(s, TRUE);
 }

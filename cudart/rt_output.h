@@ -9,6 +9,9 @@
 void rt_write_functional_stats(cudart *rt);
 /* PTXEMU_SUMMARY: key=value lines that `ptxemu exec` prints. */
 void rt_write_summary(cudart *rt);
+/* Remembers the first output file that could not be written (`message`
+ * names it and the reason), for the summary: `ptxemu exec` then fails. */
+void rt_output_failed(cudart *rt, const char *message);
 /* Loads (again) the PTX of every registered fatbinary into rt->ctx. */
 void rt_reload_fatbins(cudart *rt);
 

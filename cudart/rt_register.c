@@ -4,6 +4,7 @@
 #include "cudart/fatbin.h"
 #include "cudart/rt.h"
 #include "cudart/rt_output.h"
+#include "timing/outfile.h"
 
 #include <errno.h>
 #include <string.h>
@@ -74,6 +75,25 @@ static char *linked_ptx(const cudart *rt, const void *const *units, uint32_t *ar
     return ptx;
 }
 
+/* PTXEMU_KEEP_PTX: writes `ptx` into that folder as `name` and returns
+ * the path, which messages then locate the PTX by (takes `name`); on a
+ * failure says why and keeps the bare name. */
+static char *keep_ptx(cudart *rt, char *name, const char *ptx)
+{
+    char *path = g_build_filename(rt->keep_ptx_dir, name, NULL);
+    GError *err = NULL;
+    if (!out_file_write_all(path, ptx, strlen(ptx), &err)) {
+        rt_log(rt, RT_LOG_ERROR, "PTXEMU_KEEP_PTX: %s", err->message);
+        rt_output_failed(rt, err->message);
+        g_error_free(err);
+        g_free(path);
+        return name;
+    }
+    rt_log(rt, RT_LOG_INFO, "PTX written to %s", path);
+    g_free(name);
+    return path;
+}
+
 /* Picks the PTX of `fb` for the configured target and loads it. */
 static void load_fatbin(cudart *rt, rt_fatbin *fb)
 {
@@ -106,6 +126,8 @@ static void load_fatbin(cudart *rt, rt_fatbin *fb)
     /* errors name the PTX as <program>.fatbin<N>.compute_<XX>.ptx */
     char *name = g_strdup_printf("%s.fatbin%u.compute_%u.ptx", program_invocation_short_name,
                                  fatbin_index(rt, fb), fb->arch);
+    if (rt->keep_ptx_dir)
+        name = keep_ptx(rt, name, ptx);
     ptxemu_status s = ptxemu_module_load_string(rt->ctx, ptx, name, &fb->mod);
     g_free(name);
     g_free(ptx);

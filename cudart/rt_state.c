@@ -70,6 +70,8 @@ static void read_environment(cudart *rt)
     rt->stats_path = stats && *stats ? g_strdup(stats) : NULL;
     const char *summary = g_getenv("PTXEMU_SUMMARY");
     rt->summary_path = summary && *summary ? g_strdup(summary) : NULL;
+    const char *keep = g_getenv("PTXEMU_KEEP_PTX");
+    rt->keep_ptx_dir = keep && *keep ? g_strdup(keep) : NULL;
 }
 
 /* A launch has run (ptxemu calls this in launch order): its record's counts. */
@@ -213,7 +215,14 @@ cudaError_t rt_status(cudart *rt, ptxemu_status s, const char *call)
     if (s == PTXEMU_OK)
         return cudaSuccess;
     const char *msg = ptxemu_last_error(rt->ctx);
-    rt_log(rt, RT_LOG_WARN, "%s: %s", call, msg);
+    /* a location in the program's PTX names a file that exists only with
+     * PTXEMU_KEEP_PTX (rt_register.c) */
+    bool located = (s == PTXEMU_ERR_LAUNCH_FAILED || s == PTXEMU_ERR_PARSE ||
+                    s == PTXEMU_ERR_UNSUPPORTED) && !rt->keep_ptx_dir && strstr(msg, ".ptx:");
+    rt_log(rt, RT_LOG_WARN, "%s: %s%s", call, msg,
+           located ? " (rerun with `ptxemu exec --keep-ptx DIR`, or PTXEMU_KEEP_PTX=DIR, to "
+                     "get the PTX this location refers to)"
+                   : "");
     if (s == PTXEMU_ERR_LAUNCH_FAILED) {
         /* asynchronous and sticky in CUDA; the launches not run fail with it */
         cudaError_t e = launch_failure(msg);
@@ -233,7 +242,9 @@ cudaError_t rt_status(cudart *rt, ptxemu_status s, const char *call)
     case PTXEMU_ERR_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
     case PTXEMU_ERR_LAUNCH_RESOURCES: return cudaErrorLaunchOutOfResources;
     case PTXEMU_ERR_LAUNCH_FAILED: return launch_failure(msg);
-    case PTXEMU_ERR_IO: return cudaErrorUnknown;
+    case PTXEMU_ERR_IO: /* an output file (statistics): the exec summary says so too */
+        rt_output_failed(rt, msg);
+        return cudaErrorUnknown;
     case PTXEMU_ERR_NOT_READY: return cudaErrorNotReady;
     }
     return cudaErrorUnknown;

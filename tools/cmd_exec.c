@@ -5,8 +5,11 @@
  * and exits with the program's status. */
 #include "tools/commands.h"
 #include "timing/config.h"
+#include "timing/outfile.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -17,9 +20,12 @@
 
 typedef struct exec_opts {
     gboolean timing, quiet;
-    gchar *config, *stats, *log, *warp, *cta, *lib_dir;
+    gchar *config, *stats, *log, *warp, *cta, *lib_dir, *keep_ptx;
     gchar **sets;
 } exec_opts;
+
+/* How the program ended. */
+typedef enum exec_end { END_EXITED, END_SIGNALED, END_NOT_RUN } exec_end;
 
 /* The folder holding libcudart.so.13: --cudart, $PTXEMU_CUDART_DIR, then
  * the build tree this ptxemu came from. */
@@ -73,57 +79,139 @@ static bool check_config(const exec_opts *o, const char *sets)
     return ok;
 }
 
-static void print_summary(const char *path, const char *prog)
+/* The --stats file can be created: checked before the program starts, so
+ * a typo in its folder is one message instead of a run whose statistics
+ * are lost at the end. */
+static bool check_output(const char *option, const char *path)
+{
+    out_file f;
+    GError *err = NULL;
+    if (!out_file_open(&f, path, &err)) {
+        fprintf(stderr, "ptxemu exec: %s: %s\n", option, err->message);
+        g_error_free(err);
+        return false;
+    }
+    out_file_abort(&f);
+    return true;
+}
+
+/* --keep-ptx DIR: created when missing; its absolute name goes to the
+ * program, so the locations in messages open from any folder. */
+static char *keep_ptx_dir(const char *dir)
+{
+    if (g_mkdir_with_parents(dir, 0777) != 0) {
+        fprintf(stderr, "ptxemu exec: --keep-ptx: cannot create %s: %s\n", dir,
+                g_strerror(errno));
+        return NULL;
+    }
+    char *abs = g_canonicalize_filename(dir, NULL);
+    char *probe = g_build_filename(abs, "probe.ptx", NULL);
+    bool ok = check_output("--keep-ptx", probe);
+    g_free(probe);
+    if (!ok) {
+        g_free(abs);
+        return NULL;
+    }
+    return abs;
+}
+
+/* The signal's name: SIGSEGV for 11. */
+static const char *signal_name(int sig)
+{
+    static const struct {
+        int sig;
+        const char *name;
+    } names[] = {
+        {SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},
+        {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"},
+        {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
+        {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGXCPU, "SIGXCPU"},
+        {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+    return "a signal";
+}
+
+/* Prints what ran (the runtime's summary; not with -q); without one, why
+ * not.  Returns false when the runtime reports an output file it could not
+ * write (said even with -q). */
+static bool print_summary(const char *path, const char *prog, exec_end end, bool quiet)
 {
     GKeyFile *kf = g_key_file_new();
     char *text = NULL;
     gsize len = 0;
+    bool good = true;
     if (!g_file_get_contents(path, &text, &len, NULL)) {
-        fprintf(stderr, "ptxemu exec: %s did not load ptxemu's libcudart.so.13 (build it with "
-                        "`nvcc -cudart shared`; a statically linked runtime cannot be replaced)\n",
-                prog);
+        /* a program that never ran or died by a signal wrote no summary
+         * whatever runtime it had; only one that exited says something */
+        if (!quiet && end == END_EXITED)
+            fprintf(stderr, "ptxemu exec: %s did not load ptxemu's libcudart.so.13 (build it "
+                            "with `nvcc -cudart shared`; a statically linked runtime cannot be "
+                            "replaced)\n", prog);
+        else if (!quiet && end == END_SIGNALED)
+            fprintf(stderr, "ptxemu exec: no summary: %s ended by a signal before ptxemu's "
+                            "runtime could write it\n", prog);
         g_key_file_free(kf);
-        return;
+        return true;
     }
     char *ini = g_strconcat("[s]\n", text, NULL);
     if (g_key_file_load_from_data(kf, ini, (gsize)-1, G_KEY_FILE_NONE, NULL)) {
         char *mode = g_key_file_get_string(kf, "s", "mode", NULL);
         char *cfg = g_key_file_get_string(kf, "s", "config", NULL);
-        fprintf(stderr,
-                "ptxemu exec: %s mode on %s: %lld launches of %lld kernels (%lld failed), "
-                "%lld warp instructions, %lld thread instructions, %lld cycles\n",
-                mode ? mode : "?", cfg ? cfg : "?",
-                (long long)g_key_file_get_int64(kf, "s", "launches", NULL),
-                (long long)g_key_file_get_int64(kf, "s", "kernels", NULL),
-                (long long)g_key_file_get_int64(kf, "s", "failed_launches", NULL),
-                (long long)g_key_file_get_int64(kf, "s", "warp_instructions", NULL),
-                (long long)g_key_file_get_int64(kf, "s", "thread_instructions", NULL),
-                (long long)g_key_file_get_int64(kf, "s", "cycles", NULL));
+        char *out_err = g_key_file_get_string(kf, "s", "output_error", NULL);
+        if (!quiet)
+            fprintf(stderr,
+                    "ptxemu exec: %s mode on %s: %lld launches of %lld kernels (%lld failed), "
+                    "%lld warp instructions, %lld thread instructions, %lld cycles\n",
+                    mode ? mode : "?", cfg ? cfg : "?",
+                    (long long)g_key_file_get_int64(kf, "s", "launches", NULL),
+                    (long long)g_key_file_get_int64(kf, "s", "kernels", NULL),
+                    (long long)g_key_file_get_int64(kf, "s", "failed_launches", NULL),
+                    (long long)g_key_file_get_int64(kf, "s", "warp_instructions", NULL),
+                    (long long)g_key_file_get_int64(kf, "s", "thread_instructions", NULL),
+                    (long long)g_key_file_get_int64(kf, "s", "cycles", NULL));
+        if (out_err && *out_err) {
+            fprintf(stderr, "ptxemu exec: error: %s\n", out_err);
+            good = false;
+        }
         g_free(mode);
         g_free(cfg);
+        g_free(out_err);
     }
     g_free(ini);
     g_free(text);
     g_key_file_free(kf);
+    return good;
 }
 
-/* Runs the program with `env`; its exit status (128 + signal when killed). */
-static int run_program(char **prog, char **env)
+/* Runs the program with `env`; its exit status (128 + signal when killed,
+ * 127 when it does not exist, 126 when it cannot be run). */
+static int run_program(char **prog, char **env, exec_end *end)
 {
     GError *err = NULL;
     int wait_status = 0;
     if (!g_spawn_sync(NULL, prog, env,
                       G_SPAWN_SEARCH_PATH_FROM_ENVP | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL,
                       NULL, NULL, &wait_status, &err)) {
-        fprintf(stderr, "ptxemu exec: cannot run %s: %s\n", prog[0], err->message);
+        bool missing = g_error_matches(err, G_SPAWN_ERROR, G_SPAWN_ERROR_NOENT);
+        fprintf(stderr, "ptxemu exec: cannot run %s: %s\n", prog[0],
+                missing ? "no such program (not a file, and not found on PATH)" : err->message);
         g_error_free(err);
-        return 127;
+        *end = END_NOT_RUN;
+        return missing ? 127 : 126;
     }
+    *end = END_EXITED;
     if (WIFEXITED(wait_status))
         return WEXITSTATUS(wait_status);
     if (WIFSIGNALED(wait_status)) {
-        fprintf(stderr, "ptxemu exec: %s killed by signal %d\n", prog[0], WTERMSIG(wait_status));
-        return 128 + WTERMSIG(wait_status);
+        int sig = WTERMSIG(wait_status);
+        *end = END_SIGNALED;
+        fprintf(stderr, "ptxemu exec: %s was killed by %s (signal %d: %s)%s\n", prog[0],
+                signal_name(sig), sig, g_strsignal(sig),
+                WCOREDUMP(wait_status) ? ", core dumped" : "");
+        return 128 + sig;
     }
     return 1;
 }
@@ -145,6 +233,8 @@ static char **program_env(const exec_opts *o, const char *dir, const char *sets,
         env = g_environ_setenv(env, "PTXEMU_STATS", o->stats, TRUE);
     if (o->log)
         env = g_environ_setenv(env, "PTXEMU_LOG", o->log, TRUE);
+    if (o->keep_ptx)
+        env = g_environ_setenv(env, "PTXEMU_KEEP_PTX", o->keep_ptx, TRUE);
     return g_environ_setenv(env, "PTXEMU_SUMMARY", summary, TRUE);
 }
 
@@ -166,6 +256,8 @@ int cmd_exec(int argc, char **argv)
         {"cta-sched", 0, 0, G_OPTION_ARG_STRING, &o.cta, "shorthand for --set cta.policy=", "NAME"},
         {"stats", 0, 0, G_OPTION_ARG_FILENAME, &o.stats, "statistics JSON at exit", "FILE"},
         {"log", 0, 0, G_OPTION_ARG_STRING, &o.log, "error, warn (default), info or debug", "LEVEL"},
+        {"keep-ptx", 0, 0, G_OPTION_ARG_FILENAME, &o.keep_ptx,
+         "write the program's PTX into DIR under the names messages locate it by", "DIR"},
         {"cudart", 0, 0, G_OPTION_ARG_FILENAME, &o.lib_dir, "folder of libcudart.so.13", "DIR"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "no summary at exit", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -192,6 +284,16 @@ int cmd_exec(int argc, char **argv)
     sets = joined_sets(&o);
     if (!(dir = library_dir(&o)) || !check_config(&o, sets))
         goto out;
+    rc = 1; /* an output the run could not write (docs/errors.md) */
+    if (o.stats && !check_output("--stats", o.stats))
+        goto out;
+    if (o.keep_ptx) {
+        char *abs = keep_ptx_dir(o.keep_ptx);
+        g_free(o.keep_ptx);
+        if (!(o.keep_ptx = abs))
+            goto out;
+    }
+    rc = 2;
     tmp = g_dir_make_tmp("ptxemu-exec-XXXXXX", &err);
     if (!tmp) {
         fprintf(stderr, "ptxemu exec: %s\n", err->message);
@@ -200,10 +302,12 @@ int cmd_exec(int argc, char **argv)
     }
     summary = g_build_filename(tmp, "summary", NULL);
     char **env = program_env(&o, dir, sets, summary);
-    rc = run_program(argv + split + 1, env);
+    exec_end end = END_EXITED;
+    rc = run_program(argv + split + 1, env, &end);
     g_strfreev(env);
-    if (!o.quiet)
-        print_summary(summary, argv[split + 1]);
+    /* a lost output is an error even with -q, and fails a run that passed */
+    if (!print_summary(summary, argv[split + 1], end, o.quiet) && rc == 0)
+        rc = 1;
     g_unlink(summary);
     g_rmdir(tmp);
 out:
@@ -214,7 +318,7 @@ out:
     g_free(oargv);
     g_option_context_free(oc);
     g_free(o.config), g_free(o.stats), g_free(o.log), g_free(o.warp), g_free(o.cta);
-    g_free(o.lib_dir);
+    g_free(o.lib_dir), g_free(o.keep_ptx);
     g_strfreev(o.sets);
     return rc;
 }
