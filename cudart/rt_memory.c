@@ -108,9 +108,8 @@ CUDART_EXPORT cudaError_t cudaFree(void *devPtr)
     return rt_leave(rt, rt_status(rt, ptxemu_free(rt->ctx, key), "cudaFree"));
 }
 
-CUDART_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
+static cudaError_t host_alloc(void **pHost, size_t size, const char *call)
 {
-    (void)flags;
     cudart *rt = rt_enter();
     if (!pHost)
         return rt_leave(rt, cudaErrorInvalidValue);
@@ -118,7 +117,7 @@ CUDART_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flag
     uint64_t phys = rt_host_memory();
     void *p = size <= phys ? g_try_malloc0(MAX(size, 1)) : NULL;
     if (!p) {
-        rt_log(rt, RT_LOG_WARN, "cudaHostAlloc(%zu bytes): %s", size,
+        rt_log(rt, RT_LOG_WARN, "%s(%zu bytes): %s", call, size,
                size > phys ? "more than the host's physical memory, which page-locked memory "
                              "must fit in"
                            : "the host has no memory for it");
@@ -130,9 +129,15 @@ CUDART_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flag
     return rt_leave(rt, cudaSuccess);
 }
 
+CUDART_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
+{
+    (void)flags;
+    return host_alloc(pHost, size, "cudaHostAlloc");
+}
+
 CUDART_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
-    return cudaHostAlloc(ptr, size, 0);
+    return host_alloc(ptr, size, "cudaMallocHost");
 }
 
 CUDART_EXPORT cudaError_t cudaFreeHost(void *ptr)

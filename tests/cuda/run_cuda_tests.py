@@ -187,7 +187,7 @@ def run(t):
     t.prebuild([t._spec(*a) for a in (
         ("kernels", PTX75_86), ("kernels", PTX75 + ["--compress-mode=none"]),
         ("kernels", PTX75 + ["--compress-mode=speed"]), ("kernels", PTX75),
-        ("symbols", PTX75), ("copy2d", PTX75), ("errors", PTX75), ("managed", PTX75), ("wmma_gemm", PTX75),
+        ("symbols", PTX75), ("copy2d", PTX75), ("errors", PTX75), ("host_errors", PTX75), ("managed", PTX75), ("wmma_gemm", PTX75),
         ("sass_only", ["-gencode", "arch=compute_75,code=sm_75"]), ("bench_2dconv", PTX75),
         ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
@@ -226,9 +226,61 @@ def run(t):
     t.check("async_coop: grid.sync, device heap, cp.async (sm_80 PTX)",
             t.exec("--", t.build("async_coop", ["-gencode", "arch=compute_80,code=compute_80"])),
             want_out=["PASS async_coop"])
-    t.check("errors: documented error codes", t.exec("--", t.build("errors", PTX75)),
+    errors = t.build("errors", PTX75)
+    t.check("errors: documented error codes", t.exec("--", errors),
             want_out=["PASS errors"],
-            want_err=["not supported yet: cudaGraphCreate", "out-of-bounds"])
+            want_err=["not supported yet: cudaGraphCreate", "out-of-bounds",
+                      os.path.basename(errors) + ".fatbin0.compute_75.ptx:",
+                      "rerun with `ptxemu exec --keep-ptx DIR`"])
+    with tempfile.TemporaryDirectory() as tmp:
+        kept = os.path.join(tmp, "ptx")
+        r = t.check("errors: --keep-ptx DIR writes the PTX the fault's location names",
+                    t.exec("--keep-ptx", kept, "--", errors), want_out=["PASS errors"],
+                    want_err=[os.path.join(kept, os.path.basename(errors)) +
+                              ".fatbin0.compute_75.ptx:"])
+        # the location opens: its line is the instruction the message quotes
+        m = re.search(r"\((\S+\.ptx):(\d+):(\d+): ([^)]*)\)", r.stderr)
+        line = None
+        if m and os.path.isfile(m.group(1)):
+            with open(m.group(1)) as f:
+                lines = f.read().split("\n")
+            n = int(m.group(2))
+            line = lines[n - 1].strip() if 0 < n <= len(lines) else None
+        good = m is not None and line == m.group(4).strip() and "--keep-ptx" not in r.stderr
+        print(f"{'ok' if good else 'FAIL':4} errors: the kept file's line {m and m.group(2)} "
+              f"is {line!r}, the message quotes {m and m.group(4)!r}")
+        if not good:
+            t.failures.append("keep-ptx location")
+    host = t.build("host_errors", PTX75)
+    t.check("host_errors: impossible host sizes and registrations (documented codes)",
+            t.exec("--", host), want_out=["PASS host_errors"],
+            want_err=["cudaMallocHost(1099511627776 bytes): more than the host's physical memory",
+                      "cudaMallocManaged(18446744073709551615 bytes): larger than the device's",
+                      "(0 failed)"])
+    t.check("host_errors: timing mode", t.exec("--timing", "--", host),
+            want_out=["PASS host_errors"])
+    t.check("exec --stats in a folder that does not exist: refused, program not run",
+            t.exec("--timing", "--stats", "/nonexistent/dir/s.json", "--", host), want_rc=1,
+            want_err=["--stats: cannot write /nonexistent/dir/s.json"])
+    with tempfile.TemporaryDirectory() as tmp:
+        # without exec's check (the library by hand): the summary records
+        # the lost statistics, in both modes
+        for mode in ("functional", "timing"):
+            env = dict(os.environ)
+            env["LD_LIBRARY_PATH"] = t.cudart_dir + ":" + env.get("LD_LIBRARY_PATH", "")
+            env.update(PTXEMU_MODE=mode, PTXEMU_STATS="/nonexistent/dir/s.json",
+                       PTXEMU_SUMMARY=os.path.join(tmp, mode))
+            r = t.check(f"PTXEMU_STATS unwritable ({mode}): said, and in the summary", [host],
+                        env=env, want_rc=0 if mode == "functional" else 1,
+                        want_err=["cannot write /nonexistent/dir/s.json"])
+            try:
+                summary = open(os.path.join(tmp, mode)).read()
+            except OSError as e:
+                summary = str(e)
+            good = "output_error=" in summary and "/nonexistent/dir/s.json" in summary
+            print(f"{'ok' if good else 'FAIL':4} summary ({mode}) carries output_error")
+            if not good:
+                t.failures.append(f"summary output_error {mode}")
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])
