@@ -12,7 +12,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef PTXEMU_CUDART_DIR
 #define PTXEMU_CUDART_DIR ""
@@ -84,6 +86,16 @@ static bool check_config(const exec_opts *o, const char *sets)
  * are lost at the end. */
 static bool check_output(const char *option, const char *path)
 {
+    /* a device or FIFO is written in place: opened here, a FIFO would
+     * block until a reader comes, so only its permission is checked */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        int e = S_ISDIR(st.st_mode) ? EISDIR : access(path, W_OK) != 0 ? errno : 0;
+        if (e)
+            fprintf(stderr, "ptxemu exec: %s: cannot write %s: %s\n", option, path,
+                    g_strerror(e));
+        return !e;
+    }
     out_file f;
     GError *err = NULL;
     if (!out_file_open(&f, path, &err)) {
