@@ -139,6 +139,12 @@ void rt_reset(cudart *rt);
 
 /* Threads a block may have on the configured device (<= 1024). */
 unsigned rt_max_threads_per_block(const cudart *rt);
+/* Shared memory per block (rt_device.c): without opt-in (at most 48 KiB),
+ * the system's reserved region (sm_80+: 1 KiB), and the opt-in maximum
+ * (the SM's shared memory less the reserved region). */
+size_t rt_shared_per_block(const cudart *rt);
+size_t rt_shared_reserved(const cudart *rt);
+size_t rt_shared_per_block_optin(const cudart *rt);
 
 /* Whether [p, p+n) lies in one live device range (n = 0: p in one). */
 bool rt_device_range(const cudart *rt, uint64_t p, size_t n);

@@ -57,7 +57,8 @@ class Runner:
         """What building tests/cuda/NAME.cu (plus extra sources) takes."""
         names = name if isinstance(name, (list, tuple)) else [name]
         srcs = [os.path.join(self.src, "tests", "cuda", n + ".cu") for n in names]
-        deps = srcs + [os.path.join(self.src, "tests", "cuda", "check.h")]
+        deps = srcs + [os.path.join(self.src, "tests", "cuda", "check.h"),
+                       os.path.join(self.src, "cudart", "device_attrs.def")]
         return "-".join(names), srcs, deps, list(flags), {}
 
     def _bench_spec(self, bench):
@@ -191,7 +192,8 @@ def run(t):
         ("sass_only", ["-gencode", "arch=compute_75,code=sm_75"]), ("bench_2dconv", PTX75),
         ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
-        ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC))])
+        ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
+        ("attributes", PTX75 + ["-I", t.src]))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -229,6 +231,12 @@ def run(t):
     t.check("errors: documented error codes", t.exec("--", t.build("errors", PTX75)),
             want_out=["PASS errors"],
             want_err=["not supported yet: cudaGraphCreate", "out-of-bounds"])
+    attrs = t.build("attributes", PTX75 + ["-I", t.src])
+    t.check("attributes: every cudaDeviceAttr, deviceQuery properties (functional)",
+            t.exec("--", attrs), want_out=["PASS attributes: 137 attributes", "ptxemu "])
+    t.check("attributes: every cudaDeviceAttr under timing on c2050",
+            t.exec("--timing", "--config", "c2050", "--", attrs),
+            want_out=["PASS attributes", "Tesla C2050", "14 SMs"])
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])
