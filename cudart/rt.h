@@ -41,6 +41,13 @@ typedef struct rt_fatbin {
 typedef struct rt_kernel {
     rt_fatbin *fb;
     char *name;                  /* mangled PTX entry name */
+    /* cudaFuncSetAttribute (rt_launch.c); zero: not set */
+    bool dyn_shared_set;         /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    int dyn_shared_max;
+    bool carveout_set;           /* cudaFuncAttributePreferredSharedMemoryCarveout */
+    int carveout;
+    int non_portable_cluster;    /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+    int cluster_policy;          /* cudaFuncAttributeClusterSchedulingPolicyPreference */
 } rt_kernel;
 
 /* A __device__ / __constant__ variable, keyed by its host shadow's address. */

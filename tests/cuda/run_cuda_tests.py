@@ -179,6 +179,7 @@ class Runner:
 
 PTX75 = ["-gencode", "arch=compute_75,code=compute_75"]
 PTX75_86 = PTX75 + ["-gencode", "arch=compute_86,code=compute_86"]
+PTX80 = ["-gencode", "arch=compute_80,code=compute_80"]
 
 
 RDC = ["-rdc=true"] + PTX75
@@ -193,7 +194,7 @@ def run(t):
         ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
         ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
-        ("attributes", PTX75 + ["-I", t.src]))])
+        ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -237,6 +238,12 @@ def run(t):
     t.check("attributes: every cudaDeviceAttr under timing on c2050",
             t.exec("--timing", "--config", "c2050", "--", attrs),
             want_out=["PASS attributes", "Tesla C2050", "14 SMs"])
+    dyn = t.build("dynshared", PTX80)
+    t.check("dynshared: dynamic shared memory opt-in above 48 KiB (functional)",
+            t.exec("--set", "core.shared_mem=228K", "--", dyn), want_out=["PASS dynshared"])
+    t.check("dynshared: dynamic shared memory opt-in above 48 KiB (timing)",
+            t.exec("--timing", "--set", "core.shared_mem=228K", "--", dyn),
+            want_out=["PASS dynshared"], want_err=["(0 failed)"])
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])
