@@ -421,6 +421,21 @@ CUDART_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, int attr, int devic
     return rt_leave(rt, cudaSuccess);
 }
 
+/* Profiler control: ptxemu has no external profiler to start or stop (its
+ * statistics cover every launch: PTXEMU_STATS, --stats), so these succeed
+ * and change nothing, as CUDA's do when no profiler is attached. */
+CUDART_EXPORT cudaError_t cudaProfilerStart(void)
+{
+    cudart *rt = rt_enter();
+    return rt_leave(rt, rt->ctx ? cudaSuccess : rt->init_error);
+}
+
+CUDART_EXPORT cudaError_t cudaProfilerStop(void)
+{
+    cudart *rt = rt_enter();
+    return rt_leave(rt, rt->ctx ? cudaSuccess : rt->init_error);
+}
+
 CUDART_EXPORT cudaError_t cudaDriverGetVersion(int *v)
 {
     cudart *rt = rt_enter();

@@ -194,7 +194,7 @@ def run(t):
         ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
         ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
-        ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80))])
+        ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80), ("samples", PTX75))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -244,6 +244,11 @@ def run(t):
     t.check("dynshared: dynamic shared memory opt-in above 48 KiB (timing)",
             t.exec("--timing", "--set", "core.shared_mem=228K", "--", dyn),
             want_out=["PASS dynshared"], want_err=["(0 failed)"])
+    smp = t.build("samples", PTX75)
+    t.check("samples: profiler start/stop, stream priorities, host functions, events",
+            t.exec("--", smp), want_out=["PASS samples"])
+    t.check("samples: event times are simulated time under timing",
+            t.exec("--timing", "--", smp, "timing"), want_out=["PASS samples (timing)"])
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])
