@@ -194,7 +194,8 @@ def run(t):
         ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
         ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
-        ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80), ("samples", PTX75))])
+        ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80), ("samples", PTX75),
+        ("long_kernel", PTX75))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -249,6 +250,15 @@ def run(t):
             t.exec("--", smp), want_out=["PASS samples"])
     t.check("samples: event times are simulated time under timing",
             t.exec("--timing", "--", smp, "timing"), want_out=["PASS samples (timing)"])
+    lk = t.build("long_kernel", PTX75)
+    t.check("long_kernel: 1.1e8 warp instructions in one launch, no limit under exec by default",
+            t.exec("--", lk, "50000000"), want_out=["PASS long_kernel"])
+    t.check("long_kernel: a limit the config asks for names its key and how to raise it",
+            t.exec("--set", "limits.max_warp_instructions=100000", "--", lk, "50000000"),
+            want_rc=2, want_out=["cudaErrorLaunchTimeout"],
+            want_err=["stopped after 100000 warp instructions (limits.max_warp_instructions; "
+                      "raise it with --max-warp-instructions or --set "
+                      "limits.max_warp_instructions=N); it was in the loop at line"])
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])
