@@ -136,7 +136,7 @@ static void fill_props(const cudart *rt, struct cudaDeviceProp *p)
     p->texturePitchAlignment = 256;
     p->multiProcessorCount = (int)c->gpu.num_sms;
     p->integrated = 0;
-    p->canMapHostMemory = 0; /* see docs/cudart.md: no mapped host memory */
+    p->canMapHostMemory = 1; /* cudaHostAllocMapped memory (rt_managed.c) */
     p->maxTexture1D = TEX_1D;
     p->maxTexture1DMipmap = TEX_MIPMAP;
     p->maxTexture2D[0] = TEX_2D_W;

@@ -97,10 +97,11 @@ CUDART_EXPORT cudaError_t cudaFree(void *devPtr)
 
 CUDART_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
 {
-    (void)flags;
     cudart *rt = rt_enter();
     if (!pHost)
         return rt_leave(rt, cudaErrorInvalidValue);
+    if (flags & 2u) /* cudaHostAllocMapped: rt_managed.c */
+        return rt_leave(rt, rt_host_alloc_mapped(rt, pHost, size));
     *pHost = g_malloc0(MAX(size, 1));
     g_hash_table_insert(rt->host_allocs, *pHost, GSIZE_TO_POINTER(size));
     return rt_leave(rt, cudaSuccess);
@@ -114,7 +115,7 @@ CUDART_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 CUDART_EXPORT cudaError_t cudaFreeHost(void *ptr)
 {
     cudart *rt = rt_enter();
-    if (!ptr)
+    if (!ptr || rt_mapped_free(rt, ptr))
         return rt_leave(rt, cudaSuccess);
     if (!g_hash_table_remove(rt->host_allocs, ptr))
         return rt_leave(rt, cudaErrorInvalidValue);
@@ -430,7 +431,11 @@ CUDART_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes 
     if (!attr)
         return rt_leave(rt, cudaErrorInvalidValue);
     memset(attr, 0, sizeof *attr);
-    if (rt_managed_range(rt, ptr, 0)) {
+    if (rt_mapped_host(rt, ptr)) { /* mapped host memory: one pointer for both */
+        attr->type = cudaMemoryTypeHost;
+        attr->device = rt->device;
+        attr->devicePointer = attr->hostPointer = (void *)ptr;
+    } else if (rt_managed_range(rt, ptr, 0)) {
         attr->type = cudaMemoryTypeManaged;
         attr->device = rt->device;
         attr->devicePointer = attr->hostPointer = (void *)ptr;

@@ -195,7 +195,7 @@ def run(t):
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
         ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
         ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80), ("samples", PTX75),
-        ("long_kernel", PTX75))])
+        ("long_kernel", PTX75), ("mapped", PTX75))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -259,6 +259,11 @@ def run(t):
             want_err=["stopped after 100000 warp instructions (limits.max_warp_instructions; "
                       "raise it with --max-warp-instructions or --set "
                       "limits.max_warp_instructions=N); it was in the loop at line"])
+    mp = t.build("mapped", PTX75)
+    t.check("mapped: cudaHostAllocMapped zero-copy memory (functional)", t.exec("--", mp),
+            want_out=["PASS mapped"])
+    t.check("mapped: cudaHostAllocMapped zero-copy memory (timing)", t.exec("--timing", "--", mp),
+            want_out=["PASS mapped"])
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])

@@ -45,6 +45,9 @@ cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn);
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags);
+cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags);
+cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaGraphCreate(void **graph, unsigned flags);
 const char *cudaGetErrorName(cudaError_t e);
 
@@ -329,6 +332,41 @@ static void test_managed(void **state)
 #endif
 }
 
+/* cudaHostAlloc(cudaHostAllocMapped): the device pointer is the host
+ * pointer, synchronised at launch boundaries (rt_managed.c). */
+static void test_mapped_host(void **state)
+{
+    (void)state;
+    unsigned *h = NULL, n = 64;
+    void *d = NULL;
+#if defined(__SANITIZE_ADDRESS__)
+    assert_int_equal(cudaHostAlloc((void **)&h, n * 4, 2), cudaErrorMemoryAllocation);
+    (void)cudaGetLastError();
+#else
+    assert_int_equal(cudaHostAlloc((void **)&h, n * 4, 2 /* Mapped */), cudaSuccess);
+    assert_int_equal(cudaHostGetDevicePointer(&d, h, 0), cudaSuccess);
+    assert_ptr_equal(d, h);
+    for (unsigned i = 0; i < n; i++)
+        h[i] = 5 * i;
+    unsigned g = 2;
+    assert_int_equal(cudaMemcpyToSymbol(&g_shadow, &g, 4, 0, cudaMemcpyHostToDevice), cudaSuccess);
+    void *args[] = {&d, &n};
+    dim3 grid = {2, 1, 1}, block = {32, 1, 1};
+    assert_int_equal(cudaLaunchKernel(&plain_stub, grid, block, args, 0, NULL), cudaSuccess);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    for (unsigned i = 0; i < n; i++)
+        assert_int_equal(h[i], 5 * i + 2);
+    assert_int_equal(cudaFree(h), cudaErrorInvalidValue);
+    assert_int_equal(cudaFreeHost(h), cudaSuccess);
+    assert_int_equal(cudaFreeHost(h), cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+#endif
+    unsigned plain[4];
+    assert_int_equal(cudaHostGetDevicePointer(&d, plain, 0), cudaErrorNotSupported);
+    assert_int_equal(cudaHostGetDevicePointer(NULL, plain, 0), cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+}
+
 /* Last: a kernel's illegal address is reported by the next synchronising
  * call, and sticks. */
 static void test_sticky_fault(void **state)
@@ -364,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_copy_2d),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_managed),
+        cmocka_unit_test(test_mapped_host),
         cmocka_unit_test(test_sticky_fault),
         cmocka_unit_test(test_reset),
     };
