@@ -185,33 +185,14 @@ struct cudaDeviceProp {
     int reserved[56];
 };
 
-/* enum cudaDeviceAttr: the attributes cudaDeviceGetAttribute answers. */
+/* enum cudaDeviceAttr: every value of CUDA 13.0's, from device_attrs.def
+ * (generated from driver_types.h by scripts/cudart-device-attrs.py). */
 enum cudaDeviceAttr {
-    cudaDevAttrMaxThreadsPerBlock = 1,
-    cudaDevAttrMaxBlockDimX = 2,
-    cudaDevAttrMaxBlockDimY = 3,
-    cudaDevAttrMaxBlockDimZ = 4,
-    cudaDevAttrMaxGridDimX = 5,
-    cudaDevAttrMaxGridDimY = 6,
-    cudaDevAttrMaxGridDimZ = 7,
-    cudaDevAttrMaxSharedMemoryPerBlock = 8,
-    cudaDevAttrTotalConstantMemory = 9,
-    cudaDevAttrWarpSize = 10,
-    cudaDevAttrMaxRegistersPerBlock = 12,
-    cudaDevAttrClockRate = 13,
-    cudaDevAttrMultiProcessorCount = 16,
-    cudaDevAttrConcurrentKernels = 31,
-    cudaDevAttrMemoryClockRate = 36,
-    cudaDevAttrGlobalMemoryBusWidth = 37,
-    cudaDevAttrL2CacheSize = 38,
-    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-    cudaDevAttrUnifiedAddressing = 41,
-    cudaDevAttrComputeCapabilityMajor = 75,
-    cudaDevAttrComputeCapabilityMinor = 76,
-    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-    cudaDevAttrMaxRegistersPerMultiprocessor = 82,
-    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
-    cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+#define CUDART_DEVICE_ATTR(name, value) name = value,
+#define CUDART_DEVICE_ATTR_END(value) cudaDevAttrMax = value
+#include "cudart/device_attrs.def"
+#undef CUDART_DEVICE_ATTR
+#undef CUDART_DEVICE_ATTR_END
 };
 
 /* struct cudaFuncAttributes, CUDA 13.0 field order. */

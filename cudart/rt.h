@@ -41,6 +41,13 @@ typedef struct rt_fatbin {
 typedef struct rt_kernel {
     rt_fatbin *fb;
     char *name;                  /* mangled PTX entry name */
+    /* cudaFuncSetAttribute (rt_launch.c); zero: not set */
+    bool dyn_shared_set;         /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    int dyn_shared_max;
+    bool carveout_set;           /* cudaFuncAttributePreferredSharedMemoryCarveout */
+    int carveout;
+    int non_portable_cluster;    /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+    int cluster_policy;          /* cudaFuncAttributeClusterSchedulingPolicyPreference */
 } rt_kernel;
 
 /* A __device__ / __constant__ variable, keyed by its host shadow's address. */
@@ -145,6 +152,12 @@ uint64_t rt_host_memory(void);
 
 /* Threads a block may have on the configured device (<= 1024). */
 unsigned rt_max_threads_per_block(const cudart *rt);
+/* Shared memory per block (rt_device.c): without opt-in (at most 48 KiB),
+ * the system's reserved region (sm_80+: 1 KiB), and the opt-in maximum
+ * (the SM's shared memory less the reserved region). */
+size_t rt_shared_per_block(const cudart *rt);
+size_t rt_shared_reserved(const cudart *rt);
+size_t rt_shared_per_block_optin(const cudart *rt);
 
 /* Whether [p, p+n) lies in one live device range (n = 0: p in one). */
 bool rt_device_range(const cudart *rt, uint64_t p, size_t n);

@@ -22,7 +22,7 @@ unsigned rt_max_threads_per_block(const cudart *rt)
     return MIN(1024u, rt->cfg.core.max_threads);
 }
 
-static cudaError_t check_config(const cudart *rt, dim3 g, dim3 b, size_t shared)
+static cudaError_t check_config(const cudart *rt, dim3 g, dim3 b)
 {
     uint64_t threads = (uint64_t)b.x * b.y * b.z;
     if (!g.x || !g.y || !g.z || !threads)
@@ -32,9 +32,43 @@ static cudaError_t check_config(const cudart *rt, dim3 g, dim3 b, size_t shared)
         return cudaErrorInvalidConfiguration;
     if (g.x > MAX_GRID_X || g.y > MAX_GRID_YZ || g.z > MAX_GRID_YZ)
         return cudaErrorInvalidConfiguration;
-    if (shared > rt->cfg.core.shared_mem)
-        return cudaErrorInvalidConfiguration;
     return cudaSuccess;
+}
+
+/* The decoded kernel of a registered one (NULL: not in its module). */
+static const ex_func *kernel_ex(const rt_kernel *k)
+{
+    return k->fb->mod ? g_hash_table_lookup(ptxemu_module_ex(k->fb->mod)->kernels, k->name)
+                      : NULL;
+}
+
+/* Static shared memory the program declared (without ptxemu's reserved
+ * region): cudaFuncAttributes.sharedSizeBytes. */
+static size_t user_static_shared(const ex_func *f)
+{
+    return f ? f->shared_static - MIN(f->shared_static, f->shared_reserved) : 0;
+}
+
+/* The most dynamic shared memory `f` may opt in to: what the SM's shared
+ * memory leaves beside its static part (ptxemu's reserved region
+ * included: for an sm_80+ module that is sharedMemPerBlockOptin less
+ * sharedSizeBytes). */
+static size_t optin_dynamic_shared(const cudart *rt, const ex_func *f)
+{
+    size_t sm = rt->cfg.core.shared_mem, stat = f ? f->shared_static : 0;
+    return sm > stat ? sm - stat : 0;
+}
+
+/* The most dynamic shared memory a launch of `k` may ask for: without
+ * opt-in what is left of the 48 KiB of a block, with
+ * cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) the
+ * value set. */
+static size_t max_dynamic_shared(const cudart *rt, const rt_kernel *k, const ex_func *f)
+{
+    if (k->dyn_shared_set)
+        return (size_t)k->dyn_shared_max;
+    size_t stat = user_static_shared(f), lim = 48 * 1024;
+    return MIN(lim > stat ? lim - stat : 0, optin_dynamic_shared(rt, f));
 }
 
 static cudaError_t launch(cudart *rt, const rt_kernel *k, dim3 g, dim3 b, void **args,
@@ -48,11 +82,20 @@ static cudaError_t launch(cudart *rt, const rt_kernel *k, dim3 g, dim3 b, void *
         return k->fb->load_error ? k->fb->load_error : cudaErrorNoKernelImageForDevice;
     if (!rt_stream_valid(rt, stream))
         return cudaErrorInvalidResourceHandle;
-    cudaError_t e = check_config(rt, g, b, shared);
+    cudaError_t e = check_config(rt, g, b);
     if (e) {
         rt_log(rt, RT_LOG_INFO, "launch of %s: invalid configuration grid (%u,%u,%u) block "
                "(%u,%u,%u) shared %zu", k->name, g.x, g.y, g.z, b.x, b.y, b.z, shared);
         return e;
+    }
+    /* dynamic shared memory above the function's maximum: CUDA returns
+     * cudaErrorInvalidValue */
+    size_t dyn_max = max_dynamic_shared(rt, k, kernel_ex(k));
+    if (shared > dyn_max) {
+        rt_log(rt, RT_LOG_INFO, "launch of %s: %zu bytes of dynamic shared memory, at most %zu%s",
+               k->name, shared, dyn_max, k->dyn_shared_set ? "" : " without "
+               "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize)");
+        return cudaErrorInvalidValue;
     }
     rt_launch_record r = {.kernel = k->name, .grid = g, .block = b};
     g_array_append_val(rt->launches, r);
@@ -91,6 +134,22 @@ static cudaError_t launch(cudart *rt, const rt_kernel *k, dim3 g, dim3 b, void *
 static const rt_kernel *find_kernel(const cudart *rt, const void *func)
 {
     return func ? g_hash_table_lookup(rt->kernels, func) : NULL;
+}
+
+static gboolean is_handle(gpointer key, gpointer value, gpointer handle)
+{
+    (void)key;
+    return value == handle;
+}
+
+/* A host stub, or else a cudaKernel_t (__cudaGetKernel's handle), as
+ * cudaFuncSetAttribute takes either. */
+static rt_kernel *find_kernel_or_handle(const cudart *rt, const void *func)
+{
+    rt_kernel *k = func ? g_hash_table_lookup(rt->kernels, func) : NULL;
+    if (!k && func)
+        k = g_hash_table_find(rt->kernels, is_handle, (gpointer)func);
+    return k;
 }
 
 CUDART_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
@@ -151,12 +210,12 @@ CUDART_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid
 static cudaError_t kernel_func(cudart *rt, const void *func, const rt_kernel **kout,
                                const ex_func **out)
 {
-    const rt_kernel *k = find_kernel(rt, func);
+    const rt_kernel *k = find_kernel_or_handle(rt, func);
     if (!k)
         return cudaErrorInvalidDeviceFunction;
     if (!k->fb->mod)
         return k->fb->load_error ? k->fb->load_error : cudaErrorNoKernelImageForDevice;
-    *out = g_hash_table_lookup(ptxemu_module_ex(k->fb->mod)->kernels, k->name);
+    *out = kernel_ex(k);
     *kout = k;
     return *out ? cudaSuccess : cudaErrorInvalidDeviceFunction;
 }
@@ -179,7 +238,7 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
     if (e)
         return rt_leave(rt, e);
     memset(attr, 0, sizeof *attr);
-    attr->sharedSizeBytes = f->shared_static - f->shared_reserved; /* the user's variables */
+    attr->sharedSizeBytes = user_static_shared(f); /* the user's variables */
     attr->localSizeBytes = f->frame_size;
     attr->numRegs = kernel_regs(f);
     attr->maxThreadsPerBlock = (int)rt_max_threads_per_block(rt);
@@ -189,9 +248,76 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
     const ptx_module *ir = ptxemu_module_ex(k->fb->mod)->ir;
     attr->ptxVersion = (int)(ir->version_major * 10 + ir->version_minor);
     attr->binaryVersion = (int)k->fb->arch;
-    attr->maxDynamicSharedSizeBytes = (int)(rt->cfg.core.shared_mem - MIN(rt->cfg.core.shared_mem,
-                                                                          f->shared_static));
+    attr->maxDynamicSharedSizeBytes = (int)max_dynamic_shared(rt, k, f);
+    attr->preferredShmemCarveout = k->carveout_set ? k->carveout : -1;
+    attr->nonPortableClusterSizeAllowed = k->non_portable_cluster;
+    attr->clusterSchedulingPolicyPreference = k->cluster_policy;
     return rt_leave(rt, cudaSuccess);
+}
+
+/* enum cudaFuncAttribute (driver_types.h) */
+#define FUNC_ATTR_MAX_DYNAMIC_SHARED 8
+#define FUNC_ATTR_CARVEOUT 9
+#define FUNC_ATTR_CLUSTER_DIM_MUST_BE_SET 10
+#define FUNC_ATTR_CLUSTER_WIDTH 11
+#define FUNC_ATTR_CLUSTER_DEPTH 13
+#define FUNC_ATTR_NON_PORTABLE_CLUSTER 14
+#define FUNC_ATTR_CLUSTER_POLICY 15
+
+/* The dynamic shared memory opt-in (up to sharedMemPerBlockOptin less
+ * the function's static shared memory) and the hints; clusters are not
+ * supported (cudaLaunchKernelExC is not), so a required cluster size other
+ * than 0 is cudaErrorNotSupported.  A bad value, or an attribute that
+ * cannot be written, is cudaErrorInvalidValue (CUDA's code). */
+CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
+{
+    cudart *rt = rt_enter();
+    const rt_kernel *kc = NULL;
+    const ex_func *f = NULL;
+    cudaError_t e = kernel_func(rt, func, &kc, &f);
+    if (e)
+        return rt_leave(rt, e);
+    rt_kernel *k = (rt_kernel *)kc; /* owned by rt->kernels */
+    switch (attr) {
+    case FUNC_ATTR_MAX_DYNAMIC_SHARED: {
+        size_t most = optin_dynamic_shared(rt, f);
+        if (value < 0 || (size_t)value > most) {
+            rt_log(rt, RT_LOG_INFO, "cudaFuncSetAttribute(%s, MaxDynamicSharedMemorySize, %d): "
+                   "above the opt-in maximum %zu for this function", k->name, value, most);
+            return rt_leave(rt, cudaErrorInvalidValue);
+        }
+        k->dyn_shared_set = true;
+        k->dyn_shared_max = value;
+        return rt_leave(rt, cudaSuccess);
+    }
+    case FUNC_ATTR_CARVEOUT: /* a hint: the L1/shared split is the config's */
+        if (value < -1 || value > 100)
+            return rt_leave(rt, cudaErrorInvalidValue);
+        k->carveout_set = true;
+        k->carveout = value;
+        return rt_leave(rt, cudaSuccess);
+    case FUNC_ATTR_CLUSTER_WIDTH:
+    case FUNC_ATTR_CLUSTER_WIDTH + 1:
+    case FUNC_ATTR_CLUSTER_DEPTH:
+        if (value < 0)
+            return rt_leave(rt, cudaErrorInvalidValue);
+        return rt_leave(rt, value == 0 ? cudaSuccess
+                                       : rt_unsupported(rt, "cudaFuncSetAttribute(cluster "
+                                                            "dimensions): thread block clusters"));
+    case FUNC_ATTR_NON_PORTABLE_CLUSTER:
+        if (value != 0 && value != 1)
+            return rt_leave(rt, cudaErrorInvalidValue);
+        k->non_portable_cluster = value;
+        return rt_leave(rt, cudaSuccess);
+    case FUNC_ATTR_CLUSTER_POLICY: /* cudaClusterSchedulingPolicy: 0..2 */
+        if (value < 0 || value > 2)
+            return rt_leave(rt, cudaErrorInvalidValue);
+        k->cluster_policy = value;
+        return rt_leave(rt, cudaSuccess);
+    case FUNC_ATTR_CLUSTER_DIM_MUST_BE_SET: /* read-only */
+    default:
+        return rt_leave(rt, cudaErrorInvalidValue);
+    }
 }
 
 /* Hints that change nothing an emulated run can observe: accepted. */
@@ -242,4 +368,33 @@ CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num
 {
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
                                                                   dynamicSMemSize, 0);
+}
+
+/* The most dynamic shared memory each of `numBlocks` blocks of
+ * `blockSize` threads may use with that many resident on one SM: 0 when
+ * the CTA, thread or register limits do not let that many reside. */
+CUDART_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                                    const void *func,
+                                                                    int numBlocks, int blockSize)
+{
+    cudart *rt = rt_enter();
+    const rt_kernel *k = NULL;
+    const ex_func *f = NULL;
+    cudaError_t e = kernel_func(rt, func, &k, &f);
+    if (e)
+        return rt_leave(rt, e);
+    if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0 ||
+        (unsigned)blockSize > rt_max_threads_per_block(rt))
+        return rt_leave(rt, cudaErrorInvalidValue);
+    const gpu_config *c = &rt->cfg;
+    uint64_t warps = ((uint64_t)blockSize + 31u) / 32u, nb = (uint64_t)numBlocks;
+    uint64_t regs = (uint64_t)kernel_regs(f) * warps * 32u * nb;
+    *dynamicSmemSize = 0;
+    if (nb > c->core.max_ctas || warps * 32u * nb > c->core.max_threads ||
+        regs > c->core.registers)
+        return rt_leave(rt, cudaSuccess);
+    uint64_t per_block = c->core.shared_mem / nb;
+    if (per_block > f->shared_static)
+        *dynamicSmemSize = (size_t)(per_block - f->shared_static);
+    return rt_leave(rt, cudaSuccess);
 }

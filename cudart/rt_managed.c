@@ -17,6 +17,7 @@
  * and says why.  A __managed__ variable needs no such trick: host code
  * reaches it through the pointer __cudaRegisterManagedVar fills in. */
 #include "cudart/rt_managed.h"
+#include "cudart/rt_stream.h"
 
 #include <errno.h>
 #include <string.h>
@@ -33,6 +34,7 @@ typedef struct rt_managed {
     size_t size;
     uint64_t dev_block;          /* cudaMallocManaged: the device block to free, */
     size_t map_len;              /* and the length of the host mapping; 0: a variable */
+    bool host_mapped;            /* cudaHostAlloc(cudaHostAllocMapped): freed by cudaFreeHost */
 } rt_managed;
 
 static void managed_free(gpointer p)
@@ -83,6 +85,20 @@ bool rt_managed_range(const cudart *rt, const void *p, size_t n)
     return p && find(rt, p, n);
 }
 
+bool rt_mapped_host(const cudart *rt, const void *p)
+{
+    const rt_managed *m = p ? find(rt, p, 0) : NULL;
+    return m && m->host_mapped;
+}
+
+/* Managed memory proper (cudaMallocManaged, __managed__), not mapped host
+ * memory: what cudaMemPrefetchAsync and cudaMemAdvise take. */
+static bool managed_proper(const cudart *rt, const void *p, size_t n)
+{
+    const rt_managed *m = p ? find(rt, p, n) : NULL;
+    return m && !m->host_mapped;
+}
+
 void rt_managed_to_device(cudart *rt)
 {
     for (guint i = 0; i < rt->managed->len; i++) {
@@ -103,7 +119,7 @@ bool rt_managed_free(cudart *rt, void *p)
 {
     for (guint i = 0; i < rt->managed->len; i++) {
         rt_managed *m = g_ptr_array_index(rt->managed, i);
-        if (m->host == p && m->map_len) {
+        if (m->host == p && m->map_len && !m->host_mapped) {
             (void)ptxemu_free(rt->ctx, m->dev_block);
             rt->allocated -= MIN(rt->allocated, m->size);
             g_ptr_array_remove_index_fast(rt->managed, i);
@@ -111,6 +127,51 @@ bool rt_managed_free(cudart *rt, void *p)
         }
     }
     return false;
+}
+
+/* A block whose host copy is mapped at its device address (the file's
+ * comment): one pointer for both sides, synchronised at every launch. */
+static cudaError_t map_shared(cudart *rt, void **out, size_t size, bool host_mapped,
+                              const char *call)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uint64_t dev_mem = rt->cfg.limits.device_memory;
+    /* the block is whole pages plus one page of alignment; a size that
+     * cannot be the device's would wrap that sum around */
+    if (size > dev_mem || size > SIZE_MAX - 2 * page) {
+        rt_log(rt, RT_LOG_WARN, "%s(%zu bytes): larger than the device's %llu bytes of memory "
+               "(limits.device_memory)", call, size, (unsigned long long)dev_mem);
+        return cudaErrorMemoryAllocation;
+    }
+    size_t map_len = (size + page - 1) / page * page;
+    ptxemu_dptr block = 0;
+    if (ptxemu_malloc(rt->ctx, &block, map_len + page) != PTXEMU_OK) {
+        rt_log(rt, RT_LOG_INFO, "%s(%zu bytes): %s", call, size, ptxemu_last_error(rt->ctx));
+        return cudaErrorMemoryAllocation;
+    }
+    uint64_t at = (block + page - 1) / page * page;
+    void *host = mmap((void *)(uintptr_t)at, map_len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (host != (void *)(uintptr_t)at) {
+        int err = host == MAP_FAILED ? errno : EEXIST;
+        if (host != MAP_FAILED)
+            munmap(host, map_len);
+        (void)ptxemu_free(rt->ctx, block);
+        if (err == EEXIST)
+            rt_log(rt, RT_LOG_WARN, "%s(%zu bytes): the device address 0x%llx is in use "
+                   "on the host, so no shared mapping can be made there", call, size,
+                   (unsigned long long)at);
+        else
+            rt_log(rt, RT_LOG_WARN, "%s(%zu bytes): cannot map its host copy at 0x%llx: %s",
+                   call, size, (unsigned long long)at, g_strerror(err));
+        return cudaErrorMemoryAllocation;
+    }
+    rt_managed *m = g_new0(rt_managed, 1);
+    *m = (rt_managed){host, NULL, NULL, at, size, block, map_len, host_mapped};
+    g_ptr_array_add(rt->managed, m);
+    rt->allocated += size;
+    *out = host;
+    return cudaSuccess;
 }
 
 CUDART_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
@@ -122,45 +183,7 @@ CUDART_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned
         return rt_leave(rt, rt->init_error);
     if (rt->sticky)
         return rt_leave(rt, rt->sticky);
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    uint64_t dev_mem = rt->cfg.limits.device_memory;
-    /* the block is whole pages plus one page of alignment; a size that
-     * cannot be the device's would wrap that sum around */
-    if (size > dev_mem || size > SIZE_MAX - 2 * page) {
-        rt_log(rt, RT_LOG_WARN, "cudaMallocManaged(%zu bytes): larger than the device's %llu "
-               "bytes of memory (limits.device_memory)", size, (unsigned long long)dev_mem);
-        return rt_leave(rt, cudaErrorMemoryAllocation);
-    }
-    size_t map_len = (size + page - 1) / page * page;
-    ptxemu_dptr block = 0;
-    if (ptxemu_malloc(rt->ctx, &block, map_len + page) != PTXEMU_OK) {
-        rt_log(rt, RT_LOG_INFO, "cudaMallocManaged(%zu bytes): %s", size,
-               ptxemu_last_error(rt->ctx));
-        return rt_leave(rt, cudaErrorMemoryAllocation);
-    }
-    uint64_t at = (block + page - 1) / page * page;
-    void *host = mmap((void *)(uintptr_t)at, map_len, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-    if (host != (void *)(uintptr_t)at) {
-        int err = host == MAP_FAILED ? errno : EEXIST;
-        if (host != MAP_FAILED)
-            munmap(host, map_len);
-        (void)ptxemu_free(rt->ctx, block);
-        if (err == EEXIST)
-            rt_log(rt, RT_LOG_WARN, "cudaMallocManaged(%zu bytes): the device address 0x%llx "
-                   "is in use on the host, so no shared mapping can be made there", size,
-                   (unsigned long long)at);
-        else
-            rt_log(rt, RT_LOG_WARN, "cudaMallocManaged(%zu bytes): cannot map its host copy "
-                   "at 0x%llx: %s", size, (unsigned long long)at, g_strerror(err));
-        return rt_leave(rt, cudaErrorMemoryAllocation);
-    }
-    rt_managed *m = g_new0(rt_managed, 1);
-    *m = (rt_managed){host, NULL, NULL, at, size, block, map_len};
-    g_ptr_array_add(rt->managed, m);
-    rt->allocated += size;
-    *devPtr = host;
-    return rt_leave(rt, cudaSuccess);
+    return rt_leave(rt, map_shared(rt, devPtr, size, false, "cudaMallocManaged"));
 }
 
 CUDART_EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress,
@@ -188,7 +211,7 @@ CUDART_EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddr
         return;
     }
     rt_managed *m = g_new0(rt_managed, 1);
-    *m = (rt_managed){host, fb, g_strdup(deviceName), dev, size, 0, 0};
+    *m = (rt_managed){host, fb, g_strdup(deviceName), dev, size, 0, 0, false};
     (void)ptxemu_memcpy_dtoh(rt->ctx, m->host, dev, size); /* its initialiser */
     g_ptr_array_add(rt->managed, m);
     *hostVarPtrAddress = m->host;
@@ -202,7 +225,7 @@ CUDART_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
 {
     (void)location, (void)flags, (void)stream;
     cudart *rt = rt_enter();
-    return rt_leave(rt, rt_managed_range(rt, devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
+    return rt_leave(rt, managed_proper(rt, devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 CUDART_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
@@ -210,5 +233,53 @@ CUDART_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int ad
 {
     (void)advice, (void)location;
     cudart *rt = rt_enter();
-    return rt_leave(rt, rt_managed_range(rt, devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
+    return rt_leave(rt, managed_proper(rt, devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* Mapped host memory (cudaHostAlloc with cudaHostAllocMapped) is a block
+ * like cudaMallocManaged's: its host pages lie at its device address, so
+ * the host pointer is the device pointer, and every launch copies it to
+ * the device first and back when it ends.  The device therefore sees the
+ * host's writes made before a launch and the host sees the kernel's
+ * writes once the launch has finished (coherent at kernel boundaries; not
+ * while a kernel runs, so a kernel cannot poll a flag the host sets).
+ * The caller (cudaHostAlloc) holds the lock. */
+cudaError_t rt_host_alloc_mapped(cudart *rt, void **pHost, size_t size)
+{
+    if (!rt->ctx)
+        return rt->init_error;
+    if (rt->sticky)
+        return rt->sticky;
+    return map_shared(rt, pHost, MAX(size, 1), true, "cudaHostAlloc(cudaHostAllocMapped)");
+}
+
+bool rt_mapped_free(cudart *rt, void *p)
+{
+    for (guint i = 0; i < rt->managed->len; i++) {
+        rt_managed *m = g_ptr_array_index(rt->managed, i);
+        if (m->host == p && m->host_mapped) {
+            (void)rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaFreeHost");
+            (void)ptxemu_free(rt->ctx, m->dev_block);
+            rt->allocated -= MIN(rt->allocated, m->size);
+            g_ptr_array_remove_index_fast(rt->managed, i);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The device pointer of mapped host memory is its host pointer.  Host
+ * memory that is not mapped (cudaMallocHost, cudaHostAlloc without
+ * cudaHostAllocMapped, cudaHostRegister) cannot be reached by a kernel
+ * here: cudaErrorNotSupported, named on stderr. */
+CUDART_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned flags)
+{
+    cudart *rt = rt_enter();
+    if (!pDevice || !pHost || flags)
+        return rt_leave(rt, cudaErrorInvalidValue);
+    if (!rt_mapped_host(rt, pHost))
+        return rt_leave(rt, rt_unsupported(rt, "cudaHostGetDevicePointer of host memory not "
+                                               "allocated with cudaHostAlloc(cudaHostAllocMapped)"));
+    *pDevice = pHost;
+    return rt_leave(rt, cudaSuccess);
 }

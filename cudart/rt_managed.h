@@ -16,5 +16,12 @@ void rt_managed_to_device(cudart *rt);
 void rt_managed_to_host(cudart *rt);
 /* cudaFree of a cudaMallocManaged block; false when p is not one. */
 bool rt_managed_free(cudart *rt, void *p);
+/* Mapped host memory (cudaHostAlloc with cudaHostAllocMapped): a block
+ * like a managed one, whose device pointer is its host pointer. */
+cudaError_t rt_host_alloc_mapped(cudart *rt, void **pHost, size_t size);
+/* Frees it (cudaFreeHost); false: p is no such block. */
+bool rt_mapped_free(cudart *rt, void *p);
+/* Whether p lies in such a block. */
+bool rt_mapped_host(const cudart *rt, const void *p);
 
 #endif

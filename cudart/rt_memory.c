@@ -108,13 +108,22 @@ CUDART_EXPORT cudaError_t cudaFree(void *devPtr)
     return rt_leave(rt, rt_status(rt, ptxemu_free(rt->ctx, key), "cudaFree"));
 }
 
-static cudaError_t host_alloc(void **pHost, size_t size, const char *call)
+static cudaError_t host_alloc(void **pHost, size_t size, unsigned flags, const char *call)
 {
     cudart *rt = rt_enter();
     if (!pHost)
         return rt_leave(rt, cudaErrorInvalidValue);
     /* page-locked memory stays resident: never more than the machine has */
     uint64_t phys = rt_host_memory();
+    if (flags & 2u) { /* cudaHostAllocMapped: rt_managed.c */
+        if (size > phys) {
+            rt_log(rt, RT_LOG_WARN, "%s(%zu bytes): more than the host's physical memory, "
+                   "which page-locked memory must fit in", call, size);
+            *pHost = NULL;
+            return rt_leave(rt, cudaErrorMemoryAllocation);
+        }
+        return rt_leave(rt, rt_host_alloc_mapped(rt, pHost, size));
+    }
     void *p = size <= phys ? g_try_malloc0(MAX(size, 1)) : NULL;
     if (!p) {
         rt_log(rt, RT_LOG_WARN, "%s(%zu bytes): %s", call, size,
@@ -131,19 +140,18 @@ static cudaError_t host_alloc(void **pHost, size_t size, const char *call)
 
 CUDART_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
 {
-    (void)flags;
-    return host_alloc(pHost, size, "cudaHostAlloc");
+    return host_alloc(pHost, size, flags, "cudaHostAlloc");
 }
 
 CUDART_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
-    return host_alloc(ptr, size, "cudaMallocHost");
+    return host_alloc(ptr, size, 0, "cudaMallocHost");
 }
 
 CUDART_EXPORT cudaError_t cudaFreeHost(void *ptr)
 {
     cudart *rt = rt_enter();
-    if (!ptr)
+    if (!ptr || rt_mapped_free(rt, ptr))
         return rt_leave(rt, cudaSuccess);
     if (!g_hash_table_remove(rt->host_allocs, ptr))
         return rt_leave(rt, cudaErrorInvalidValue);
@@ -491,7 +499,11 @@ CUDART_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes 
     if (!attr)
         return rt_leave(rt, cudaErrorInvalidValue);
     memset(attr, 0, sizeof *attr);
-    if (rt_managed_range(rt, ptr, 0)) {
+    if (rt_mapped_host(rt, ptr)) { /* mapped host memory: one pointer for both */
+        attr->type = cudaMemoryTypeHost;
+        attr->device = rt->device;
+        attr->devicePointer = attr->hostPointer = (void *)ptr;
+    } else if (rt_managed_range(rt, ptr, 0)) {
         attr->type = cudaMemoryTypeManaged;
         attr->device = rt->device;
         attr->devicePointer = attr->hostPointer = (void *)ptr;

@@ -91,6 +91,25 @@ static void launch_done(void *user, uint64_t warp, uint64_t thread)
            r->block.x, r->block.y, r->block.z, (unsigned long long)warp);
 }
 
+/* Whether the program's config asks for a per-launch instruction limit:
+ * limits.max_warp_instructions in PTXEMU_SET (ptxemu exec --set), or a
+ * config file (PTXEMU_CONFIG) whose value differs from the default. */
+static bool instr_limit_given(const cudart *rt)
+{
+    for (char *const *s = rt->sets; *s; s++) {
+        const char *k = *s;
+        while (g_ascii_isspace(*k))
+            k++;
+        if (g_str_has_prefix(k, "limits.max_warp_instructions"))
+            return true;
+    }
+    gpu_config *d = g_new(gpu_config, 1);
+    gpu_config_defaults(d);
+    bool differs = d->limits.max_warp_instructions != rt->cfg.limits.max_warp_instructions;
+    g_free(d);
+    return differs;
+}
+
 /* The device: config (props), then the context (execution). */
 static void make_device(cudart *rt)
 {
@@ -113,7 +132,12 @@ static void make_device(cudart *rt)
     o.timing_set = (const char *const *)rt->sets;
     o.stats_path = rt->timing ? rt->stats_path : NULL;
     o.device_memory = rt->cfg.limits.device_memory;
-    o.max_warp_instructions = rt->cfg.limits.max_warp_instructions;
+    /* A CUDA program's kernels may run long, so unless the config asks for
+     * one there is no per-launch instruction limit (UINT64_MAX is never
+     * reached); a kernel that spins without progress is still stopped by
+     * the livelock detector, and under timing limits.max_cycles applies. */
+    o.max_warp_instructions = instr_limit_given(rt) ? rt->cfg.limits.max_warp_instructions
+                                                    : UINT64_MAX;
     o.max_cycles = rt->cfg.limits.max_cycles;
     o.host_threads = rt->cfg.sim.host_threads;
     o.on_launch_done = launch_done;

@@ -85,7 +85,10 @@ CUDART_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned
         return rt_leave(rt, rt->init_error);
     rt_stream *st = g_new0(rt_stream, 1);
     st->flags = flags;
-    st->priority = prio;
+    /* CUDA clamps a priority to cudaDeviceGetStreamPriorityRange's range,
+     * which is 0..0 here (priorities are not modelled) */
+    (void)prio;
+    st->priority = 0;
     ptxemu_status ps = flags & STREAM_NON_BLOCKING ? ptxemu_stream_create_nonblocking(rt->ctx, &st->ps)
                                                    : ptxemu_stream_create(rt->ctx, &st->ps);
     if (ps != PTXEMU_OK) {

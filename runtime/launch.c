@@ -275,7 +275,8 @@ static gpointer par_work(gpointer data)
                     w->state == WARP_RUNNING) {
                     char *why = g_strdup_printf(
                         "stopped after %llu warp instructions (limits.max_warp_instructions; "
-                        "raise it with --max-warp-instructions)",
+                        "raise it with --max-warp-instructions or --set "
+                        "limits.max_warp_instructions=N)",
                         (unsigned long long)L->max_warp_instrs);
                     ex_warp_stop(w, why);
                     g_free(why);

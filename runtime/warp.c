@@ -369,8 +369,10 @@ uint32_t ex_warp_guard_mask(const ex_warp *w, const ex_instr *in, uint32_t mask)
 }
 
 /* Faults the warp with `why` plus the loop it is in (line and label), so a
- * hung kernel names the loop that never ends. */
-static void report_stuck(ex_warp *w, uint32_t pc, const char *why)
+ * hung kernel names the loop that never ends.  `spinning`: it made no
+ * progress there (the livelock check); a run limit stops a kernel that
+ * may just be long, and says only where it was. */
+static void report_stuck(ex_warp *w, uint32_t pc, const char *why, bool spinning)
 {
     const ptx_cfg *cfg = w->fn->cfg;
     GString *where = g_string_new(NULL);
@@ -387,8 +389,9 @@ static void report_stuck(ex_warp *w, uint32_t pc, const char *why)
             if (s->index == (int32_t)first)
                 label = s->name;
         }
-        g_string_printf(where, "; it is spinning in the loop at line %u%s%s%s", pi->loc.line,
-                        label ? " (" : "", label ? label : "", label ? ")" : "");
+        g_string_printf(where, "; it %s in the loop at line %u%s%s%s",
+                        spinning ? "is spinning" : "was", pi->loc.line, label ? " (" : "",
+                        label ? label : "", label ? ")" : "");
     }
     ex_fault(w, -1, "%s%s", why, where->str);
     g_string_free(where, TRUE);
@@ -398,23 +401,26 @@ static void report_livelock(ex_warp *w, uint32_t pc)
 {
     ex_launch *L = w->launch;
     char *why;
-    if (L->max_warp_instrs && L->clock > L->max_warp_instrs)
+    bool limit = L->max_warp_instrs && L->clock > L->max_warp_instrs;
+    if (limit)
         why = g_strdup_printf("stopped after %llu warp instructions "
                               "(limits.max_warp_instructions; raise it with "
-                              "--max-warp-instructions)", (unsigned long long)L->max_warp_instrs);
+                              "--max-warp-instructions or --set "
+                              "limits.max_warp_instructions=N)",
+                              (unsigned long long)L->max_warp_instrs);
     else
         why = g_strdup_printf("no progress for %llu warp instructions (livelock: a spin loop "
                               "that cannot finish under stack-based reconvergence, or a kernel "
                               "that never ends)", (unsigned long long)L->livelock_limit);
-    report_stuck(w, pc, why);
+    report_stuck(w, pc, why, !limit);
     g_free(why);
 }
 
 void ex_warp_stop(ex_warp *w, const char *why)
 {
     uint32_t pc = w->simt->len ? g_array_index(w->simt, ex_simt, w->simt->len - 1).pc : 0;
-    if (pc < w->fn->ninstrs)
-        report_stuck(w, pc, why);
+    if (pc < w->fn->ninstrs) /* a run limit (instructions, cycles) */
+        report_stuck(w, pc, why, false);
     else
         ex_fault(w, -1, "%s", why);
 }

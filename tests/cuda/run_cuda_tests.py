@@ -57,7 +57,8 @@ class Runner:
         """What building tests/cuda/NAME.cu (plus extra sources) takes."""
         names = name if isinstance(name, (list, tuple)) else [name]
         srcs = [os.path.join(self.src, "tests", "cuda", n + ".cu") for n in names]
-        deps = srcs + [os.path.join(self.src, "tests", "cuda", "check.h")]
+        deps = srcs + [os.path.join(self.src, "tests", "cuda", "check.h"),
+                       os.path.join(self.src, "cudart", "device_attrs.def")]
         return "-".join(names), srcs, deps, list(flags), {}
 
     def _bench_spec(self, bench):
@@ -178,6 +179,7 @@ class Runner:
 
 PTX75 = ["-gencode", "arch=compute_75,code=compute_75"]
 PTX75_86 = PTX75 + ["-gencode", "arch=compute_86,code=compute_86"]
+PTX80 = ["-gencode", "arch=compute_80,code=compute_80"]
 
 
 RDC = ["-rdc=true"] + PTX75
@@ -191,7 +193,9 @@ def run(t):
         ("sass_only", ["-gencode", "arch=compute_75,code=sm_75"]), ("bench_2dconv", PTX75),
         ("bench_matrixmul", PTX75), ("bench_reduction", PTX75), ("streams", PTX75),
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
-        ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC))])
+        ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
+        ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80), ("samples", PTX75),
+        ("long_kernel", PTX75), ("mapped", PTX75))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -281,6 +285,37 @@ def run(t):
             print(f"{'ok' if good else 'FAIL':4} summary ({mode}) carries output_error")
             if not good:
                 t.failures.append(f"summary output_error {mode}")
+    attrs = t.build("attributes", PTX75 + ["-I", t.src])
+    t.check("attributes: every cudaDeviceAttr, deviceQuery properties (functional)",
+            t.exec("--", attrs), want_out=["PASS attributes: 137 attributes", "ptxemu "])
+    t.check("attributes: every cudaDeviceAttr under timing on c2050",
+            t.exec("--timing", "--config", "c2050", "--", attrs),
+            want_out=["PASS attributes", "Tesla C2050", "14 SMs"])
+    dyn = t.build("dynshared", PTX80)
+    t.check("dynshared: dynamic shared memory opt-in above 48 KiB (functional)",
+            t.exec("--set", "core.shared_mem=228K", "--", dyn), want_out=["PASS dynshared"])
+    t.check("dynshared: dynamic shared memory opt-in above 48 KiB (timing)",
+            t.exec("--timing", "--set", "core.shared_mem=228K", "--", dyn),
+            want_out=["PASS dynshared"], want_err=["(0 failed)"])
+    smp = t.build("samples", PTX75)
+    t.check("samples: profiler start/stop, stream priorities, host functions, events",
+            t.exec("--", smp), want_out=["PASS samples"])
+    t.check("samples: event times are simulated time under timing",
+            t.exec("--timing", "--", smp, "timing"), want_out=["PASS samples (timing)"])
+    lk = t.build("long_kernel", PTX75)
+    t.check("long_kernel: 1.1e8 warp instructions in one launch, no limit under exec by default",
+            t.exec("--", lk, "50000000"), want_out=["PASS long_kernel"])
+    t.check("long_kernel: a limit the config asks for names its key and how to raise it",
+            t.exec("--set", "limits.max_warp_instructions=100000", "--", lk, "50000000"),
+            want_rc=2, want_out=["cudaErrorLaunchTimeout"],
+            want_err=["stopped after 100000 warp instructions (limits.max_warp_instructions; "
+                      "raise it with --max-warp-instructions or --set "
+                      "limits.max_warp_instructions=N); it was in the loop at line"])
+    mp = t.build("mapped", PTX75)
+    t.check("mapped: cudaHostAllocMapped zero-copy memory (functional)", t.exec("--", mp),
+            want_out=["PASS mapped"])
+    t.check("mapped: cudaHostAllocMapped zero-copy memory (timing)", t.exec("--timing", "--", mp),
+            want_out=["PASS mapped"])
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])

@@ -38,12 +38,16 @@ cudaError_t cudaMemset(void *p, int v, size_t n);
 cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off, int kind);
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off, int kind);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev);
+cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn);
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags);
+cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags);
+cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaGraphCreate(void **graph, unsigned flags);
 cudaError_t cudaMallocHost(void **p, size_t n);
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags);
@@ -123,6 +127,67 @@ static void test_properties_from_config(void **state)
     assert_int_equal(cudaGetDeviceProperties(&p, 1), cudaErrorInvalidDevice);
     assert_int_equal(cudaGetLastError(), cudaErrorInvalidDevice);
     assert_int_equal(cudaGetLastError(), cudaSuccess);
+}
+
+/* Every attribute of enum cudaDeviceAttr (device_attrs.def, generated from
+ * CUDA's header) is answered; values outside the enum are
+ * cudaErrorInvalidValue, as in CUDA; answers agree with the properties. */
+static void test_every_device_attribute(void **state)
+{
+    (void)state;
+    static const struct { const char *name; int value; } attrs[] = {
+#define CUDART_DEVICE_ATTR(name, value) {#name, value},
+#define CUDART_DEVICE_ATTR_END(value)
+#include "cudart/device_attrs.def"
+#undef CUDART_DEVICE_ATTR
+#undef CUDART_DEVICE_ATTR_END
+    };
+    bool known[cudaDevAttrMax] = {false};
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+        int v = -12345;
+        cudaError_t e = cudaDeviceGetAttribute(&v, attrs[i].value, 0);
+        if (e != cudaSuccess)
+            fail_msg("cudaDeviceGetAttribute(%s) -> %s", attrs[i].name, cudaGetErrorName(e));
+        known[attrs[i].value] = true;
+    }
+    assert_int_equal(sizeof attrs / sizeof attrs[0], 137); /* CUDA 13.0's count */
+    for (int a = -1; a <= cudaDevAttrMax + 1; a++) {
+        if (a >= 0 && a < cudaDevAttrMax && known[a])
+            continue;
+        int v = 7;
+        assert_int_equal(cudaDeviceGetAttribute(&v, a, 0), cudaErrorInvalidValue);
+        assert_int_equal(v, 7);
+    }
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidValue);
+    int v;
+    assert_int_equal(cudaDeviceGetAttribute(NULL, cudaDevAttrWarpSize, 0), cudaErrorInvalidValue);
+    assert_int_equal(cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, 1), cudaErrorInvalidDevice);
+    (void)cudaGetLastError();
+    struct cudaDeviceProp p;
+    assert_int_equal(cudaGetDeviceProperties(&p, 0), cudaSuccess);
+    struct { int attr, want; } same[] = {
+        {cudaDevAttrComputeCapabilityMajor, 8}, {cudaDevAttrComputeCapabilityMinor, 6},
+        {cudaDevAttrMultiProcessorCount, 7}, {cudaDevAttrManagedMemory, 1},
+        {cudaDevAttrComputeMode, 0}, {cudaDevAttrKernelExecTimeout, 0},
+        {cudaDevAttrCooperativeLaunch, 1}, {cudaDevAttrConcurrentManagedAccess, 0},
+        {cudaDevAttrPageableMemoryAccess, 0}, {cudaDevAttrCanMapHostMemory, p.canMapHostMemory},
+        {cudaDevAttrGpuOverlap, p.asyncEngineCount > 0},
+        {cudaDevAttrMemoryPoolsSupported, p.memoryPoolsSupported},
+        {cudaDevAttrMaxSharedMemoryPerBlock, (int)p.sharedMemPerBlock},
+        {cudaDevAttrMaxSharedMemoryPerBlockOptin, (int)p.sharedMemPerBlockOptin},
+        {cudaDevAttrReservedSharedMemoryPerBlock, 1024}, /* compute capability 8.6 */
+        {cudaDevAttrL2CacheSize, p.l2CacheSize}, {cudaDevAttrMaxTexture2DHeight, p.maxTexture2D[1]},
+        {cudaDevAttrMaxSurfaceCubemapLayeredLayers, p.maxSurfaceCubemapLayered[1]},
+        {cudaDevAttrHostNumaId, p.hostNumaId}, {cudaDevAttrNumaId, -1},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        assert_int_equal(cudaDeviceGetAttribute(&v, same[i].attr, 0), cudaSuccess);
+        if (v != same[i].want)
+            fail_msg("attribute %d: %d, expected %d", same[i].attr, v, same[i].want);
+    }
+    assert_int_equal(p.managedMemory, 1);
+    assert_int_equal(p.sharedMemPerBlock, p.sharedMemPerBlockOptin < 48 * 1024 ? p.sharedMemPerBlockOptin : 48 * 1024);
+    assert_true(p.sharedMemPerBlockOptin + p.reservedSharedMemPerBlock == p.sharedMemPerMultiprocessor);
 }
 
 /* a[i] = 10 * i, launched through `how`, must come back as 10 * i + g. */
@@ -313,6 +378,41 @@ static void test_managed(void **state)
 #endif
 }
 
+/* cudaHostAlloc(cudaHostAllocMapped): the device pointer is the host
+ * pointer, synchronised at launch boundaries (rt_managed.c). */
+static void test_mapped_host(void **state)
+{
+    (void)state;
+    unsigned *h = NULL, n = 64;
+    void *d = NULL;
+#if defined(__SANITIZE_ADDRESS__)
+    assert_int_equal(cudaHostAlloc((void **)&h, n * 4, 2), cudaErrorMemoryAllocation);
+    (void)cudaGetLastError();
+#else
+    assert_int_equal(cudaHostAlloc((void **)&h, n * 4, 2 /* Mapped */), cudaSuccess);
+    assert_int_equal(cudaHostGetDevicePointer(&d, h, 0), cudaSuccess);
+    assert_ptr_equal(d, h);
+    for (unsigned i = 0; i < n; i++)
+        h[i] = 5 * i;
+    unsigned g = 2;
+    assert_int_equal(cudaMemcpyToSymbol(&g_shadow, &g, 4, 0, cudaMemcpyHostToDevice), cudaSuccess);
+    void *args[] = {&d, &n};
+    dim3 grid = {2, 1, 1}, block = {32, 1, 1};
+    assert_int_equal(cudaLaunchKernel(&plain_stub, grid, block, args, 0, NULL), cudaSuccess);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    for (unsigned i = 0; i < n; i++)
+        assert_int_equal(h[i], 5 * i + 2);
+    assert_int_equal(cudaFree(h), cudaErrorInvalidValue);
+    assert_int_equal(cudaFreeHost(h), cudaSuccess);
+    assert_int_equal(cudaFreeHost(h), cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+#endif
+    unsigned plain[4];
+    assert_int_equal(cudaHostGetDevicePointer(&d, plain, 0), cudaErrorNotSupported);
+    assert_int_equal(cudaHostGetDevicePointer(NULL, plain, 0), cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+}
+
 /* Last: a kernel's illegal address is reported by the next synchronising
  * call, and sticks. */
 static void test_sticky_fault(void **state)
@@ -343,11 +443,13 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_properties_from_config),
+        cmocka_unit_test(test_every_device_attribute),
         cmocka_unit_test(test_launch_paths_and_symbols),
         cmocka_unit_test(test_copy_2d),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_host_memory_errors),
         cmocka_unit_test(test_managed),
+        cmocka_unit_test(test_mapped_host),
         cmocka_unit_test(test_sticky_fault),
         cmocka_unit_test(test_reset),
     };
