@@ -279,12 +279,33 @@ static void test_array_sizes_64bit(void **state)
 {
     (void)state;
     char *dir = scratch();
+    /* one .shared variable: refused where it is parsed (parse, phases,
+     * check and run alike), with the loader's limit, 228 KiB = 233472 */
     check_refuses(dir, HDR ".shared .b8 s[99999999999999];\n", "4:13",
-                  "array 's' is too large: more than 4294967296 bytes in shared");
-    /* sm_80: static variables start after the 1 KB reserved for the system */
-    load_refuses(dir, HDR ".shared .b8 s[4294967296];\n.entry k() { ret; }\n", "4:13",
-                  ".shared 's' (4294967296 bytes at offset 1024) does not fit in the 233472 "
+                  "array 's' is too large: more than 233472 bytes in shared (the shared "
+                  "memory of any GPU ptxemu models)");
+    check_refuses(dir, HDR ".shared .b8 s[4294967296];\n.entry k() { ret; }\n", "4:13",
+                  "array 's' is too large: more than 233472 bytes in shared");
+    check_refuses(dir, HDR ".entry k() {\n.shared .align 4 .u32 s[1024][58];\nret;\n}\n",
+                  "5:23", "array 's' is too large: more than 233472 bytes in shared");
+    {
+        char *p = write_ptx(dir, "big.ptx", HDR ".shared .b8 s[4294967296];\n");
+        char *out, *err;
+        assert_int_equal(RUN(&out, &err, "parse", p), 1);
+        assert_contains(err, "big.ptx:4:13: error: array 's' is too large: more than 233472");
+        g_free(out);
+        g_free(err);
+        g_free(p);
+    }
+    /* .local and .param keep the 4 GiB of their 32-bit offsets */
+    check_refuses(dir, HDR ".entry k() {\n.local .b8 l[4294967297];\nret;\n}\n", "5:12",
+                  "array 'l' is too large: more than 4294967296 bytes in local");
+    /* exactly the limit parses; the loader still places it after the 1 KB
+     * that sm_80 reserves for the system */
+    load_refuses(dir, HDR ".shared .b8 s[233472];\n.entry k() { ret; }\n", "4:13",
+                  ".shared 's' (233472 bytes at offset 1024) does not fit in the 233472 "
                   "bytes");
+    /* variables that fit alone but not together: the loader */
     load_refuses(dir, HDR ".shared .b8 a[200000];\n.shared .b8 b[40000];\n", "5:13",
                   ".shared 'b' (40000 bytes at offset 201024) does not fit");
     /* against the timing config's shared memory, at load */
