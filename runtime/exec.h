@@ -293,6 +293,9 @@ struct ex_warp {
                                    of the warp still run */
     uint32_t its_cross;         /* lanes (other PCs included) that run the
                                    issuing group's .sync collective with it */
+    uint32_t its_bar_wait;      /* lanes an aligned CTA barrier's group waited
+                                   for: those that exit instead of arriving
+                                   make it divergent (undefined in CUDA) */
     uint64_t its_mark;          /* launch->last_progress when counting began */
     uint32_t lpc[WARP_SIZE];    /* each lane's pc (valid while its) */
     ex_cta *cta;
@@ -345,6 +348,9 @@ struct ex_launch {
     uint32_t launch_id;
     uint64_t warp_instrs, thread_instrs;
     GString *error;             /* first fault, with kernel/CTA/thread/PC/line */
+    int warned_own;             /* a warning of this launch was printed */
+    int *warned;                /* NULL, or the flag of the launch a CTA's
+                                   shadow copy stands for (one warning a launch) */
     bool failed;
     uint32_t smid, nsmid;
     /* dynamic parallelism (runtime/cdp.h) */

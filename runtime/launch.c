@@ -243,6 +243,7 @@ static gpointer par_work(gpointer data)
                 break;
             }
             s->shadow = *L;
+            s->shadow.warned = L->warned ? L->warned : &L->warned_own;
             s->shadow.clock = s->shadow.last_progress = 0;
             s->shadow.warp_instrs = s->shadow.thread_instrs = 0;
             s->shadow.error = NULL;
