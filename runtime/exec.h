@@ -337,6 +337,10 @@ struct ex_launch {
                                    workspace (%envreg1/%envreg2); 0 otherwise */
     uint64_t max_warp_instrs;   /* stop the launch beyond this many; 0 = none */
     uint64_t max_cycles;        /* timing model: core cycles; 0 = none */
+    uint32_t max_seconds;       /* wall-clock seconds (limits.max_seconds); 0 = none */
+    uint32_t progress_seconds;  /* a progress line on stderr this often; 0 = none */
+    int64_t start_us;           /* g_get_monotonic_time() when the run began
+                                   (set by the driver that checks the two above) */
     uint64_t clock;             /* warp instructions executed so far (also %clock) */
     uint64_t last_progress;     /* clock when memory last changed */
     const uint64_t *progress_epoch; /* NULL, or (a timing CTA's own launch copy)

@@ -69,6 +69,15 @@ void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint6
     g_free(why);
 }
 
+void tm_limits_stop_seconds(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint32_t seconds)
+{
+    char *why = g_strdup_printf("stopped after %u s of wall-clock time (limits.max_seconds; "
+                                "raise it with --max-seconds, 0 for no limit)",
+                                seconds);
+    stop_first_running(sms, nsms, NULL, L, why);
+    g_free(why);
+}
+
 /* Warp instructions kernel k's launch has executed: its finished CTAs'
  * (added at retirement) and its resident ones'. */
 static uint64_t launch_instrs(const tm_gpu *g, const ex_launch *L)

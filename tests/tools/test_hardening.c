@@ -488,6 +488,49 @@ static void test_hung_kernels(void **state)
     g_free(hs);
 }
 
+/* A while(1) under limits set out of reach (1e12 instructions/cycles, no
+ * livelock check) stops at the wall-clock limit, located like the others,
+ * functionally and under --timing; --progress lines come every
+ * limits.progress_seconds and never unasked. */
+static void test_wall_clock_limit(void **state)
+{
+    (void)state;
+    char *h = bad("hang.ptx"), *err;
+    gint64 t0 = g_get_monotonic_time();
+    int rc = RUN(NULL, &err, "run", h, "--kernel", "hang", "--grid", "1", "--block", "32",
+                 "--arg", "zeros:4", "--max-seconds", "1", "--max-warp-instructions",
+                 "1000000000000", "--livelock-limit", "1000000000000");
+    double secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+    assert_null(strstr(err, "ptxemu: kernel 'hang': ")); /* no progress unasked */
+    expect_stopped(rc, err, "hang.ptx:1", "stopped after 1 s of wall-clock time "
+                                          "(limits.max_seconds; raise it with --max-seconds");
+    assert_true(secs >= 1.0 && secs < 30.0);
+    t0 = g_get_monotonic_time();
+    rc = RUN(NULL, &err, "run", h, "--kernel", "hang", "--grid", "1", "--block", "32",
+             "--arg", "zeros:4", "--timing", "--set", "limits.max_seconds=2", "--set",
+             "limits.progress_seconds=1", "--max-cycles", "1000000000000", "--livelock-limit",
+             "1000000000000", "--max-warp-instructions", "1000000000000");
+    secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+    assert_contains(err, "ptxemu: kernel 'hang': 1 s, cycle ");
+    expect_stopped(rc, err, "hang.ptx:1", "stopped after 2 s of wall-clock time "
+                                          "(limits.max_seconds");
+    assert_true(secs >= 2.0 && secs < 30.0);
+    /* -j 2: the CTAs' threads check it too */
+    rc = RUN(NULL, &err, "run", h, "--kernel", "hang", "--grid", "4", "--block", "32",
+             "--arg", "zeros:4", "-j", "2", "--max-seconds", "1", "--max-warp-instructions",
+             "1000000000000", "--livelock-limit", "1000000000000");
+    assert_int_equal(rc, 1);
+    assert_contains(err, "stopped after 1 s of wall-clock time (limits.max_seconds");
+    assert_contains(err, "hang.ptx:1");
+    g_free(err);
+    rc = RUN(NULL, &err, "run", h, "--kernel", "hang", "--grid", "1", "--block", "32",
+             "--arg", "zeros:4", "--max-seconds", "-1");
+    assert_int_equal(rc, 2);
+    assert_contains(err, "--max-seconds must be between 0 (no limit) and 1e9, not -1");
+    g_free(err);
+    g_free(h);
+}
+
 /* ------------------------------------------------------- 7. zero settings */
 
 static void test_zero_settings(void **state)
@@ -552,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_bad_targets),
         cmocka_unit_test(test_unwritable_outputs),
         cmocka_unit_test(test_hung_kernels),
+        cmocka_unit_test(test_wall_clock_limit),
         cmocka_unit_test(test_zero_settings),
         cmocka_unit_test(test_errors_to_stderr),
     };
