@@ -116,6 +116,10 @@ static void apply_limits(ptxemu_ctx *c)
         c->opts.max_warp_instructions = cfg->limits.max_warp_instructions;
     if (!c->opts.max_cycles)
         c->opts.max_cycles = cfg->limits.max_cycles;
+    if (!c->opts.max_seconds)
+        c->opts.max_seconds = cfg->limits.max_seconds;
+    if (!c->opts.progress_seconds)
+        c->opts.progress_seconds = cfg->limits.progress_seconds;
     if (!c->opts.malloc_heap)
         c->opts.malloc_heap = cfg->limits.malloc_heap;
     if (!c->opts.host_threads)
@@ -595,6 +599,8 @@ ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, e
     L->max_warp_instrs = ctx->opts.max_warp_instructions;
     L->host_threads = ctx->gpu ? 1 : ctx->opts.host_threads;
     L->max_cycles = ctx->opts.max_cycles;
+    L->max_seconds = ctx->opts.max_seconds;
+    L->progress_seconds = ctx->opts.progress_seconds;
     L->stack_limit = DEFAULT_STACK_LIMIT;
     L->launch_id = launch_id;
     L->nsmid = 1;

@@ -87,6 +87,11 @@ typedef struct ptxemu_options {
     uint64_t device_memory;
     uint64_t max_warp_instructions;
     uint64_t max_cycles;
+    /* Wall-clock seconds a launch may run (limits.max_seconds) and between
+     * progress lines on stderr (limits.progress_seconds); 0 = the config's
+     * key (off by default). */
+    uint32_t max_seconds;
+    uint32_t progress_seconds;
     /* Dynamic parallelism (docs/cdp.md); 0 = the config's [cdp] keys
      * (CUDA's defaults without one): deepest nesting of device launches,
      * and device launches pending at once. */

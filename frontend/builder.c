@@ -342,27 +342,30 @@ static int32_t make_var(ptx_builder *b, const char *name, const PTX_YYLTYPE *loc
     return (int32_t)b->m->vars->len - 1;
 }
 
-/* Sizes are computed in 64 bits; .shared, .local and .param addresses are
- * 32-bit offsets, so one variable there is at most 4 GiB, and no variable
- * may reach 2^62 bytes (so sums of a few cannot wrap). */
+/* Sizes are computed in 64 bits; .local and .param addresses are 32-bit
+ * offsets, so one variable there is at most 4 GiB; one .shared variable
+ * must fit in the shared memory of the largest GPU (PTX_SHARED_MAX, the
+ * loader's limit), and no variable may reach 2^62 bytes (so sums of a few
+ * cannot wrap). */
 static bool check_var_size(ptx_builder *b, const char *name, const PTX_YYLTYPE *loc)
 {
     uint64_t size = (uint64_t)ptx_type_size(b->attrs.type) * (b->attrs.vec ? b->attrs.vec : 1);
     ptx_space sp = b->attrs.space;
-    uint64_t max = sp == PTX_SPACE_SHARED || sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_PARAM
-                       ? (1ull << 32) : (1ull << 62);
-    for (uint32_t i = 0; i < b->ndims; i++) {
-        if (b->dims[i] && size > max / b->dims[i]) {
-            builder_error(b, loc, "array '%s' is too large: more than %llu bytes in %s",
-                          name, (unsigned long long)max, ptx_space_name(sp));
-            return false;
-        }
-        if (b->dims[i])
+    uint64_t max = sp == PTX_SPACE_SHARED ? PTX_SHARED_MAX
+                   : sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_PARAM ? (1ull << 32)
+                                                                     : (1ull << 62);
+    const char *why = sp == PTX_SPACE_SHARED ? " (the shared memory of any GPU ptxemu models)"
+                                             : "";
+    bool fits = true;
+    for (uint32_t i = 0; i < b->ndims && fits; i++) {
+        if (b->dims[i] && size > max / b->dims[i])
+            fits = false;
+        else if (b->dims[i])
             size *= b->dims[i];
     }
-    if (size > max) {
-        builder_error(b, loc, "array '%s' is too large: more than %llu bytes in %s", name,
-                      (unsigned long long)max, ptx_space_name(sp));
+    if (!fits || size > max) {
+        builder_error(b, loc, "array '%s' is too large: more than %llu bytes in %s%s", name,
+                      (unsigned long long)max, ptx_space_name(sp), why);
         return false;
     }
     return true;

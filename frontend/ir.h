@@ -28,6 +28,12 @@ typedef enum ptx_space {
 } ptx_space;
 const char *ptx_space_name(ptx_space s);
 
+/* The most static shared memory of any GPU ptxemu models (228 KiB, sm_90's
+ * per-CTA maximum): the parser refuses one .shared variable above it, and
+ * the loader (EX_SHARED_MAX) a module whose .shared variables do not fit
+ * together in it; a timing config checks its own core.shared_mem. */
+#define PTX_SHARED_MAX (228u * 1024u)
+
 enum {
     PTX_LINK_VISIBLE = 1u << 0,
     PTX_LINK_EXTERN = 1u << 1,

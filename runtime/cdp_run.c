@@ -30,6 +30,8 @@ void ex_cdp_child_launch(ex_launch *child, const ex_launch *parent, ex_cdp_launc
     child->its = parent->its;
     child->max_warp_instrs = parent->max_warp_instrs;
     child->max_cycles = parent->max_cycles;
+    child->max_seconds = parent->max_seconds;
+    child->progress_seconds = parent->progress_seconds;
     child->cycle_source = parent->cycle_source;
     child->stack_limit = parent->stack_limit;
     child->launch_id = rec->id;

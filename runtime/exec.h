@@ -293,6 +293,9 @@ struct ex_warp {
                                    of the warp still run */
     uint32_t its_cross;         /* lanes (other PCs included) that run the
                                    issuing group's .sync collective with it */
+    uint32_t its_bar_wait;      /* lanes an aligned CTA barrier's group waited
+                                   for: those that exit instead of arriving
+                                   make it divergent (undefined in CUDA) */
     uint64_t its_mark;          /* launch->last_progress when counting began */
     uint32_t lpc[WARP_SIZE];    /* each lane's pc (valid while its) */
     ex_cta *cta;
@@ -334,6 +337,10 @@ struct ex_launch {
                                    workspace (%envreg1/%envreg2); 0 otherwise */
     uint64_t max_warp_instrs;   /* stop the launch beyond this many; 0 = none */
     uint64_t max_cycles;        /* timing model: core cycles; 0 = none */
+    uint32_t max_seconds;       /* wall-clock seconds (limits.max_seconds); 0 = none */
+    uint32_t progress_seconds;  /* a progress line on stderr this often; 0 = none */
+    int64_t start_us;           /* g_get_monotonic_time() when the run began
+                                   (set by the driver that checks the two above) */
     uint64_t clock;             /* warp instructions executed so far (also %clock) */
     uint64_t last_progress;     /* clock when memory last changed */
     const uint64_t *progress_epoch; /* NULL, or (a timing CTA's own launch copy)
@@ -345,6 +352,9 @@ struct ex_launch {
     uint32_t launch_id;
     uint64_t warp_instrs, thread_instrs;
     GString *error;             /* first fault, with kernel/CTA/thread/PC/line */
+    int warned_own;             /* a warning of this launch was printed */
+    int *warned;                /* NULL, or the flag of the launch a CTA's
+                                   shadow copy stands for (one warning a launch) */
     bool failed;
     uint32_t smid, nsmid;
     /* dynamic parallelism (runtime/cdp.h) */

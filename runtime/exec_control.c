@@ -289,9 +289,30 @@ static void h_cluster_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
     ex_barrier_check(cta, EX_CLUSTER_BAR);
 }
 
+/* Under ITS, an aligned CTA barrier (bar.sync, bar.red, bar.arrive: what
+ * __syncthreads compiles to) whose group waited for lanes of its warp that
+ * then exited instead of arriving: CUDA leaves a barrier in divergent code
+ * undefined, and the SIMT stack reports it as a barrier deadlock.  ITS
+ * lets it complete without them, so say so (once a launch). */
+static void check_divergent_bar(ex_warp *w, uint32_t mask)
+{
+    uint32_t skipped = w->its_bar_wait & w->exited & ~mask;
+    w->its_bar_wait = 0;
+    if (!skipped)
+        return;
+    ex_warn_once(w, "divergent barrier: %u lane%s of this warp (mask 0x%08x) exited without "
+                 "arriving at it, while lanes 0x%08x arrived; undefined in CUDA (a CTA barrier "
+                 "must be reached by all threads), completed here without them under "
+                 "independent thread scheduling, a barrier deadlock without it",
+                 ex_popc(skipped), ex_popc(skipped) == 1 ? "" : "s", skipped, mask);
+}
+
 static void h_bar(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     ex_simt *top = ex_simt_top(w);
+    if (mask && w->its && in->op2 != EX_BAR_SYNC_THREADS && in->op2 != EX_BAR_CARRIVE &&
+        in->op2 != EX_BAR_CWAIT)
+        check_divergent_bar(w, mask);
     top->pc++;
     if (!mask)
         return;

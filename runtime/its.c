@@ -45,6 +45,7 @@ void ex_its_init(ex_warp *w)
     w->its_released = 0;
     w->its_parked = 0;
     w->its_cross = 0;
+    w->its_bar_wait = 0;
     w->its_mark = ex_progress_mark(w->launch);
 }
 
@@ -103,8 +104,14 @@ static bool blocked(ex_warp *w, uint32_t pc, uint32_t g, uint32_t alive)
     if (pc >= w->fn->ninstrs)
         return false;
     const ex_instr *in = &w->code[pc];
-    if (in->flags & EXF_CTA_BARRIER) /* barrier.sync (not .aligned) counts threads */
-        return in->op2 != EX_BAR_SYNC_THREADS && (alive & ~g) != 0;
+    if (in->flags & EXF_CTA_BARRIER) { /* barrier.sync (not .aligned) counts threads */
+        if (in->op2 == EX_BAR_SYNC_THREADS || !(alive & ~g))
+            return false;
+        /* an aligned barrier waits for the warp's other live lanes: those
+         * that exit instead make it divergent (h_bar warns) */
+        w->its_bar_wait |= alive & ~g;
+        return true;
+    }
     uint32_t members = sync_members(w, in, g) & alive;
     if (!is_warp_barrier(in))
         return (members & ~g) != 0;

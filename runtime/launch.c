@@ -112,8 +112,33 @@ static void report_deadlock(ex_launch *L, ex_cta *c)
     g_string_free(who, TRUE);
 }
 
+/* limits.max_seconds and limits.progress_seconds, checked by the
+ * functional drivers after a warp's quantum: a warp still running past
+ * the wall-clock limit is stopped (located, with its loop); with `next`,
+ * a progress line goes to stderr every progress_seconds. */
+static void wall_limits(ex_launch *L, ex_warp *w, uint64_t done, uint64_t total, int64_t *next)
+{
+    int64_t now = g_get_monotonic_time();
+    if (L->max_seconds && now - L->start_us > (int64_t)L->max_seconds * G_USEC_PER_SEC &&
+        w->state == WARP_RUNNING) {
+        char *why = g_strdup_printf("stopped after %u s of wall-clock time (limits.max_seconds; "
+                                    "raise it with --max-seconds, 0 for no limit)",
+                                    L->max_seconds);
+        ex_warp_stop(w, why);
+        g_free(why);
+    }
+    if (next && L->progress_seconds && now >= *next) {
+        fprintf(stderr, "ptxemu: kernel '%s': %.0f s, %llu warp instructions, %llu of %llu CTAs "
+                        "done\n", L->kernel->name, (double)(now - L->start_us) / G_USEC_PER_SEC,
+                (unsigned long long)L->clock, (unsigned long long)done,
+                (unsigned long long)total);
+        *next = now + (int64_t)L->progress_seconds * G_USEC_PER_SEC;
+    }
+}
+
 static bool run_grid(ex_launch *L)
 {
+    int64_t next_report = L->start_us + (int64_t)L->progress_seconds * G_USEC_PER_SEC;
     uint64_t total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     uint32_t nslots = total < RESIDENT_CTAS ? (uint32_t)total : RESIDENT_CTAS;
     if (L->cooperative) /* a grid barrier needs every CTA resident (the API checked it fits) */
@@ -133,8 +158,11 @@ static bool run_grid(ex_launch *L)
                 continue;
             ex_cta *c = &s->cta;
             for (uint32_t k = 0; k < c->nwarps && !L->failed; k++)
-                if (c->warps[k].state == WARP_RUNNING)
+                if (c->warps[k].state == WARP_RUNNING) {
                     ex_warp_run(&c->warps[k], QUANTUM);
+                    if (G_UNLIKELY(L->max_seconds || L->progress_seconds))
+                        wall_limits(L, &c->warps[k], done, total, &next_report);
+                }
             if (L->failed)
                 break;
             /* a warp may have been released by a later warp's arrival */
@@ -243,6 +271,7 @@ static gpointer par_work(gpointer data)
                 break;
             }
             s->shadow = *L;
+            s->shadow.warned = L->warned ? L->warned : &L->warned_own;
             s->shadow.clock = s->shadow.last_progress = 0;
             s->shadow.warp_instrs = s->shadow.thread_instrs = 0;
             s->shadow.error = NULL;
@@ -269,6 +298,8 @@ static gpointer par_work(gpointer data)
                     continue;
                 uint64_t before = w->instrs;
                 ex_warp_run(w, QUANTUM);
+                if (G_UNLIKELY(L->max_seconds))
+                    wall_limits(L, w, 0, 0, NULL);
                 if (L->max_warp_instrs &&
                     __atomic_add_fetch(&g->instrs, w->instrs - before, __ATOMIC_RELAXED) >
                         L->max_warp_instrs &&
@@ -374,6 +405,7 @@ static bool run_parallel(ex_launch *L, uint32_t n)
 
 static bool run_functional(ex_launch *L)
 {
+    L->start_us = g_get_monotonic_time();
     uint64_t total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     uint32_t n = L->host_threads;
     if (n > total)

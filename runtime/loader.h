@@ -11,8 +11,9 @@ ex_module *ex_module_load_ex(const ptx_module *ir, dev_memory *mem,
                              GPtrArray *unsupported, GError **err);
 void ex_module_free(ex_module *m);
 /* The most static shared memory a module may declare (the largest of any
- * GPU: 228 KiB); a timing config checks its own core.shared_mem too. */
-#define EX_SHARED_MAX (228u * 1024u)
+ * GPU: 228 KiB, the parser's limit of one variable, frontend/ir.h); a
+ * timing config checks its own core.shared_mem too. */
+#define EX_SHARED_MAX PTX_SHARED_MAX
 /* false (with the location of the first .shared variable that does not
  * fit) when the module's static shared memory exceeds `limit` bytes. */
 bool ex_module_check_shared(const ex_module *m, uint64_t limit, const char *what,

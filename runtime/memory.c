@@ -8,6 +8,7 @@ void mem_init(dev_memory *m)
     m->allocs = g_array_new(FALSE, TRUE, sizeof(mem_alloc));
     m->next = MEM_GLOBAL_BASE;
     m->total = 0;
+    m->peak = 0;
     m->limit = MEM_DEFAULT_LIMIT;
     m->heap_size = MEM_DEFAULT_HEAP;
     m->heap_base = 0;

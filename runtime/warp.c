@@ -120,6 +120,57 @@ bool ex_frame_push(ex_warp *w, uint32_t size)
 
 /* ------------------------------------------------------------------ faults */
 
+/* "kernel 'K', CTA (x,y,z), thread|warp ..., function 'F' pc N (FILE:LINE:COL:
+ * TEXT)": where `w` (its `lane`, or the warp for -1) is now. */
+static void append_where(GString *out, ex_warp *w, int lane)
+{
+    ex_launch *L = w->launch;
+    const ex_simt *top = w->simt->len ? &g_array_index(w->simt, ex_simt, w->simt->len - 1) : NULL;
+    uint32_t pc = top ? top->pc : 0;
+    const ex_cta *c = w->cta;
+    g_string_append_printf(out, "kernel '%s', CTA (%u,%u,%u), ", L->kernel->name,
+                           c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+    if (lane >= 0) {
+        uint32_t t = ex_thread_linear(w, (unsigned)lane);
+        uint32_t bx = L->block[0], by = L->block[1];
+        g_string_append_printf(out, "thread (%u,%u,%u), ", t % bx, (t / bx) % by,
+                               t / (bx * by));
+    } else {
+        g_string_append_printf(out, "warp %u, ", w->warp_id);
+    }
+    if (w->fn && pc < w->fn->ninstrs) {
+        const ptx_instr *pi = ptx_func_instr(w->fn->ir, w->code[pc].src);
+        GString *text = g_string_new(NULL);
+        ptx_print_instr(text, L->mod->ir, w->fn->ir, pi);
+        g_string_append_printf(out, "function '%s' pc %u (%s:%u:%u: %s)",
+                               w->fn->name, pc, L->mod->ir->source_name, pi->loc.line,
+                               pi->loc.col, text->str);
+        if (pi->src_line)
+            g_string_append_printf(out, " [source file %u line %u]", pi->src_file,
+                                   pi->src_line);
+        g_string_free(text, TRUE);
+    } else if (w->fn) {
+        g_string_append_printf(out, "function '%s' pc %u", w->fn->name, pc);
+    }
+}
+
+void ex_warn_once(ex_warp *w, const char *fmt, ...)
+{
+    ex_launch *L = w->launch;
+    int *flag = L->warned ? L->warned : &L->warned_own;
+    if (__atomic_exchange_n(flag, 1, __ATOMIC_ACQ_REL))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    GString *line = g_string_new("ptxemu: warning: ");
+    append_where(line, w, -1);
+    fprintf(stderr, "%s: %s\n", line->str, msg);
+    g_string_free(line, TRUE);
+    g_free(msg);
+}
+
 void ex_fault(ex_warp *w, int lane, const char *fmt, ...)
 {
     ex_launch *L = w->launch;
@@ -132,33 +183,7 @@ void ex_fault(ex_warp *w, int lane, const char *fmt, ...)
     char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
     L->error = g_string_new(NULL);
-    const ex_simt *top = w->simt->len ? &g_array_index(w->simt, ex_simt, w->simt->len - 1) : NULL;
-    uint32_t pc = top ? top->pc : 0;
-    const ex_cta *c = w->cta;
-    g_string_append_printf(L->error, "kernel '%s', CTA (%u,%u,%u), ", L->kernel->name,
-                           c->ctaid[0], c->ctaid[1], c->ctaid[2]);
-    if (lane >= 0) {
-        uint32_t t = ex_thread_linear(w, (unsigned)lane);
-        uint32_t bx = L->block[0], by = L->block[1];
-        g_string_append_printf(L->error, "thread (%u,%u,%u), ", t % bx, (t / bx) % by,
-                               t / (bx * by));
-    } else {
-        g_string_append_printf(L->error, "warp %u, ", w->warp_id);
-    }
-    if (w->fn && pc < w->fn->ninstrs) {
-        const ptx_instr *pi = ptx_func_instr(w->fn->ir, w->code[pc].src);
-        GString *text = g_string_new(NULL);
-        ptx_print_instr(text, L->mod->ir, w->fn->ir, pi);
-        g_string_append_printf(L->error, "function '%s' pc %u (%s:%u:%u: %s)",
-                               w->fn->name, pc, L->mod->ir->source_name, pi->loc.line,
-                               pi->loc.col, text->str);
-        if (pi->src_line)
-            g_string_append_printf(L->error, " [source file %u line %u]", pi->src_file,
-                                   pi->src_line);
-        g_string_free(text, TRUE);
-    } else if (w->fn) {
-        g_string_append_printf(L->error, "function '%s' pc %u", w->fn->name, pc);
-    }
+    append_where(L->error, w, lane);
     g_string_append_printf(L->error, ": %s", msg);
     g_free(msg);
 }

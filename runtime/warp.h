@@ -23,6 +23,9 @@ void ex_warp_step(ex_warp *w, ex_access *rec);
 /* Stops a running warp (a run limit was reached): a fault at its current
  * instruction naming `why` and the loop it is in. */
 void ex_warp_stop(ex_warp *w, const char *why);
+/* Prints "ptxemu: warning: LOCATION: MESSAGE" on stderr, located like a
+ * fault, once per launch (the first warning of the launch only). */
+void ex_warn_once(ex_warp *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* Reports a fault at the warp's current instruction for `lane` (-1: warp). */
 void ex_fault(ex_warp *w, int lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* Generic or state-space address -> host pointer for `lane`; NULL + fault. */

@@ -391,6 +391,12 @@ typedef struct gpu_name_list {
       "core cycles", NULL,                                                   \
       "Core cycles a launch (or a batch of launches) may take on the "      \
       "timing model before it is stopped") \
+    X(limits, max_seconds, U32, 0, 0, 1000000000, 0, "seconds", NULL,       \
+      "Wall-clock seconds a launch (or a batch of launches) may run before "\
+      "it is stopped, functionally or on the timing model; 0 = no limit")   \
+    X(limits, progress_seconds, U32, 0, 0, 1000000, 0, "seconds", NULL,     \
+      "A progress line on stderr every this many wall-clock seconds of a "  \
+      "launch (ptxemu run/bench --progress sets 10); 0 = none")             \
     X(limits, malloc_heap, SIZE, 8ull << 20, 16, 1ull << 40, 0, "bytes",    \
       NULL, "Device heap of malloc/free called in kernels (CUDA's "          \
       "cudaLimitMallocHeapSize); malloc returns NULL beyond it")

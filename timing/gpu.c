@@ -687,6 +687,10 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
     g->cta_retry_at = TM_NEVER;
     ex_launch *L0 = g->nkernels ? g->kernels[0]->L : NULL;
     uint64_t max_cycles = L0 && L0->max_cycles ? L0->max_cycles : UINT64_MAX;
+    /* limits.max_seconds and limits.progress_seconds: wall-clock time,
+     * read every 4096 cycles (neither touches what is simulated) */
+    uint32_t max_s = L0 ? L0->max_seconds : 0, progress_s = L0 ? L0->progress_seconds : 0;
+    int64_t t0_us = g_get_monotonic_time(), next_report = t0_us + (int64_t)progress_s * G_USEC_PER_SEC;
     const uint64_t *touched = memsys_touched(g->mem);
     while (!tm_kmu_all_done(&g->kmu) && !g->env.failed) {
         now++;
@@ -705,6 +709,24 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             tm_limits_stop_cycles(g->sms, g->nsms, L0, max_cycles, now);
             g->env.failed = true;
             break;
+        }
+        if (G_UNLIKELY((max_s || progress_s) && (now & 4095) == 0)) {
+            int64_t t_us = g_get_monotonic_time();
+            if (max_s && t_us - t0_us > (int64_t)max_s * G_USEC_PER_SEC) {
+                tm_limits_stop_seconds(g->sms, g->nsms, L0, max_s);
+                g->env.failed = true;
+                break;
+            }
+            if (progress_s && t_us >= next_report) {
+                uint64_t instrs = 0;
+                for (uint32_t i = 0; i < g->nsms; i++)
+                    instrs += g->sms[i]->c.warp_instrs;
+                fprintf(stderr, "ptxemu: kernel '%s': %.0f s, cycle %llu, %llu warp "
+                                "instructions\n", L0->kernel->name,
+                        (double)(t_us - t0_us) / G_USEC_PER_SEC,
+                        (unsigned long long)(now - start + 1), (unsigned long long)instrs);
+                next_report = t_us + (int64_t)progress_s * G_USEC_PER_SEC;
+            }
         }
         /* stepping visits the memory system every cycle as well */
         if (g->cfg.sim.step_every_cycle || memsys_next_cycle(g->mem) <= now)

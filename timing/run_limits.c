@@ -63,8 +63,17 @@ void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint6
 {
     char *hint = starved_hint(sms, nsms, cycles, now);
     char *why = g_strdup_printf("stopped after %llu core cycles (limits.max_cycles; raise it "
-                                "with --max-cycles)%s", (unsigned long long)cycles, hint);
+                                "with --max-cycles or --set limits.max_cycles=N)%s", (unsigned long long)cycles, hint);
     g_free(hint);
+    stop_first_running(sms, nsms, NULL, L, why);
+    g_free(why);
+}
+
+void tm_limits_stop_seconds(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint32_t seconds)
+{
+    char *why = g_strdup_printf("stopped after %u s of wall-clock time (limits.max_seconds; "
+                                "raise it with --max-seconds, 0 for no limit)",
+                                seconds);
     stop_first_running(sms, nsms, NULL, L, why);
     g_free(why);
 }
@@ -89,7 +98,8 @@ static uint64_t launch_instrs(const tm_gpu *g, const ex_launch *L)
 static void stop_instrs(tm_gpu *g, ex_launch *L)
 {
     char *why = g_strdup_printf("stopped after %llu warp instructions (limits.max_warp_instructions; "
-                                "raise it with --max-warp-instructions)",
+                                "raise it with --max-warp-instructions or --set "
+                                "limits.max_warp_instructions=N)",
                                 (unsigned long long)L->max_warp_instrs);
     stop_first_running(g->sms, g->nsms, L, L, why);
     g_free(why);

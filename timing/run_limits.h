@@ -14,4 +14,8 @@
 void tm_limits_stop_cycles(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint64_t cycles,
                            uint64_t now);
 
+/* The same for limits.max_seconds: the run took more than `seconds` of
+ * wall-clock time. */
+void tm_limits_stop_seconds(tm_sm *const *sms, uint32_t nsms, ex_launch *L, uint32_t seconds);
+
 #endif

@@ -66,6 +66,7 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
     c->own = tm_launch_shared_why(L) == NULL;
     if (c->own) {
         c->shadow = *L;
+        c->shadow.warned = L->warned ? L->warned : &L->warned_own;
         c->shadow.clock = c->shadow.last_progress = 0;
         c->shadow.warp_instrs = c->shadow.thread_instrs = 0;
         c->shadow.error = NULL;

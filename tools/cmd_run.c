@@ -125,6 +125,11 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
         {"max-cycles", 0, 0, G_OPTION_ARG_INT64, &t->max_cycles,
          "with --timing: stop a launch after N core cycles (default: limits.max_cycles, "
          "2e7; 1e11 for bench)", "N"},
+        {"max-seconds", 0, 0, G_OPTION_ARG_INT64, &t->max_seconds,
+         "stop a launch after N seconds of wall-clock time (default: limits.max_seconds, "
+         "0 = no limit)", "N"},
+        {"progress", 0, 0, G_OPTION_ARG_NONE, &t->progress,
+         "a progress line on stderr every 10 s of a launch (limits.progress_seconds)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionGroup *lg = g_option_group_new("limits", "Run limits:", "Show the run limits",
@@ -144,6 +149,7 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
     g_option_context_add_group(oc, hg);
     /* "not given" differs from an explicit 0, which is an error */
     t->interval = t->regs = t->max_warp = t->max_cycles = t->jobs = TIMING_CLI_UNSET;
+    t->max_seconds = TIMING_CLI_UNSET;
 }
 
 bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const char *who)
@@ -172,6 +178,11 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
                 (long long)t->max_cycles);
         return false;
     }
+    if (t->max_seconds != TIMING_CLI_UNSET && (t->max_seconds < 0 || t->max_seconds > 1000000000)) {
+        fprintf(stderr, "%s: --max-seconds must be between 0 (no limit) and 1e9, not %lld\n",
+                who, (long long)t->max_seconds);
+        return false;
+    }
     if (t->jobs != TIMING_CLI_UNSET && (t->jobs < 1 || t->jobs > 256)) {
         fprintf(stderr, "%s: -j/--jobs (sim.host_threads) must be between 1 and 256, not %lld\n",
                 who, (long long)t->jobs);
@@ -180,6 +191,8 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
     o->host_threads = t->jobs == TIMING_CLI_UNSET ? 0 : (uint32_t)t->jobs;
     o->max_warp_instructions = t->max_warp == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_warp;
     o->max_cycles = t->max_cycles == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_cycles;
+    o->max_seconds = t->max_seconds == TIMING_CLI_UNSET ? 0 : (uint32_t)t->max_seconds;
+    o->progress_seconds = t->progress ? 10 : 0;
     o->timing = t->timing;
     o->timing_config = t->config;
     o->timing_set = (const char *const *)t->sets;

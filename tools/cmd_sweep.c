@@ -31,15 +31,23 @@ static int finish(const sweep_spec *s, const char *dir, int rc, bool quiet)
     unsigned ok, failed, missing;
     GError *e = NULL;
     if (!sweep_write_outputs(s, dir, &ok, &failed, &missing, &e)) {
-        fprintf(stderr, "ptxemu sweep: %s\n", e->message);
+        fprintf(stderr, "ptxemu sweep: cannot write the results: %s\n", e->message);
         g_error_free(e);
-        return 2;
+        return 1; /* an output that could not be written (docs/errors.md) */
     }
     if (!quiet)
         printf("%s: %u ok, %u failed, %u not run; results.jsonl, results.csv, summary.csv "
                "written\n", dir, ok, failed, missing);
     if (rc == 0 && (failed || missing))
         rc = 1;
+    return rc;
+}
+
+static int locked_collect(const sweep_spec *s, const char *dir)
+{
+    int lock = sweep_lock_dir(dir, false);
+    int rc = lock < 0 ? 1 : sweep_slurm_collect(s, dir);
+    sweep_unlock_dir(lock, false);
     return rc;
 }
 
@@ -110,20 +118,33 @@ int cmd_sweep(int argc, char **argv)
             rc = 0;
         }
     } else if (c.collect) {
-        rc = sweep_slurm_collect(s, dir);
+        rc = locked_collect(s, dir);
     } else if (c.task >= 0) {
+        /* the array's tasks share the folder with each other, not with a
+         * local sweep or --collect */
+        int lock = sweep_lock_dir(dir, true);
         unsigned first = (unsigned)c.task * (unsigned)c.per_task;
-        rc = sweep_run_local(s, dir, 1, first, first + (unsigned)c.per_task, !c.quiet);
+        rc = lock < 0 ? 1 : sweep_run_local(s, dir, 1, first, first + (unsigned)c.per_task,
+                                            !c.quiet);
+        sweep_unlock_dir(lock, true);
     } else if (c.backend && !strcmp(c.backend, "slurm")) {
         sweep_slurm_opts so = {c.partition, c.time_limit, (unsigned)c.per_task, c.wait};
         rc = sweep_slurm_submit(s, argv[1], dir, &so);
         if (rc == 0 && c.wait)
-            rc = sweep_slurm_collect(s, dir);
+            rc = locked_collect(s, dir);
     } else if (c.backend && strcmp(c.backend, "local")) {
         fprintf(stderr, "ptxemu sweep: --backend must be local or slurm\n");
     } else {
-        rc = sweep_run_local(s, dir, (unsigned)c.jobs, 0, s->jobs->len, !c.quiet);
-        rc = finish(s, dir, rc, c.quiet);
+        /* one sweep at a time per folder: a second would delete the first
+         * one's running jobs' files and report them not run */
+        int lock = sweep_lock_dir(dir, false);
+        if (lock >= 0) {
+            rc = sweep_run_local(s, dir, (unsigned)c.jobs, 0, s->jobs->len, !c.quiet);
+            rc = finish(s, dir, rc, c.quiet);
+        } else {
+            rc = 1;
+        }
+        sweep_unlock_dir(lock, false);
     }
 out:
     if (err)

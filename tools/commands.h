@@ -43,6 +43,8 @@ typedef struct timing_cli {
     gchar *warp_help, *cta_help; /* option help listing the registered policies */
     gboolean step;      /* --step-every-cycle */
     gint64 jobs;        /* -j/--jobs: host threads for functional CTAs */
+    gint64 max_seconds; /* --max-seconds: limits.max_seconds */
+    gboolean progress;  /* --progress: a line on stderr every 10 s */
 } timing_cli;
 
 /* An option not given on the command line (an explicit 0 is an error). */

@@ -68,13 +68,26 @@ char *sweep_job_path(const char *dir, const sweep_job *j, const char *ext);
 int sweep_run_job_main(int argc, char **argv);
 /* The argv (NULL-terminated, g_strfreev) that runs `j` as a subprocess. */
 char **sweep_job_argv(const char *self, const char *dir, const sweep_job *j);
-/* After the subprocess ended: reads its output, writes DIR/jobs/ID.rec. */
-void sweep_record_finish(const char *dir, const sweep_job *j, int wait_status,
-                         bool timed_out, double wall_s);
+/* After the subprocess ended: reads its output, writes DIR/jobs/ID.rec.
+ * False, with the system's reason in `error`, when the record could not
+ * be written (a full disk): the job then has no record and counts as
+ * failed.  `reason` (may be NULL) gets why the job failed, or NULL. */
+bool sweep_record_finish(const char *dir, const sweep_job *j, int wait_status,
+                         bool timed_out, double wall_s, char **reason, GError **error);
+/* The exit status of a job subprocess that could not write its results. */
+#define SWEEP_JOB_WRITE_FAILED 3
 /* The record of `j`, or NULL when it has none (never ran, or interrupted).
  * A job is finished when its record is ok and of this version. */
 sweep_record *sweep_record_load(const char *dir, const sweep_job *j);
 void sweep_record_free(sweep_record *r);
+
+/* tools/sweep_local.c: the results folder's lock, DIR/.sweep.lock (flock):
+ * exclusive for a local sweep and --collect, shared for the tasks of a
+ * Slurm array (which run into one folder together).  Creates DIR.  The
+ * descriptor, or -1 after saying why on stderr (another sweep holds it). */
+#define SWEEP_LOCK_FILE ".sweep.lock"
+int sweep_lock_dir(const char *dir, bool shared);
+void sweep_unlock_dir(int fd, bool shared);
 
 /* tools/sweep_local.c: runs the jobs in [first, last) that have no ok
  * record, `workers` at a time; 0 all ok, 1 some failed, 130 interrupted. */

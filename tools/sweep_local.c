@@ -9,7 +9,10 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,9 +41,15 @@ static pid_t spawn(const char *self, const char *dir, const sweep_job *j)
     }
     char *log = sweep_job_path(dir, j, ".log");
     char **argv = sweep_job_argv(self, dir, j);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0); /* Ctrl-C reaches the sweep, which stops its jobs */
+        /* a sweep killed outright (SIGKILL, OOM) takes its jobs with it,
+         * so that a rerun does not run them again beside orphans */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int null = open("/dev/null", O_RDONLY);
         if (fd >= 0) {
@@ -57,6 +66,57 @@ static pid_t spawn(const char *self, const char *dir, const sweep_job *j)
     g_strfreev(argv);
     g_free(log);
     return pid;
+}
+
+int sweep_lock_dir(const char *dir, bool shared)
+{
+    if (g_mkdir_with_parents(dir, 0755) != 0) {
+        fprintf(stderr, "ptxemu sweep: cannot create %s: %s\n", dir, g_strerror(errno));
+        return -1;
+    }
+    char *path = g_build_filename(dir, SWEEP_LOCK_FILE, NULL);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "ptxemu sweep: cannot open %s: %s\n", path, g_strerror(errno));
+        g_free(path);
+        return -1;
+    }
+    if (flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
+        int err = errno;
+        char buf[32] = "";
+        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        long holder = n > 0 ? strtol(buf, NULL, 10) : 0;
+        char who[64] = "";
+        if (holder > 0 && kill((pid_t)holder, 0) == 0)
+            snprintf(who, sizeof who, " (pid %ld)", holder);
+        if (err == EWOULDBLOCK)
+            fprintf(stderr, "ptxemu sweep: %s is in use by another sweep%s: wait for it to end, "
+                            "or give this one another --out\n", dir, who);
+        else
+            fprintf(stderr, "ptxemu sweep: cannot lock %s: %s\n", path, g_strerror(err));
+        close(fd);
+        g_free(path);
+        return -1;
+    }
+    if (!shared) {
+        char buf[32];
+        int n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+        if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)n, 0) != n) {
+            /* the lock holds without the pid: only the message loses it */
+        }
+    }
+    g_free(path);
+    return fd;
+}
+
+void sweep_unlock_dir(int fd, bool shared)
+{
+    if (fd < 0)
+        return;
+    if (!shared && ftruncate(fd, 0) != 0) {
+        /* a stale pid is checked for life before it is shown */
+    }
+    close(fd);
 }
 
 static void fmt_secs(char *buf, size_t n, double s)
@@ -110,7 +170,7 @@ int sweep_run_local(const sweep_spec *s, const char *dir, unsigned workers, unsi
         fprintf(stderr, "ptxemu sweep: cannot create %s: %s\n", jobs_dir, g_strerror(errno));
         g_free(self);
         g_free(jobs_dir);
-        return 2;
+        return 1;
     }
     g_free(jobs_dir);
     /* finished jobs (an ok record of the same inputs and version) are skipped */
@@ -143,14 +203,17 @@ int sweep_run_local(const sweep_spec *s, const char *dir, unsigned workers, unsi
     sigaction(SIGTERM, &sa, &old_term);
     bool tty = isatty(2);
     GArray *run = g_array_new(FALSE, FALSE, sizeof(running));
-    unsigned next = 0, done = 0, failed = 0;
+    unsigned next = 0, done = 0, failed = 0, unrecorded = 0;
     double t0 = g_get_monotonic_time() / 1e6, last_draw = 0;
     while ((next < todo->len || run->len) && !stop_requested) {
         while (run->len < workers && next < todo->len) {
             const sweep_job *j = g_ptr_array_index(todo, next++);
             running r = {spawn(self, dir, j), j, g_get_monotonic_time() / 1e6};
             if (r.pid < 0) {
-                sweep_record_finish(dir, j, 127 << 8, false, 0);
+                fprintf(stderr, "ptxemu sweep: cannot start job %s (%s %s): %s\n", j->id,
+                        j->bench->name, j->variant, g_strerror(errno));
+                if (!sweep_record_finish(dir, j, 127 << 8, false, 0, NULL, NULL))
+                    unrecorded++;
                 failed++;
                 continue;
             }
@@ -170,16 +233,31 @@ int sweep_run_local(const sweep_spec *s, const char *dir, unsigned workers, unsi
             } else if (r->pid != pid) {
                 continue;
             }
-            sweep_record_finish(dir, r->job, timed_out ? tst : st, timed_out, now - r->start);
-            sweep_record *rec = sweep_record_load(dir, r->job);
+            char *reason = NULL;
+            GError *we = NULL;
+            bool saved = sweep_record_finish(dir, r->job, timed_out ? tst : st, timed_out,
+                                             now - r->start, &reason, &we);
+            sweep_record *rec = saved ? sweep_record_load(dir, r->job) : NULL;
             bool ok = rec && rec->ok;
             ok ? done++ : failed++;
+            char *why;
+            if (!saved) {
+                /* no record: say why here, since nothing on disk will */
+                why = g_strdup_printf("%s%sits record could not be written: %s",
+                                      reason ? reason : "", reason ? "; " : "", we->message);
+                unrecorded++;
+                g_error_free(we);
+            } else {
+                why = g_strdup(rec && rec->reason ? rec->reason
+                               : "its record could not be read back");
+            }
             char *what = g_strdup_printf("%s %s %s%s%s", ok ? "ok" : "FAILED", r->job->bench->name,
-                                         r->job->variant, ok ? "" : ": ",
-                                         ok ? "" : (rec && rec->reason ? rec->reason : "?"));
-            if (show_progress && (!tty || !ok)) {
-                if (tty)
-                    fprintf(stderr, "\r%-100s\n", what);
+                                         r->job->variant, ok ? "" : ": ", ok ? "" : why);
+            g_free(why);
+            g_free(reason);
+            if (!saved || (show_progress && (!tty || !ok))) {
+                if (tty || !show_progress)
+                    fprintf(stderr, "%s%-100s\n", tty ? "\r" : "ptxemu sweep: ", what);
                 else
                     progress(false, done, failed, todo->len, run->len - 1, now - t0, what);
             }
@@ -208,6 +286,10 @@ int sweep_run_local(const sweep_spec *s, const char *dir, unsigned workers, unsi
         progress(true, done, failed, todo->len, 0, g_get_monotonic_time() / 1e6 - t0, NULL);
         fputc('\n', stderr);
     }
+    if (unrecorded)
+        fprintf(stderr, "ptxemu sweep: %u job record%s could not be written in %s/jobs (see "
+                        "above); those jobs will run again\n", unrecorded,
+                unrecorded == 1 ? "" : "s", dir);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     g_array_free(run, TRUE);

@@ -11,6 +11,7 @@
 #include "benchmarks/harness.h"
 #include "tools/json_flat.h"
 
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,11 +105,16 @@ int sweep_run_job_main(int argc, char **argv)
     char *base = g_build_filename(dir, "jobs", id, NULL);
     char *stats_path = g_strconcat(base, ".stats.json", NULL);
     const char *json = o.timing ? ptxemu_timing_stats_json(ctx) : NULL;
-    if (json && !g_file_set_contents(stats_path, json, -1, NULL))
-        rc = 3;
+    GError *we = NULL;
     char *out_path = g_strconcat(base, ".out", NULL);
-    if (!g_key_file_save_to_file(kf, out_path, NULL))
-        rc = 3;
+    /* the statistics first: .out marks the results complete */
+    if ((json && !g_file_set_contents(stats_path, json, -1, &we)) ||
+        !g_key_file_save_to_file(kf, out_path, &we)) {
+        fprintf(stderr, "ptxemu sweep --run-job: %s\n", we->message);
+        g_error_free(we);
+        g_unlink(stats_path);
+        rc = SWEEP_JOB_WRITE_FAILED;
+    }
     if (oc != BENCH_PASS)
         fprintf(stderr, "%s: %s\n", b->name, env_msg);
     g_free(out_path);
@@ -139,8 +145,8 @@ static char *file_tail(const char *path, unsigned lines)
     return g_strstrip(t);
 }
 
-void sweep_record_finish(const char *dir, const sweep_job *j, int wait_status, bool timed_out,
-                         double wall_s)
+bool sweep_record_finish(const char *dir, const sweep_job *j, int wait_status, bool timed_out,
+                         double wall_s, char **reason_out, GError **error)
 {
     char *out_path = sweep_job_path(dir, j, ".out"), *log_path = sweep_job_path(dir, j, ".log");
     char *rec_path = sweep_job_path(dir, j, ".rec");
@@ -154,6 +160,15 @@ void sweep_record_finish(const char *dir, const sweep_job *j, int wait_status, b
     } else if (WIFSIGNALED(wait_status)) {
         reason = g_strdup_printf("killed by signal %d (%s)", WTERMSIG(wait_status),
                                  g_strsignal(WTERMSIG(wait_status)));
+    } else if (!have_out && WIFEXITED(wait_status) &&
+               WEXITSTATUS(wait_status) == SWEEP_JOB_WRITE_FAILED) {
+        /* the job said why on its stderr, if its log could take it */
+        char *last = file_tail(log_path, 1);
+        const char *why = g_str_has_prefix(last, "ptxemu sweep --run-job: ") ? last + 24 : NULL;
+        reason = g_strdup_printf("could not write its results into %s/jobs%s%s", dir,
+                                 why ? ": " : " (exit status 3; its log is empty)",
+                                 why ? why : "");
+        g_free(last);
     } else if (!have_out) {
         reason = g_strdup_printf("exited with status %d and no result",
                                  WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1);
@@ -185,14 +200,18 @@ void sweep_record_finish(const char *dir, const sweep_job *j, int wait_status, b
     char *tail = file_tail(log_path, 8);
     g_key_file_set_string(rec, "job", "stderr_tail", tail);
     /* atomic: a record either exists whole or not at all */
-    g_key_file_save_to_file(rec, rec_path, NULL);
+    bool saved = g_key_file_save_to_file(rec, rec_path, error);
     g_free(tail);
-    g_free(reason);
+    if (reason_out)
+        *reason_out = reason;
+    else
+        g_free(reason);
     g_key_file_free(rec);
     g_key_file_free(out);
     g_free(out_path);
     g_free(log_path);
     g_free(rec_path);
+    return saved;
 }
 
 sweep_record *sweep_record_load(const char *dir, const sweep_job *j)

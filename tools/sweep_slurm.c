@@ -123,9 +123,9 @@ int sweep_slurm_collect(const sweep_spec *s, const char *dir)
     unsigned ok, failed, missing;
     GError *e = NULL;
     if (!sweep_write_outputs(s, dir, &ok, &failed, &missing, &e)) {
-        fprintf(stderr, "ptxemu sweep: %s\n", e->message);
+        fprintf(stderr, "ptxemu sweep: cannot write the results: %s\n", e->message);
         g_error_free(e);
-        return 2;
+        return 1; /* an output that could not be written (docs/errors.md) */
     }
     printf("%s: collected %u jobs: %u ok, %u failed, %u missing; task logs in %s/slurm/\n", dir,
            s->jobs->len, ok, failed, missing, dir);

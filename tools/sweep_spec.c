@@ -10,6 +10,7 @@
 #include "timing/config.h"
 #include "tools/version.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,170 @@ static bool perr(parse_ctx *p, const char *group, const char *key, const char *f
     return false;
 }
 
+/* The groups of an experiment file and, for the fixed ones, their keys
+ * (docs/experiments.md).  [overrides], [overrides.NAME] and [variants]
+ * take any key (checked against the timing model later); [pairs] belongs
+ * to scripts/interleaved_report.py and is not read here. */
+static const char *const experiment_keys[] = {"name", "description", "benchmarks", "exclude",
+                                              "sizes", "configs", "repetitions", "functional",
+                                              "timeout", NULL};
+static const char *const summary_keys[] = {"baseline", "metrics", NULL};
+static const char *const plot_keys[] = {"bars", "line_key", "line_metric", NULL};
+static const char *const paper_keys[] = {"comparison", "expect", NULL};
+
+/* The known keys of `group`; NULL for a group with free keys.  *known
+ * is false for an unknown group. */
+static const char *const *group_keys(const char *group, bool *known)
+{
+    *known = true;
+    if (!strcmp(group, "experiment"))
+        return experiment_keys;
+    if (!strcmp(group, "summary"))
+        return summary_keys;
+    if (!strcmp(group, "plot"))
+        return plot_keys;
+    if (!strcmp(group, "paper"))
+        return paper_keys;
+    if (!strcmp(group, "overrides") || !strcmp(group, "variants") || !strcmp(group, "pairs") ||
+        (g_str_has_prefix(group, "overrides.") && group[10]))
+        return NULL;
+    *known = false;
+    return NULL;
+}
+
+/* Edit distance of two short names (for "did you mean"). */
+static unsigned edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 1000;
+    unsigned row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+G_GNUC_PRINTF(4, 5)
+static bool lerr(parse_ctx *p, unsigned line, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(p->error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s:%u: %s%s%s", p->path, line,
+                where ? where : "", where ? ": " : "", msg);
+    g_free(msg);
+    return false;
+}
+
+/* Checks the file's shape before GKeyFile reads it, since GKeyFile keeps
+ * no line numbers and accepts what an experiment must not: a key set
+ * twice (the last silently wins), a group written twice (merged), an
+ * unknown group or key (ignored).  Syntax errors get their line here. */
+static bool lint(parse_ctx *p)
+{
+    char **lines = g_strsplit(p->text, "\n", -1);
+    GHashTable *groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GHashTable *keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    char *group = NULL;
+    const char *const *allowed = NULL;
+    bool ok = true;
+    for (unsigned i = 0; lines[i] && ok; i++) {
+        unsigned ln = i + 1;
+        if (!g_utf8_validate(lines[i], -1, NULL)) {
+            ok = lerr(p, ln, NULL, "the line is not valid UTF-8");
+            break;
+        }
+        char *l = g_strstrip(lines[i]);
+        if (!*l || *l == '#')
+            continue;
+        if (*l == '[') {
+            size_t n = strlen(l);
+            char *name = g_strndup(l + 1, n >= 2 ? n - 2 : 0);
+            bool known;
+            if (l[n - 1] != ']' || n < 3 || strpbrk(name, "[]")) {
+                ok = lerr(p, ln, NULL, "syntax error: '%.64s' is not a [group] header", l);
+            } else if (g_hash_table_contains(groups, name)) {
+                ok = lerr(p, ln, NULL, "[%s] again (first at line %u): write each group once",
+                          name, GPOINTER_TO_UINT(g_hash_table_lookup(groups, name)));
+            } else {
+                allowed = group_keys(name, &known);
+                if (!known)
+                    ok = lerr(p, ln, NULL, "unknown group [%.64s] (want experiment, overrides, "
+                              "overrides.NAME, variants, summary, plot or paper)", name);
+            }
+            if (ok) {
+                g_hash_table_insert(groups, g_strdup(name), GUINT_TO_POINTER(ln));
+                g_free(group);
+                group = g_strdup(name);
+            }
+            g_free(name);
+            continue;
+        }
+        char *eq = strchr(l, '=');
+        if (!eq) {
+            ok = lerr(p, ln, NULL,
+                      "syntax error: '%.64s' is not 'key = value', a [group] or a # comment", l);
+            break;
+        }
+        *eq = '\0';
+        char *key = g_strstrip(l);
+        if (!*key) {
+            ok = lerr(p, ln, NULL, "syntax error: a value without a key");
+            break;
+        }
+        if (!group) {
+            ok = lerr(p, ln, NULL, "'%.64s' is outside any group (start with [experiment])", key);
+            break;
+        }
+        char *gk = g_strconcat(group, "\n", key, NULL);
+        unsigned first = GPOINTER_TO_UINT(g_hash_table_lookup(keys, gk));
+        if (first) {
+            ok = lerr(p, ln, NULL, "[%s] %.64s: set again (first at line %u); each key is set once",
+                      group, key, first);
+            g_free(gk);
+        } else {
+            g_hash_table_insert(keys, gk, GUINT_TO_POINTER(ln));
+        }
+        if (ok && allowed && !g_strv_contains(allowed, key)) {
+            const char *near = NULL;
+            unsigned best = 3;
+            for (unsigned k = 0; allowed[k]; k++) {
+                unsigned d = edit_distance(key, allowed[k]);
+                if (d < best) {
+                    best = d;
+                    near = allowed[k];
+                }
+            }
+            char *all = g_strjoinv(", ", (char **)allowed);
+            char *hint = near ? g_strdup_printf("did you mean '%s'? ", near) : g_strdup("");
+            ok = lerr(p, ln, NULL, "[%s] unknown key '%.64s' (%sthe keys of [%s]: %s)", group,
+                      key, hint, group, all);
+            g_free(hint);
+            g_free(all);
+        }
+    }
+    g_free(group);
+    g_hash_table_destroy(groups);
+    g_hash_table_destroy(keys);
+    g_strfreev(lines);
+    return ok;
+}
+
 /* A list value, entries trimmed; NULL (and no error) when absent. */
 static char **get_list(parse_ctx *p, const char *group, const char *key)
 {
@@ -94,15 +259,23 @@ static char *get_str(parse_ctx *p, const char *group, const char *key)
     return v ? g_strstrip(v) : NULL;
 }
 
+/* At most this many values in one range, and variants in one experiment:
+ * beyond them an experiment is a typo (1..999999999), not a sweep. */
+#define SWEEP_MAX_RANGE 10000
+#define SWEEP_MAX_VARIANTS 100000
+
 /* "a..b" or "a..b:step" (integers) expanded into `out`; false = not a range. */
-static bool expand_range(parse_ctx *p, const char *key, const char *v, GPtrArray *out, bool *bad)
+static bool expand_range(parse_ctx *p, const char *group, const char *key, const char *v,
+                         GPtrArray *out, bool *bad)
 {
     const char *dots = strstr(v, "..");
     *bad = false;
     if (!dots)
         return false;
     char *end;
-    long long a = strtoll(v, &end, 10), b, step = 1;
+    long long a, b, step = 1;
+    errno = 0;
+    a = strtoll(v, &end, 10);
     if (end != dots || end == v)
         goto bad;
     b = strtoll(dots + 2, &end, 10);
@@ -114,14 +287,30 @@ static bool expand_range(parse_ctx *p, const char *key, const char *v, GPtrArray
         if (end == s)
             goto bad;
     }
-    if (*end || step <= 0 || a > b || (b - a) / step > 10000)
+    if (errno == ERANGE) {
+        *bad = true;
+        perr(p, group, key, "range '%s': a bound is beyond 64-bit integers", v);
+        return true;
+    }
+    if (*end || step <= 0 || a > b)
         goto bad;
-    for (long long x = a; x <= b; x += step)
-        g_ptr_array_add(out, g_strdup_printf("%s=%lld", key, x));
+    /* b - a fits in 64 unsigned bits whatever the signs */
+    unsigned long long count = ((unsigned long long)b - (unsigned long long)a) /
+                                   (unsigned long long)step + 1;
+    if (count > SWEEP_MAX_RANGE) {
+        *bad = true;
+        perr(p, group, key, "range '%s' has %llu values; at most %d per range (a larger "
+             "STEP, or fewer values)", v, count, SWEEP_MAX_RANGE);
+        return true;
+    }
+    for (unsigned long long i = 0; i < count; i++)
+        g_ptr_array_add(out, g_strdup_printf("%s=%lld", key,
+                                             (long long)((unsigned long long)a +
+                                                         i * (unsigned long long)step)));
     return true;
 bad:
     *bad = true;
-    perr(p, "overrides", key, "bad range '%s' (want FIRST..LAST or FIRST..LAST:STEP, "
+    perr(p, group, key, "bad range '%s' (want FIRST..LAST or FIRST..LAST:STEP, "
          "integers, FIRST <= LAST, STEP > 0)", v);
     return true;
 }
@@ -300,7 +489,7 @@ static GPtrArray *override_axes(parse_ctx *p, const char *group, char ***keys_ou
         GPtrArray *axis = g_ptr_array_new_with_free_func(g_free);
         for (unsigned v = 0; vals[v] && ok; v++) {
             bool bad;
-            if (!expand_range(p, keys[k], vals[v], axis, &bad))
+            if (!expand_range(p, group, keys[k], vals[v], axis, &bad))
                 g_ptr_array_add(axis, g_strdup_printf("%s=%s", keys[k], vals[v]));
             ok = !bad;
         }
@@ -308,6 +497,13 @@ static GPtrArray *override_axes(parse_ctx *p, const char *group, char ***keys_ou
         if (ok && axis->len == 0)
             ok = perr(p, group, keys[k], "no values: the cross product is empty");
         g_ptr_array_add(axes, axis);
+    }
+    unsigned long long combos = 1;
+    for (guint a = 0; a < axes->len && ok; a++) {
+        combos *= ((GPtrArray *)g_ptr_array_index(axes, a))->len;
+        if (combos > SWEEP_MAX_VARIANTS)
+            ok = perr(p, group, NULL, "more than %d combinations of override values: the "
+                      "cross product is too large", SWEEP_MAX_VARIANTS);
     }
     if (!ok) {
         g_strfreev(keys);
@@ -600,9 +796,23 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
 {
     char **sizes = get_list(p, "experiment", "sizes");
     char **configs = get_list(p, "experiment", "configs");
-    bool ok = true, functional = g_key_file_get_boolean(p->kf, "experiment", "functional", NULL);
-    int reps = g_key_file_has_key(p->kf, "experiment", "repetitions", NULL)
-                   ? g_key_file_get_integer(p->kf, "experiment", "repetitions", NULL) : 1;
+    bool ok = true, functional = false;
+    int reps = 1;
+    GError *e = NULL;
+    if (g_key_file_has_key(p->kf, "experiment", "functional", NULL)) {
+        functional = g_key_file_get_boolean(p->kf, "experiment", "functional", &e);
+        if (e) {
+            g_clear_error(&e);
+            ok = perr(p, "experiment", "functional", "want true or false");
+        }
+    }
+    if (ok && g_key_file_has_key(p->kf, "experiment", "repetitions", NULL)) {
+        reps = g_key_file_get_integer(p->kf, "experiment", "repetitions", &e);
+        if (e) {
+            g_clear_error(&e);
+            reps = 0;
+        }
+    }
     char *exp_dir = g_path_get_dirname(s->path);
     if (!sizes)
         sizes = g_strsplit("small", ",", -1);
@@ -614,7 +824,7 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
             ok = perr(p, "experiment", "sizes", "unknown size '%s' (tiny, small, paper)", sizes[i]);
     }
     if (ok && (reps < 1 || reps > 1000))
-        ok = perr(p, "experiment", "repetitions", "want 1..1000");
+        ok = perr(p, "experiment", "repetitions", "want a whole number from 1 to 1000");
     if (ok && (!sizes[0] || !configs[0]))
         ok = perr(p, "experiment", !sizes[0] ? "sizes" : "configs", "empty list: no jobs");
     for (guint k = 0; k < combos->len && ok; k++) {
@@ -756,7 +966,9 @@ sweep_spec *sweep_spec_load(const char *path, GError **error)
     parse_ctx p = {path, NULL, kf, error};
     bool ok = g_file_get_contents(path, &text, NULL, error);
     p.text = text;
-    if (ok && !g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, error)) {
+    if (ok && !lint(&p))
+        ok = false;
+    else if (ok && !g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, error)) {
         g_prefix_error(error, "%s: ", path);
         ok = false;
     }

@@ -251,7 +251,15 @@ static void test_array_sizes(void **state)
     expect_error(HDR ".global .b64 g[65536][65536][65536][65536];\n", 4, 14, "too large");
     expect_error(HDR ".entry k(.param .b8 p[8589934592]) { ret; }\n", 4, 21, "array 'p'");
     expect_ok(HDR ".global .b8 g[99999999999999];\n");
-    expect_ok(HDR ".shared .b8 s[4294967296];\n"); /* parses; the loader refuses it */
+    /* one .shared variable: at most the loader's limit, 228 KiB (which
+     * check and run refused while parse and phases accepted 4 GiB) */
+    expect_error(HDR ".shared .b8 s[4294967296];\n", 4, 13,
+                 "array 's' is too large: more than 233472 bytes in shared");
+    expect_error(HDR ".shared .b8 s[233473];\n", 4, 13, "more than 233472 bytes in shared");
+    expect_error(HDR ".shared .v4 .f32 s[14593];\n", 4, 18, "more than 233472 bytes");
+    expect_ok(HDR ".shared .b8 s[233472];\n");
+    expect_ok(HDR ".shared .v4 .f32 s[14592];\n");
+    expect_ok(HDR ".extern .shared .align 16 .b8 dyn[];\n");
 }
 
 /* Integer constant expressions in initializers (PTX ISA 4.6.1). */

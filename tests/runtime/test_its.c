@@ -21,6 +21,9 @@
 #include <string.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #define HEADER ".version 8.5\n.target sm_80\n.address_size 64\n"
 
@@ -183,6 +186,94 @@ static void test_reconvergence(void **state)
     }
 }
 
+/* __syncthreads (bar.sync 0) that the lanes with tid < 16 of each CTA
+ * skip (they branch past it and exit): undefined in CUDA.  Without ITS the
+ * skipping lanes wait on the SIMT stack and the barrier deadlocks; under
+ * ITS the barrier completes without them, and ptxemu warns once per
+ * launch with the location.  Line 11 of the file holds the bar.sync. */
+static const char divergent_bar[] =
+    HEADER                                         /* lines 1-3 */
+    ".visible .entry k(.param .u64 p)\n{\n"        /* 4-5 */
+    "  .reg .b32 %r<4>;\n  .reg .pred %p<2>;\n"   /* 6-7 */
+    "  mov.u32 %r0, %tid.x;\n"                     /* 8 */
+    "  setp.lt.u32 %p0, %r0, 16;\n"                /* 9 */
+    "  @%p0 bra SKIP;\n"                           /* 10 */
+    "  bar.sync 0;\n"                              /* 11 */
+    "SKIP:\n  ret;\n}\n";
+/* the same barrier after lanes left with a guarded ret: the warp reaches
+ * it converged (its exited lanes were never waited for), no warning */
+static const char early_exit_bar[] =
+    HEADER ".visible .entry k(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .pred %p<2>;\n"
+    "  mov.u32 %r0, %tid.x;\n"
+    "  setp.lt.u32 %p0, %r0, 16;\n"
+    "  @%p0 ret;\n"
+    "  bar.sync 0;\n"
+    "  ret;\n}\n";
+
+/* Runs `ptx` and returns what it wrote on stderr (fd 2 into a file). */
+static char *run_stderr(const char *ptx, bool its, bool timing, ptxemu_status *st, char **msg)
+{
+    char *path = NULL;
+    int fd = g_file_open_tmp("its-stderr-XXXXXX", &path, NULL);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    uint32_t buf[4] = {0};
+    *st = run(ptx, its, timing, 4, 64, buf, sizeof buf, msg);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    char *text = NULL;
+    assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    g_unlink(path);
+    g_free(path);
+    return text;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static void test_divergent_bar_sync(void **state)
+{
+    (void)state;
+    for (int timing = 0; timing < 2; timing++) {
+        ptxemu_status st;
+        char *msg = NULL;
+        char *err = run_stderr(divergent_bar, true, timing, &st, &msg);
+        assert_int_equal(st, PTXEMU_OK);
+        /* one warning for the launch of 4 CTAs, located */
+        assert_int_equal(count(err, "ptxemu: warning: "), 1);
+        assert_non_null(strstr(err, "kernel 'k', CTA ("));
+        assert_non_null(strstr(err, "warp 0, function 'k' pc 3 (its.ptx:11:3: bar.sync 0;): "
+                                    "divergent barrier: 16 lanes of this warp (mask 0x0000ffff) "
+                                    "exited without arriving"));
+        g_free(err);
+        g_free(msg);
+        /* without ITS: the error stays */
+        err = run_stderr(divergent_bar, false, timing, &st, &msg);
+        assert_int_not_equal(st, PTXEMU_OK);
+        assert_non_null(strstr(msg, "barrier deadlock"));
+        assert_null(strstr(err, "warning"));
+        g_free(err);
+        g_free(msg);
+        msg = NULL;
+        /* a warp that reaches the barrier converged: nothing to say */
+        err = run_stderr(early_exit_bar, true, timing, &st, &msg);
+        assert_int_equal(st, PTXEMU_OK);
+        assert_null(strstr(err, "warning"));
+        g_free(err);
+        g_free(msg);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_lock_livelocks_without_its),
         cmocka_unit_test(test_syncwarp_in_both_arms),
         cmocka_unit_test(test_reconvergence),
+        cmocka_unit_test(test_divergent_bar_sync),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

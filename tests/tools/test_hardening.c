@@ -279,12 +279,33 @@ static void test_array_sizes_64bit(void **state)
 {
     (void)state;
     char *dir = scratch();
+    /* one .shared variable: refused where it is parsed (parse, phases,
+     * check and run alike), with the loader's limit, 228 KiB = 233472 */
     check_refuses(dir, HDR ".shared .b8 s[99999999999999];\n", "4:13",
-                  "array 's' is too large: more than 4294967296 bytes in shared");
-    /* sm_80: static variables start after the 1 KB reserved for the system */
-    load_refuses(dir, HDR ".shared .b8 s[4294967296];\n.entry k() { ret; }\n", "4:13",
-                  ".shared 's' (4294967296 bytes at offset 1024) does not fit in the 233472 "
+                  "array 's' is too large: more than 233472 bytes in shared (the shared "
+                  "memory of any GPU ptxemu models)");
+    check_refuses(dir, HDR ".shared .b8 s[4294967296];\n.entry k() { ret; }\n", "4:13",
+                  "array 's' is too large: more than 233472 bytes in shared");
+    check_refuses(dir, HDR ".entry k() {\n.shared .align 4 .u32 s[1024][58];\nret;\n}\n",
+                  "5:23", "array 's' is too large: more than 233472 bytes in shared");
+    {
+        char *p = write_ptx(dir, "big.ptx", HDR ".shared .b8 s[4294967296];\n");
+        char *out, *err;
+        assert_int_equal(RUN(&out, &err, "parse", p), 1);
+        assert_contains(err, "big.ptx:4:13: error: array 's' is too large: more than 233472");
+        g_free(out);
+        g_free(err);
+        g_free(p);
+    }
+    /* .local and .param keep the 4 GiB of their 32-bit offsets */
+    check_refuses(dir, HDR ".entry k() {\n.local .b8 l[4294967297];\nret;\n}\n", "5:12",
+                  "array 'l' is too large: more than 4294967296 bytes in local");
+    /* exactly the limit parses; the loader still places it after the 1 KB
+     * that sm_80 reserves for the system */
+    load_refuses(dir, HDR ".shared .b8 s[233472];\n.entry k() { ret; }\n", "4:13",
+                  ".shared 's' (233472 bytes at offset 1024) does not fit in the 233472 "
                   "bytes");
+    /* variables that fit alone but not together: the loader */
     load_refuses(dir, HDR ".shared .b8 a[200000];\n.shared .b8 b[40000];\n", "5:13",
                   ".shared 'b' (40000 bytes at offset 201024) does not fit");
     /* against the timing config's shared memory, at load */
@@ -467,6 +488,49 @@ static void test_hung_kernels(void **state)
     g_free(hs);
 }
 
+/* A while(1) under limits set out of reach (1e12 instructions/cycles, no
+ * livelock check) stops at the wall-clock limit, located like the others,
+ * functionally and under --timing; --progress lines come every
+ * limits.progress_seconds and never unasked. */
+static void test_wall_clock_limit(void **state)
+{
+    (void)state;
+    char *h = bad("hang.ptx"), *err;
+    gint64 t0 = g_get_monotonic_time();
+    int rc = RUN(NULL, &err, "run", h, "--kernel", "hang", "--grid", "1", "--block", "32",
+                 "--arg", "zeros:4", "--max-seconds", "1", "--max-warp-instructions",
+                 "1000000000000", "--livelock-limit", "1000000000000");
+    double secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+    assert_null(strstr(err, "ptxemu: kernel 'hang': ")); /* no progress unasked */
+    expect_stopped(rc, err, "hang.ptx:1", "stopped after 1 s of wall-clock time "
+                                          "(limits.max_seconds; raise it with --max-seconds");
+    assert_true(secs >= 1.0 && secs < 30.0);
+    t0 = g_get_monotonic_time();
+    rc = RUN(NULL, &err, "run", h, "--kernel", "hang", "--grid", "1", "--block", "32",
+             "--arg", "zeros:4", "--timing", "--set", "limits.max_seconds=2", "--set",
+             "limits.progress_seconds=1", "--max-cycles", "1000000000000", "--livelock-limit",
+             "1000000000000", "--max-warp-instructions", "1000000000000");
+    secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+    assert_contains(err, "ptxemu: kernel 'hang': 1 s, cycle ");
+    expect_stopped(rc, err, "hang.ptx:1", "stopped after 2 s of wall-clock time "
+                                          "(limits.max_seconds");
+    assert_true(secs >= 2.0 && secs < 30.0);
+    /* -j 2: the CTAs' threads check it too */
+    rc = RUN(NULL, &err, "run", h, "--kernel", "hang", "--grid", "4", "--block", "32",
+             "--arg", "zeros:4", "-j", "2", "--max-seconds", "1", "--max-warp-instructions",
+             "1000000000000", "--livelock-limit", "1000000000000");
+    assert_int_equal(rc, 1);
+    assert_contains(err, "stopped after 1 s of wall-clock time (limits.max_seconds");
+    assert_contains(err, "hang.ptx:1");
+    g_free(err);
+    rc = RUN(NULL, &err, "run", h, "--kernel", "hang", "--grid", "1", "--block", "32",
+             "--arg", "zeros:4", "--max-seconds", "-1");
+    assert_int_equal(rc, 2);
+    assert_contains(err, "--max-seconds must be between 0 (no limit) and 1e9, not -1");
+    g_free(err);
+    g_free(h);
+}
+
 /* ------------------------------------------------------- 7. zero settings */
 
 static void test_zero_settings(void **state)
@@ -531,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_bad_targets),
         cmocka_unit_test(test_unwritable_outputs),
         cmocka_unit_test(test_hung_kernels),
+        cmocka_unit_test(test_wall_clock_limit),
         cmocka_unit_test(test_zero_settings),
         cmocka_unit_test(test_errors_to_stderr),
     };
