@@ -35,6 +35,8 @@ typedef struct rt_managed {
     uint64_t dev_block;          /* cudaMallocManaged: the device block to free, */
     size_t map_len;              /* and the length of the host mapping; 0: a variable */
     bool host_mapped;            /* cudaHostAlloc(cudaHostAllocMapped): freed by cudaFreeHost */
+    bool borrowed;               /* cudaHostRegister(cudaHostRegisterMapped): the host copy is
+                                  * the program's own memory, the device copy a mirror */
 } rt_managed;
 
 static void managed_free(gpointer p)
@@ -42,7 +44,7 @@ static void managed_free(gpointer p)
     rt_managed *m = p;
     if (m->map_len)
         munmap(m->host, m->map_len);
-    else
+    else if (!m->borrowed)
         g_free(m->host);
     g_free(m->name);
     g_free(m);
@@ -59,7 +61,7 @@ void rt_managed_reset(cudart *rt)
         rt_managed *m = g_ptr_array_index(rt->managed, i);
         size_t bytes = 0;
         ptxemu_dptr dev = 0;
-        if (!m->map_len && m->fb->mod &&
+        if (!m->map_len && !m->borrowed && m->fb->mod &&
             ptxemu_module_get_global(m->fb->mod, m->name, &dev, &bytes) == PTXEMU_OK &&
             bytes >= m->size)
             m->dev = dev;
@@ -167,7 +169,7 @@ static cudaError_t map_shared(cudart *rt, void **out, size_t size, bool host_map
         return cudaErrorMemoryAllocation;
     }
     rt_managed *m = g_new0(rt_managed, 1);
-    *m = (rt_managed){host, NULL, NULL, at, size, block, map_len, host_mapped};
+    *m = (rt_managed){host, NULL, NULL, at, size, block, map_len, host_mapped, false};
     g_ptr_array_add(rt->managed, m);
     rt->allocated += size;
     *out = host;
@@ -211,7 +213,7 @@ CUDART_EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddr
         return;
     }
     rt_managed *m = g_new0(rt_managed, 1);
-    *m = (rt_managed){host, fb, g_strdup(deviceName), dev, size, 0, 0, false};
+    *m = (rt_managed){host, fb, g_strdup(deviceName), dev, size, 0, 0, false, false};
     (void)ptxemu_memcpy_dtoh(rt->ctx, m->host, dev, size); /* its initialiser */
     g_ptr_array_add(rt->managed, m);
     *hostVarPtrAddress = m->host;
@@ -257,7 +259,7 @@ bool rt_mapped_free(cudart *rt, void *p)
 {
     for (guint i = 0; i < rt->managed->len; i++) {
         rt_managed *m = g_ptr_array_index(rt->managed, i);
-        if (m->host == p && m->host_mapped) {
+        if (m->host == p && m->host_mapped && !m->borrowed) {
             (void)rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaFreeHost");
             (void)ptxemu_free(rt->ctx, m->dev_block);
             rt->allocated -= MIN(rt->allocated, m->size);
@@ -268,18 +270,85 @@ bool rt_mapped_free(cudart *rt, void *p)
     return false;
 }
 
-/* The device pointer of mapped host memory is its host pointer.  Host
- * memory that is not mapped (cudaMallocHost, cudaHostAlloc without
- * cudaHostAllocMapped, cudaHostRegister) cannot be reached by a kernel
- * here: cudaErrorNotSupported, named on stderr. */
+/* Registered host memory mapped for the device
+ * (cudaHostRegister(cudaHostRegisterMapped)) cannot be moved to a device
+ * address: the program owns it.  Its device copy is a mirror, a device
+ * block of its size, synchronised like the blocks above (to the device
+ * before every launch, back after it), so its device pointer differs from
+ * the host pointer (canUseHostPointerForRegisteredMem 0).  Copies given
+ * the mirror's address act on the host copy (rt_mapped_mirror_host), which
+ * holds the data between launches.  The caller holds the lock. */
+cudaError_t rt_register_mapped(cudart *rt, void *host, size_t size)
+{
+    if (!rt->ctx)
+        return rt->init_error;
+    if (rt->sticky)
+        return rt->sticky;
+    ptxemu_dptr block = 0;
+    if (size > rt->cfg.limits.device_memory ||
+        ptxemu_malloc(rt->ctx, &block, size) != PTXEMU_OK) {
+        rt_log(rt, RT_LOG_WARN, "cudaHostRegister(%zu bytes, cudaHostRegisterMapped): no device "
+               "memory for its device copy (limits.device_memory %llu bytes)", size,
+               (unsigned long long)rt->cfg.limits.device_memory);
+        return cudaErrorMemoryAllocation;
+    }
+    rt_managed *m = g_new0(rt_managed, 1);
+    *m = (rt_managed){host, NULL, NULL, block, size, block, 0, true, true};
+    g_ptr_array_add(rt->managed, m);
+    rt->allocated += size;
+    return cudaSuccess;
+}
+
+bool rt_unregister_mapped(cudart *rt, void *host)
+{
+    for (guint i = 0; i < rt->managed->len; i++) {
+        rt_managed *m = g_ptr_array_index(rt->managed, i);
+        if (m->host == host && m->borrowed) {
+            (void)rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaHostUnregister");
+            (void)ptxemu_free(rt->ctx, m->dev_block);
+            rt->allocated -= MIN(rt->allocated, m->size);
+            g_ptr_array_remove_index_fast(rt->managed, i);
+            return true;
+        }
+    }
+    return false;
+}
+
+void *rt_mapped_device(const cudart *rt, const void *p)
+{
+    const rt_managed *m = p ? find(rt, p, 0) : NULL;
+    if (!m || !m->host_mapped)
+        return NULL;
+    return (void *)(uintptr_t)(m->dev + ((uintptr_t)p - (uintptr_t)m->host));
+}
+
+void *rt_mapped_mirror_host(const cudart *rt, const void *p, size_t n)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    for (guint i = 0; p && i < rt->managed->len; i++) {
+        const rt_managed *m = g_ptr_array_index(rt->managed, i);
+        if (m->borrowed && a - m->dev < m->size && m->size - (a - m->dev) >= n)
+            return (char *)m->host + (a - m->dev);
+    }
+    return (void *)p;
+}
+
+/* The device pointer of mapped host memory: the host pointer itself for
+ * cudaHostAlloc(cudaHostAllocMapped), the mirror's address for registered
+ * memory.  Host memory that is not mapped (cudaMallocHost, cudaHostAlloc
+ * without cudaHostAllocMapped, cudaHostRegister without
+ * cudaHostRegisterMapped) cannot be reached by a kernel here:
+ * cudaErrorNotSupported, named on stderr. */
 CUDART_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned flags)
 {
     cudart *rt = rt_enter();
     if (!pDevice || !pHost || flags)
         return rt_leave(rt, cudaErrorInvalidValue);
-    if (!rt_mapped_host(rt, pHost))
+    void *dev = rt_mapped_device(rt, pHost);
+    if (!dev)
         return rt_leave(rt, rt_unsupported(rt, "cudaHostGetDevicePointer of host memory not "
-                                               "allocated with cudaHostAlloc(cudaHostAllocMapped)"));
-    *pDevice = pHost;
+                                               "allocated with cudaHostAlloc(cudaHostAllocMapped) "
+                                               "or registered with cudaHostRegisterMapped"));
+    *pDevice = dev;
     return rt_leave(rt, cudaSuccess);
 }

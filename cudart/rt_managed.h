@@ -23,5 +23,14 @@ cudaError_t rt_host_alloc_mapped(cudart *rt, void **pHost, size_t size);
 bool rt_mapped_free(cudart *rt, void *p);
 /* Whether p lies in such a block. */
 bool rt_mapped_host(const cudart *rt, const void *p);
+/* cudaHostRegister(cudaHostRegisterMapped): a device mirror of the
+ * program's range; rt_unregister_mapped drops it (false: none there). */
+cudaError_t rt_register_mapped(cudart *rt, void *host, size_t size);
+bool rt_unregister_mapped(cudart *rt, void *host);
+/* A pointer into a registered range's device mirror as the host pointer it
+ * mirrors (n bytes must fit); any other pointer unchanged. */
+void *rt_mapped_mirror_host(const cudart *rt, const void *p, size_t n);
+/* The device pointer of mapped host memory at p; NULL: p is not mapped. */
+void *rt_mapped_device(const cudart *rt, const void *p);
 
 #endif

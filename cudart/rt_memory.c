@@ -165,17 +165,25 @@ CUDART_EXPORT cudaError_t cudaFreeHost(void *ptr)
  * a registered base (cudaErrorHostMemoryNotRegistered otherwise). */
 CUDART_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
 {
-    (void)flags;
     cudart *rt = rt_enter();
     uintptr_t a = (uintptr_t)ptr;
-    if (!ptr || !size || size > UINTPTR_MAX - a)
+    /* Default 0, Portable 1, Mapped 2, IoMemory 4, ReadOnly 8 */
+    if (!ptr || !size || size > UINTPTR_MAX - a || (flags & ~0xfu))
         return rt_leave(rt, cudaErrorInvalidValue);
+    if (flags & 4u)
+        return rt_leave(rt, rt_unsupported(rt, "cudaHostRegister(cudaHostRegisterIoMemory): "
+                                               "there is no I/O memory to map here"));
     GHashTableIter it;
     gpointer base, len;
     g_hash_table_iter_init(&it, rt->host_registered);
     while (g_hash_table_iter_next(&it, &base, &len))
         if (a < (uintptr_t)base + GPOINTER_TO_SIZE(len) && (uintptr_t)base < a + size)
             return rt_leave(rt, cudaErrorHostMemoryAlreadyRegistered);
+    if (flags & 2u) { /* cudaHostRegisterMapped: a device mirror (rt_managed.c) */
+        cudaError_t e = rt_register_mapped(rt, ptr, size);
+        if (e)
+            return rt_leave(rt, e);
+    }
     g_hash_table_insert(rt->host_registered, ptr, GSIZE_TO_POINTER(size));
     return rt_leave(rt, cudaSuccess);
 }
@@ -185,9 +193,10 @@ CUDART_EXPORT cudaError_t cudaHostUnregister(void *ptr)
     cudart *rt = rt_enter();
     if (!ptr)
         return rt_leave(rt, cudaErrorInvalidValue);
-    return rt_leave(rt, g_hash_table_remove(rt->host_registered, ptr)
-                            ? cudaSuccess
-                            : cudaErrorHostMemoryNotRegistered);
+    if (!g_hash_table_remove(rt->host_registered, ptr))
+        return rt_leave(rt, cudaErrorHostMemoryNotRegistered);
+    (void)rt_unregister_mapped(rt, ptr);
+    return rt_leave(rt, cudaSuccess);
 }
 
 CUDART_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
@@ -257,6 +266,9 @@ static cudaError_t copy(cudart *rt, void *dst, const void *src, size_t n, int ki
     if (e || n == 0)
         return e;
     bool dd, sd;
+    /* a registered range's device mirror: its host copy holds the data */
+    dst = rt_mapped_mirror_host(rt, dst, n);
+    src = rt_mapped_mirror_host(rt, src, n);
     e = sides(rt, dst, n, src, n, kind, &dd, &sd);
     return e ? e : raw_copy(rt, dst, dd, src, sd, n, w);
 }
@@ -298,6 +310,8 @@ static cudaError_t copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src
     size_t dn, sn;
     if (!footprint(dpitch, width, height, &dn) || !footprint(spitch, width, height, &sn))
         return cudaErrorInvalidValue;
+    dst = rt_mapped_mirror_host(rt, dst, dn);
+    src = rt_mapped_mirror_host(rt, src, sn);
     /* the whole footprint of each side must be on that side */
     e = sides(rt, dst, dn, src, sn, kind, &dd, &sd);
     for (size_t r = 0; !e && r < height; r++)
@@ -499,10 +513,17 @@ CUDART_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes 
     if (!attr)
         return rt_leave(rt, cudaErrorInvalidValue);
     memset(attr, 0, sizeof *attr);
-    if (rt_mapped_host(rt, ptr)) { /* mapped host memory: one pointer for both */
+    void *mirrored = rt_mapped_mirror_host(rt, ptr, 0);
+    if (mirrored != ptr) { /* the device mirror of registered mapped memory */
         attr->type = cudaMemoryTypeHost;
         attr->device = rt->device;
-        attr->devicePointer = attr->hostPointer = (void *)ptr;
+        attr->devicePointer = (void *)ptr;
+        attr->hostPointer = mirrored;
+    } else if (rt_mapped_host(rt, ptr)) { /* mapped host memory */
+        attr->type = cudaMemoryTypeHost;
+        attr->device = rt->device;
+        attr->devicePointer = rt_mapped_device(rt, ptr);
+        attr->hostPointer = (void *)ptr;
     } else if (rt_managed_range(rt, ptr, 0)) {
         attr->type = cudaMemoryTypeManaged;
         attr->device = rt->device;

@@ -1,7 +1,8 @@
 // tests/cuda/mapped.cu — zero-copy host memory as the simpleZeroCopy-style
 // samples use it: check canMapHostMemory, set cudaDeviceMapHost, allocate
 // with cudaHostAlloc(cudaHostAllocMapped), get the device pointers with
-// cudaHostGetDevicePointer and run kernels on them; the host sees the
+// cudaHostGetDevicePointer (and cudaHostRegister(cudaHostRegisterMapped)
+// for the program's own memory) and run kernels on them; the host sees the
 // kernel's writes after it finishes and the next kernel sees the host's.
 #include "check.h"
 
@@ -80,6 +81,46 @@ int main()
     CHECK(cudaFreeHost(pinned));
     EXPECT_ERR(cudaFree(c), cudaErrorInvalidValue); // cudaFreeHost frees it
     (void)cudaGetLastError();
+
+    // the program's own memory registered with cudaHostRegisterMapped: its
+    // device pointer is a mirror (canUseHostPointerForRegisteredMem is 0),
+    // kept in step at kernel boundaries like the blocks above
+    REQUIRE(p.canUseHostPointerForRegisteredMem == 0);
+    float *own = (float *)std::malloc(n * sizeof(float));
+    REQUIRE(own != nullptr);
+    for (int i = 0; i < n; i++)
+        own[i] = (float)i;
+    CHECK(cudaHostRegister(own, n * sizeof(float), cudaHostRegisterMapped));
+    float *down;
+    CHECK(cudaHostGetDevicePointer(&down, own, 0));
+    REQUIRE(down != nullptr && down != own);
+    CHECK(cudaHostGetDevicePointer(&mid, own + 3, 0));
+    REQUIRE(mid == down + 3);
+    scale<<<(n + 127) / 128, 128>>>(down, n, 2.0f);
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; i++)
+        REQUIRE(own[i] == 2.0f * (float)i);
+    own[7] = 100.0f; // the host's write reaches the next kernel
+    scale<<<(n + 127) / 128, 128>>>(down, n, 0.5f);
+    CHECK(cudaDeviceSynchronize());
+    REQUIRE(own[7] == 50.0f && own[8] == 8.0f);
+    own[9] = -3.0f; // a copy from the device pointer sees the host copy
+    CHECK(cudaMemcpy(h, down, sizeof h, cudaMemcpyDefault));
+    REQUIRE(h[9] == -3.0f && h[999] == 999.0f);
+    CHECK(cudaPointerGetAttributes(&pa, down + 1));
+    REQUIRE(pa.type == cudaMemoryTypeHost && pa.hostPointer == own + 1 &&
+            pa.devicePointer == down + 1);
+    CHECK(cudaHostUnregister(own));
+    EXPECT_ERR(cudaHostGetDevicePointer(&mid, own, 0), cudaErrorNotSupported);
+    (void)cudaGetLastError();
+    // registered without the flag: page-locked, not mapped
+    CHECK(cudaHostRegister(own, 64, cudaHostRegisterDefault));
+    EXPECT_ERR(cudaHostGetDevicePointer(&mid, own, 0), cudaErrorNotSupported);
+    (void)cudaGetLastError();
+    CHECK(cudaHostUnregister(own));
+    EXPECT_ERR(cudaHostRegister(own, 64, 0x100u), cudaErrorInvalidValue); // no such flag
+    (void)cudaGetLastError();
+    std::free(own);
 
     CHECK(cudaFree(dev));
     CHECK(cudaFreeHost(a));
