@@ -21,9 +21,10 @@
 #include "cudart/rt_graph.h"
 #include "cudart/rt_stream.h"
 
-#define CUDART_EXPORT __attribute__((visibility("default")))
-
+/* entry points of other files */
 cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags);
+
+#define CUDART_EXPORT __attribute__((visibility("default")))
 
 #define STREAM_LEGACY ((cudaStream_t)0x1)
 #define STREAM_NON_BLOCKING 0x1u

@@ -21,9 +21,10 @@
 #include "cudart/rt_graph.h"
 #include "cudart/rt_stream.h"
 
-#define CUDART_EXPORT __attribute__((visibility("default")))
-
+/* entry points of other files */
 cudaError_t cudaFree(void *devPtr);
+
+#define CUDART_EXPORT __attribute__((visibility("default")))
 
 #define GRANULE 256u
 #define ALLOC_TYPE_PINNED 1
