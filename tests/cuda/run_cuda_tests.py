@@ -234,7 +234,7 @@ def run(t):
     errors = t.build("errors", PTX75)
     t.check("errors: documented error codes", t.exec("--", errors),
             want_out=["PASS errors"],
-            want_err=["not supported yet: cudaGraphCreate", "out-of-bounds",
+            want_err=["not supported yet: cudaDeviceCanAccessPeer", "out-of-bounds",
                       os.path.basename(errors) + ".fatbin0.compute_75.ptx:",
                       "rerun with `ptxemu exec --keep-ptx DIR`"])
     with tempfile.TemporaryDirectory() as tmp:
