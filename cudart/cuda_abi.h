@@ -33,6 +33,7 @@ typedef enum cudaError {
     cudaErrorInvalidPtx = 218,
     cudaErrorUnsupportedPtxVersion = 222,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorIllegalState = 401,
     cudaErrorSymbolNotFound = 500,
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700,
@@ -45,6 +46,16 @@ typedef enum cudaError {
     cudaErrorLaunchFailure = 719,
     cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureMerge = 902,
+    cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorStreamCaptureUnjoined = 904,
+    cudaErrorStreamCaptureIsolation = 905,
+    cudaErrorStreamCaptureImplicit = 906,
+    cudaErrorCapturedEvent = 907,
+    cudaErrorStreamCaptureWrongThread = 908,
+    cudaErrorGraphExecUpdateFailure = 910,
     cudaErrorUnknown = 999,
 } cudaError_t;
 
@@ -214,6 +225,112 @@ struct cudaFuncAttributes {
     int clusterSchedulingPolicyPreference;
     int nonPortableClusterSizeAllowed;
     int reserved[16];
+};
+
+/* 3-D copies (driver_types.h, CUDA 13.0). */
+struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+};
+struct cudaExtent {
+    size_t width, height, depth;
+};
+struct cudaPos {
+    size_t x, y, z;
+};
+struct cudaMemcpy3DParms {
+    void *srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    void *dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    int kind;
+};
+
+/* Graphs (driver_types.h, CUDA 13.0). */
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+typedef void (*cudaHostFn_t)(void *userData);
+
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+};
+struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void *userData;
+};
+typedef struct cudaGraphEdgeData_st {
+    unsigned char from_port, to_port, type, reserved[5];
+} cudaGraphEdgeData;
+typedef struct cudaGraphExecUpdateResultInfo_st {
+    int result;                  /* enum cudaGraphExecUpdateResult */
+    cudaGraphNode_t errorNode;
+    cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+
+enum cudaGraphNodeType {
+    cudaGraphNodeTypeKernel = 0,
+    cudaGraphNodeTypeMemcpy = 1,
+    cudaGraphNodeTypeMemset = 2,
+    cudaGraphNodeTypeHost = 3,
+    cudaGraphNodeTypeGraph = 4,
+    cudaGraphNodeTypeEmpty = 5,
+};
+enum cudaGraphExecUpdateResult {
+    cudaGraphExecUpdateSuccess = 0,
+    cudaGraphExecUpdateError = 1,
+    cudaGraphExecUpdateErrorTopologyChanged = 2,
+    cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+    cudaGraphExecUpdateErrorParametersChanged = 5,
+    cudaGraphExecUpdateErrorNotSupported = 6,
+};
+enum cudaStreamCaptureStatus {
+    cudaStreamCaptureStatusNone = 0,
+    cudaStreamCaptureStatusActive = 1,
+    cudaStreamCaptureStatusInvalidated = 2,
+};
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2,
+};
+
+/* Stream-ordered allocation (driver_types.h, CUDA 13.0). */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+struct cudaMemPoolProps {
+    int allocType;               /* enum cudaMemAllocationType: 1 pinned */
+    int handleTypes;             /* enum cudaMemAllocationHandleType */
+    struct cudaMemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+};
+enum cudaMemPoolAttr {
+    cudaMemPoolReuseFollowEventDependencies = 1,
+    cudaMemPoolReuseAllowOpportunistic = 2,
+    cudaMemPoolReuseAllowInternalDependencies = 3,
+    cudaMemPoolAttrReleaseThreshold = 4,
+    cudaMemPoolAttrReservedMemCurrent = 5,
+    cudaMemPoolAttrReservedMemHigh = 6,
+    cudaMemPoolAttrUsedMemCurrent = 7,
+    cudaMemPoolAttrUsedMemHigh = 8,
 };
 
 /* The wrapper nvcc places in .nvFatBinSegment (fatbinary_section.h). */

@@ -118,6 +118,16 @@ typedef struct cudart {
     GHashTable *streams;         /* cudaStream_t handles created (owned) */
     GHashTable *events;          /* cudaEvent_t handles created (owned) */
     GHashTable *per_thread;      /* GThread* -> its cudaStreamPerThread stream */
+    /* graphs and stream capture (rt_graph.c, rt_graph_exec.c, rt_capture.c) */
+    GHashTable *graphs;          /* rt_graph* the program holds */
+    GHashTable *gnodes;          /* rt_gnode* alive */
+    GHashTable *graph_execs;     /* rt_graph_exec* */
+    GHashTable *captures;        /* capture id -> rt_capture* (owned) */
+    GHashTable *capture_of;      /* ptxemu_stream* -> rt_capture_stream* (owned) */
+    uint64_t next_capture_id;
+    /* stream-ordered allocation (rt_mempool.c) */
+    GHashTable *pools;           /* rt_pool* created by the program, and the default one */
+    void *default_pool, *current_pool;
     /* what ran */
     GArray *launches;            /* rt_launch_record, in launch order */
     guint launches_done;         /* records whose launch has run */

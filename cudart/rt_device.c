@@ -2,6 +2,7 @@
  * GPU config), versions, errors, synchronisation and reset. */
 #include "cudart/rt.h"
 #include "cudart/rt_stream.h"
+#include "cudart/rt_graph.h"
 
 #include <string.h>
 
@@ -200,7 +201,7 @@ static void fill_props(const cudart *rt, struct cudaDeviceProp *p)
     p->sparseCudaArraySupported = 0;
     p->hostRegisterReadOnlySupported = 0;
     p->timelineSemaphoreInteropSupported = 0;
-    p->memoryPoolsSupported = 0; /* cudaMallocAsync / cudaMemPool*: not supported */
+    p->memoryPoolsSupported = 1; /* cudaMallocAsync and device pools (rt_mempool.c) */
     p->gpuDirectRDMASupported = 0;
     p->gpuDirectRDMAFlushWritesOptions = 0;
     p->gpuDirectRDMAWritesOrdering = 0; /* cudaGPUDirectRDMAWritesOrderingNone */
@@ -459,6 +460,9 @@ CUDART_EXPORT cudaError_t cudaDeviceSynchronize(void)
     cudart *rt = rt_enter();
     if (!rt->ctx)
         return rt_leave(rt, rt->init_error);
+    cudaError_t e = rt_capture_unsafe_call(rt, "cudaDeviceSynchronize");
+    if (e)
+        return rt_leave(rt, e);
     return rt_leave(rt, rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaDeviceSynchronize"));
 }
 
@@ -566,6 +570,29 @@ CUDART_EXPORT cudaError_t cudaPeekAtLastError(void)
     X(cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",        \
       "too many blocks in cooperative launch")                                         \
     X(cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported")       \
+    X(cudaErrorIllegalState, "cudaErrorIllegalState",                                  \
+      "the operation cannot be performed in the present state")                        \
+    X(cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported",          \
+      "operation not permitted when stream is capturing")                              \
+    X(cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated",          \
+      "operation failed due to a previous error during capture")                       \
+    X(cudaErrorStreamCaptureMerge, "cudaErrorStreamCaptureMerge",                      \
+      "operation would result in a merge of separate capture sequences")               \
+    X(cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched",              \
+      "capture was not ended in the same stream as it began")                          \
+    X(cudaErrorStreamCaptureUnjoined, "cudaErrorStreamCaptureUnjoined",                \
+      "capturing stream has unjoined work")                                            \
+    X(cudaErrorStreamCaptureIsolation, "cudaErrorStreamCaptureIsolation",              \
+      "dependency created on uncaptured work in another stream")                       \
+    X(cudaErrorStreamCaptureImplicit, "cudaErrorStreamCaptureImplicit",                \
+      "operation would make the legacy stream depend on a capturing blocking stream")  \
+    X(cudaErrorCapturedEvent, "cudaErrorCapturedEvent",                                \
+      "operation not permitted on an event last recorded in a capturing stream")       \
+    X(cudaErrorStreamCaptureWrongThread, "cudaErrorStreamCaptureWrongThread",          \
+      "attempt to terminate a thread-local capture sequence from another thread")      \
+    X(cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",              \
+      "the graph update was not performed because it included changes which violated " \
+      "constraints specific to instantiated graph update")                             \
     X(cudaErrorUnknown, "cudaErrorUnknown", "unknown error")
 
 CUDART_EXPORT const char *cudaGetErrorName(cudaError_t e)

@@ -6,6 +6,7 @@
 #include "cudart/rt.h"
 #include "cudart/rt_managed.h"
 #include "cudart/rt_stream.h"
+#include "cudart/rt_graph.h"
 
 #include <string.h>
 
@@ -97,6 +98,23 @@ static cudaError_t launch(cudart *rt, const rt_kernel *k, dim3 g, dim3 b, void *
                "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize)");
         return cudaErrorInvalidValue;
     }
+    GPtrArray *deps = NULL;
+    rt_graph *cg = NULL;
+    e = rt_capture_begin_op(rt, stream, &cg, &deps);
+    if (e)
+        return e;
+    if (cg) { /* captured: a kernel node with copies of the arguments */
+        if (coop)
+            return rt_capture_refuse(rt, stream, "cudaLaunchCooperativeKernel");
+        rt_gnode *n = NULL;
+        e = rt_graph_add(cg, cudaGraphNodeTypeKernel, (const cudaGraphNode_t *)deps->pdata,
+                         deps->len, &n);
+        if (!e && (e = rt_gnode_set_kernel(rt, n, k, g, b, shared, args)) != cudaSuccess)
+            rt_graph_drop_last(cg);
+        if (!e)
+            rt_capture_added(rt, stream, n);
+        return e;
+    }
     rt_launch_record r = {.kernel = k->name, .grid = g, .block = b};
     g_array_append_val(rt->launches, r);
     ptxemu_dim3 pg = {g.x, g.y, g.z}, pb = {b.x, b.y, b.z};
@@ -136,6 +154,24 @@ static const rt_kernel *find_kernel(const cudart *rt, const void *func)
     return func ? g_hash_table_lookup(rt->kernels, func) : NULL;
 }
 
+cudaError_t rt_launch_kernel(cudart *rt, const rt_kernel *k, dim3 grid, dim3 block,
+                             void **args, size_t shared, cudaStream_t s)
+{
+    return launch(rt, k, grid, block, args, shared, s, false);
+}
+
+cudaError_t rt_kernel_params(const rt_kernel *k, unsigned *n, const uint32_t **sizes)
+{
+    if (!k->fb->mod)
+        return k->fb->load_error ? k->fb->load_error : cudaErrorNoKernelImageForDevice;
+    const ex_func *f = kernel_ex(k);
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    *n = f->nparams;
+    *sizes = f->param_sizes;
+    return cudaSuccess;
+}
+
 static gboolean is_handle(gpointer key, gpointer value, gpointer handle)
 {
     (void)key;
@@ -150,6 +186,11 @@ static rt_kernel *find_kernel_or_handle(const cudart *rt, const void *func)
     if (!k && func)
         k = g_hash_table_find(rt->kernels, is_handle, (gpointer)func);
     return k;
+}
+
+const rt_kernel *rt_find_kernel(const cudart *rt, const void *func)
+{
+    return find_kernel_or_handle(rt, func);
 }
 
 CUDART_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,

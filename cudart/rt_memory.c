@@ -11,6 +11,8 @@
 #include "cudart/rt_copy.h"
 #include "cudart/rt_managed.h"
 #include "cudart/rt_stream.h"
+#include "cudart/rt_graph.h"
+#include "cudart/rt_mempool.h"
 
 #include <string.h>
 
@@ -61,6 +63,8 @@ CUDART_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
     if (!devPtr)
         return rt_leave(rt, cudaErrorInvalidValue);
     cudaError_t e = ready(rt);
+    if (!e)
+        e = rt_capture_unsafe_call(rt, "cudaMalloc");
     if (e)
         return rt_leave(rt, e);
     if (size == 0) {
@@ -95,7 +99,11 @@ CUDART_EXPORT cudaError_t cudaFree(void *devPtr)
     if (!devPtr)
         return rt_leave(rt, cudaSuccess);
     cudaError_t e = ready(rt);
+    if (!e)
+        e = rt_capture_unsafe_call(rt, "cudaFree");
     if (e)
+        return rt_leave(rt, e);
+    if (rt_pool_free_now(rt, devPtr, &e))
         return rt_leave(rt, e);
     if (rt_managed_free(rt, devPtr))
         return rt_leave(rt, cudaSuccess);
@@ -260,9 +268,18 @@ static cudaError_t sides(const cudart *rt, const void *dst, size_t dn, const voi
     return cudaSuccess;
 }
 
+/* Work for the legacy stream (a synchronous call) while a blocking stream
+ * captures: cudaErrorStreamCaptureImplicit. */
+static cudaError_t sync_call(cudart *rt, rt_when w)
+{
+    return w.async ? cudaSuccess : rt_capture_legacy(rt, NULL, true);
+}
+
 static cudaError_t copy(cudart *rt, void *dst, const void *src, size_t n, int kind, rt_when w)
 {
     cudaError_t e = ready(rt);
+    if (!e)
+        e = sync_call(rt, w);
     if (e || n == 0)
         return e;
     bool dd, sd;
@@ -279,12 +296,54 @@ CUDART_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, i
     return rt_leave(rt, copy(rt, dst, src, count, kind, NOW));
 }
 
+/* A captured copy or memset: a node after the stream's current set. */
+static cudaError_t capture_copy(cudart *rt, cudaStream_t s, rt_graph *g, GPtrArray *deps,
+                                const struct cudaMemcpy3DParms *cp,
+                                const struct cudaMemsetParams *sp)
+{
+    rt_gnode *n = NULL;
+    cudaError_t e = rt_graph_add(g, cp ? cudaGraphNodeTypeMemcpy : cudaGraphNodeTypeMemset,
+                                 (const cudaGraphNode_t *)deps->pdata, deps->len, &n);
+    if (e)
+        return e;
+    e = cp ? rt_gnode_set_copy(rt, n, cp) : rt_gnode_set_memset(rt, n, sp);
+    if (e)
+        rt_graph_drop_last(g);
+    else
+        rt_capture_added(rt, s, n);
+    return e;
+}
+
+static cudaError_t capture_copy_2d(cudart *rt, cudaStream_t s, rt_graph *g, GPtrArray *deps,
+                                   void *dst, size_t dpitch, const void *src, size_t spitch,
+                                   size_t width, size_t height, int kind)
+{
+    struct cudaMemcpy3DParms p = {0};
+    p.srcPtr = (struct cudaPitchedPtr){(void *)src, spitch, width, height};
+    p.dstPtr = (struct cudaPitchedPtr){dst, dpitch, width, height};
+    p.extent = (struct cudaExtent){width, height, 1};
+    p.kind = kind;
+    return capture_copy(rt, s, g, deps, &p, NULL);
+}
+
+cudaError_t rt_copy_async(cudart *rt, void *dst, const void *src, size_t n, int kind,
+                          cudaStream_t s)
+{
+    return copy(rt, dst, src, n, kind, (rt_when){true, s});
+}
+
 CUDART_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind,
                                           cudaStream_t stream)
 {
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, stream))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    GPtrArray *deps = NULL;
+    rt_graph *cg = NULL;
+    cudaError_t e = rt_capture_begin_op(rt, stream, &cg, &deps);
+    if (e || cg)
+        return rt_leave(rt, e ? e : capture_copy_2d(rt, stream, cg, deps, dst, count, src, count,
+                                                    count, 1, kind));
     return rt_leave(rt, copy(rt, dst, src, count, kind, (rt_when){true, stream}));
 }
 
@@ -302,6 +361,8 @@ static cudaError_t copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src
                            size_t width, size_t height, int kind, rt_when w)
 {
     cudaError_t e = ready(rt);
+    if (!e)
+        e = sync_call(rt, w);
     if (e || !width || !height)
         return e;
     if (width > dpitch || width > spitch)
@@ -340,14 +401,29 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, stream))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    GPtrArray *deps = NULL;
+    rt_graph *cg = NULL;
+    cudaError_t e = rt_capture_begin_op(rt, stream, &cg, &deps);
+    if (e || cg)
+        return rt_leave(rt, e ? e : capture_copy_2d(rt, stream, cg, deps, dst, dpitch, src,
+                                                    spitch, width, height, kind));
     return rt_leave(rt, copy_2d(rt, dst, dpitch, src, spitch, width, height, kind,
                                 (rt_when){true, stream}));
+}
+
+cudaError_t rt_copy_2d_async(cudart *rt, void *dst, size_t dpitch, const void *src,
+                             size_t spitch, size_t width, size_t height, int kind,
+                             cudaStream_t s)
+{
+    return copy_2d(rt, dst, dpitch, src, spitch, width, height, kind, (rt_when){true, s});
 }
 
 static cudaError_t set_2d(cudart *rt, void *ptr, size_t pitch, int value, size_t width,
                           size_t height, rt_when w)
 {
     cudaError_t e = ready(rt);
+    if (!e)
+        e = sync_call(rt, w);
     if (e || !width || !height)
         return e;
     size_t n = 0;
@@ -383,12 +459,10 @@ CUDART_EXPORT cudaError_t cudaMemset(void *ptr, int value, size_t count)
     return rt_leave(rt, rt_set_2d(rt, ptr, count, value, count, 1));
 }
 
-CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t s)
+cudaError_t rt_set_2d_async(cudart *rt, void *ptr, size_t pitch, int value, size_t width,
+                            size_t height, cudaStream_t s)
 {
-    cudart *rt = rt_enter();
-    if (!rt_stream_valid(rt, s))
-        return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    return rt_leave(rt, set_2d(rt, ptr, count, value, count, 1, (rt_when){true, s}));
+    return set_2d(rt, ptr, pitch, value, width, height, (rt_when){true, s});
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width,
@@ -397,7 +471,19 @@ CUDART_EXPORT cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, 
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    GPtrArray *deps = NULL;
+    rt_graph *cg = NULL;
+    cudaError_t e = rt_capture_begin_op(rt, s, &cg, &deps);
+    if (e || cg) {
+        struct cudaMemsetParams p = {ptr, pitch, (unsigned char)value, 1, width, height};
+        return rt_leave(rt, e ? e : capture_copy(rt, s, cg, deps, NULL, &p));
+    }
     return rt_leave(rt, set_2d(rt, ptr, pitch, value, width, height, (rt_when){true, s}));
+}
+
+CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t s)
+{
+    return cudaMemset2DAsync(ptr, count, value, count, 1, s);
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width,
@@ -471,6 +557,8 @@ CUDART_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *s
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (rt_capturing(rt, s))
+        return rt_leave(rt, rt_capture_refuse(rt, s, "cudaMemcpyToSymbolAsync"));
     return rt_leave(rt, symbol_copy(rt, sym, (void *)src, count, offset, kind, true));
 }
 
@@ -480,6 +568,8 @@ CUDART_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, 
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (rt_capturing(rt, s))
+        return rt_leave(rt, rt_capture_refuse(rt, s, "cudaMemcpyFromSymbolAsync"));
     return rt_leave(rt, symbol_copy(rt, sym, dst, count, offset, kind, false));
 }
 

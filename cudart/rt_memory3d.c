@@ -4,31 +4,10 @@
  * side goes to rt_texture_copy.c. */
 #include "cudart/rt_copy.h"
 #include "cudart/rt_stream.h"
+#include "cudart/rt_graph.h"
 #include "cudart/rt_texture.h"
 
 #define CUDART_EXPORT __attribute__((visibility("default")))
-
-/* driver_types.h, CUDA 13.0 */
-struct cudaPitchedPtr {
-    void *ptr;
-    size_t pitch, xsize, ysize;
-};
-struct cudaExtent {
-    size_t width, height, depth;
-};
-struct cudaPos {
-    size_t x, y, z;
-};
-struct cudaMemcpy3DParms {
-    void *srcArray;
-    struct cudaPos srcPos;
-    struct cudaPitchedPtr srcPtr;
-    void *dstArray;
-    struct cudaPos dstPos;
-    struct cudaPitchedPtr dstPtr;
-    struct cudaExtent extent;
-    int kind;
-};
 
 cudaError_t cudaMalloc(void **devPtr, size_t size);
 
@@ -91,6 +70,8 @@ CUDART_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, c
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (rt_capturing(rt, s))
+        return rt_leave(rt, rt_capture_refuse(rt, s, "cudaMemcpy3DAsync"));
     return rt_leave(rt, copy_3d(rt, p));
 }
 
@@ -117,5 +98,7 @@ CUDART_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value,
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (rt_capturing(rt, s))
+        return rt_leave(rt, rt_capture_refuse(rt, s, "cudaMemset3DAsync"));
     return rt_leave(rt, set_3d(rt, p, value, e));
 }

@@ -34,6 +34,15 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t, int *);
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t);
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t, cudaStream_t, unsigned);
 cudaError_t cudaLaunchHostFunc(cudaStream_t, void (*)(void *), void *);
+cudaError_t cudaStreamBeginCapture(cudaStream_t, int);
+cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t, int *, unsigned long long *, cudaGraph_t *,
+                                     const cudaGraphNode_t **, const cudaGraphEdgeData **,
+                                     size_t *);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t, cudaStream_t);
+cudaError_t cudaMallocAsync(void **, size_t, cudaStream_t);
+cudaError_t cudaFreeAsync(void *, cudaStream_t);
+cudaError_t cudaMallocFromPoolAsync(void **, size_t, cudaMemPool_t, cudaStream_t);
 cudaError_t cudaStreamAddCallback(cudaStream_t, void (*)(cudaStream_t, cudaError_t, void *),
                                   void *, unsigned);
 
@@ -141,6 +150,44 @@ PTXEMU_PT(cudaError_t, cudaStreamGetPriority_ptsz, (cudaStream_t st, int *p))
 PTXEMU_PT(cudaError_t, cudaStreamIsCapturing_ptsz, (cudaStream_t st, int *status))
 {
     return cudaStreamIsCapturing(ptsz(st), status);
+}
+
+PTXEMU_PT(cudaError_t, cudaStreamBeginCapture_ptsz, (cudaStream_t st, int mode))
+{
+    return cudaStreamBeginCapture(ptsz(st), mode);
+}
+
+PTXEMU_PT(cudaError_t, cudaStreamEndCapture_ptsz, (cudaStream_t st, cudaGraph_t *g))
+{
+    return cudaStreamEndCapture(ptsz(st), g);
+}
+
+PTXEMU_PT(cudaError_t, cudaStreamGetCaptureInfo_ptsz,
+          (cudaStream_t st, int *status, unsigned long long *id, cudaGraph_t *g,
+           const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges, size_t *n))
+{
+    return cudaStreamGetCaptureInfo(ptsz(st), status, id, g, deps, edges, n);
+}
+
+PTXEMU_PT(cudaError_t, cudaGraphLaunch_ptsz, (cudaGraphExec_t x, cudaStream_t st))
+{
+    return cudaGraphLaunch(x, ptsz(st));
+}
+
+PTXEMU_PT(cudaError_t, cudaMallocAsync_ptsz, (void **p, size_t n, cudaStream_t st))
+{
+    return cudaMallocAsync(p, n, ptsz(st));
+}
+
+PTXEMU_PT(cudaError_t, cudaFreeAsync_ptsz, (void *p, cudaStream_t st))
+{
+    return cudaFreeAsync(p, ptsz(st));
+}
+
+PTXEMU_PT(cudaError_t, cudaMallocFromPoolAsync_ptsz,
+          (void **p, size_t n, cudaMemPool_t pool, cudaStream_t st))
+{
+    return cudaMallocFromPoolAsync(p, n, pool, ptsz(st));
 }
 
 PTXEMU_PT(cudaError_t, cudaEventRecord_ptsz, (cudaEvent_t e, cudaStream_t st))

@@ -9,6 +9,8 @@
 #include "cudart/rt_output.h"
 #include "cudart/rt_stream.h"
 #include "cudart/rt_texture.h"
+#include "cudart/rt_graph.h"
+#include "cudart/rt_mempool.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -170,6 +172,9 @@ static gpointer create_runtime(gpointer unused)
     rt->host_registered = g_hash_table_new(g_direct_hash, g_direct_equal);
     rt->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     rt_streams_init(rt);
+    rt_graphs_init(rt);
+    rt_captures_init(rt);
+    rt_pools_init(rt);
     rt->launches = g_array_new(FALSE, FALSE, sizeof(rt_launch_record));
     rt->arrays = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     rt->tex_objects = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
@@ -312,7 +317,9 @@ void rt_reset(cudart *rt)
      * registrations reload their PTX; work still queued is dropped, as in
      * CUDA */
     rt->reset_cycles = rt_cycles(rt);
+    rt_captures_reset(rt);
     rt_streams_reset(rt);
+    rt_pools_reset(rt);
     rt_texture_reset(rt);
     rt->launches_done = rt->launches->len;
     ptxemu_ctx_destroy(rt->ctx);

@@ -17,6 +17,8 @@
  * event's work completed / clock.core) under timing and host wall-clock
  * time when the work ran in functional mode. */
 #include "cudart/rt_stream.h"
+#include "cudart/rt_graph.h"
+#include "cudart/rt_mempool.h"
 
 #define CUDART_EXPORT __attribute__((visibility("default")))
 
@@ -39,7 +41,16 @@ typedef struct rt_event {
     ptxemu_event *pe;
     unsigned flags;
     bool recorded;
+    rt_capture_mark mark;        /* last recorded in a capturing stream (rt_capture.c) */
 } rt_event;
+
+static void event_free(gpointer p)
+{
+    rt_event *ev = p;
+    if (ev->mark.nodes)
+        g_ptr_array_free(ev->mark.nodes, TRUE);
+    g_free(ev);
+}
 
 bool rt_stream_valid(const cudart *rt, cudaStream_t s)
 {
@@ -73,6 +84,8 @@ cudaError_t rt_wait(cudart *rt, ptxemu_status s, const char *call)
     if (!rt->ctx)
         return rt->init_error ? rt->init_error : cudaErrorInitializationError;
     cudaError_t e = rt_status(rt, s, call);
+    if (s == PTXEMU_OK) /* all queued work has run: frees in stream order are complete */
+        rt_pools_synced(rt);
     return rt->sticky ? rt->sticky : e;
 }
 
@@ -118,6 +131,7 @@ CUDART_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s)
     rt_stream *st = s && g_hash_table_contains(rt->streams, s) ? (rt_stream *)s : NULL;
     if (!st)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    rt_capture_stream_gone(rt, s);
     ptxemu_status ps = ptxemu_stream_destroy(rt->ctx, st->ps);
     g_hash_table_remove(rt->streams, st); /* frees st */
     return rt_leave(rt, rt_wait(rt, ps, "cudaStreamDestroy"));
@@ -130,6 +144,15 @@ static cudaError_t stream_wait(cudaStream_t s, const char *call)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
     if (!rt->ctx)
         return rt_leave(rt, rt->init_error);
+    if (rt_capturing(rt, s)) { /* a capturing stream has nothing to wait for */
+        rt_capture_invalidate(rt, s);
+        rt_log(rt, RT_LOG_INFO, "%s on a capturing stream: not permitted "
+               "(cudaErrorStreamCaptureUnsupported; the capture is invalidated)", call);
+        return rt_leave(rt, cudaErrorStreamCaptureUnsupported);
+    }
+    cudaError_t e = rt_capture_legacy(rt, s, true);
+    if (e)
+        return rt_leave(rt, e);
     ptxemu_status ps = ptxemu_stream_synchronize(rt->ctx, rt_stream_of(rt, s));
     return rt_leave(rt, rt_wait(rt, ps, call));
 }
@@ -179,6 +202,10 @@ CUDART_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, uns
     rt_event *ev = event_of(rt, e);
     if (!rt_stream_valid(rt, s) || !ev)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    bool handled = false;
+    cudaError_t err = rt_capture_wait(rt, s, &ev->mark, &handled);
+    if (handled || err)
+        return rt_leave(rt, err);
     if (!ev->recorded) /* waiting for an event never recorded waits for nothing */
         return rt_leave(rt, cudaSuccess);
     ptxemu_status ps = ptxemu_stream_wait_event(rt->ctx, rt_stream_of(rt, s), ev->pe);
@@ -216,7 +243,7 @@ CUDART_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e)
     if (!ev)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
     ptxemu_event_destroy(ev->pe);
-    g_hash_table_remove(rt->events, ev); /* frees ev */
+    g_hash_table_remove(rt->events, ev); /* frees ev (event_free) */
     return rt_leave(rt, cudaSuccess);
 }
 
@@ -226,6 +253,16 @@ CUDART_EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
     rt_event *ev = event_of(rt, e);
     if (!ev || !rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    GPtrArray *deps = NULL;
+    rt_graph *cg = NULL;
+    cudaError_t err = rt_capture_begin_op(rt, s, &cg, &deps);
+    if (err)
+        return rt_leave(rt, err);
+    /* in capture the record marks the stream's current node set (for
+     * waits in the capture) and adds no node */
+    rt_capture_record(rt, s, &ev->mark);
+    if (cg)
+        return rt_leave(rt, cudaSuccess);
     ptxemu_status ps = ptxemu_event_record(ev->pe, rt_stream_of(rt, s));
     ev->recorded = ev->recorded || ps == PTXEMU_OK;
     return rt_leave(rt, rt_status(rt, ps, "cudaEventRecord"));
@@ -244,6 +281,9 @@ static cudaError_t event_wait(cudaEvent_t e, const char *call)
     rt_event *ev = event_of(rt, e);
     if (!ev)
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    cudaError_t err = rt_capture_event_sync(rt, &ev->mark);
+    if (err)
+        return rt_leave(rt, err);
     if (!ev->recorded)
         return rt_leave(rt, rt->sticky);
     return rt_leave(rt, rt_wait(rt, ptxemu_event_synchronize(ev->pe), call));
@@ -289,11 +329,37 @@ static cudaError_t host_work(cudaStream_t s)
     return rt_leave(rt, rt_wait(rt, ptxemu_synchronize(rt->ctx), "cudaLaunchHostFunc"));
 }
 
+/* The host function of a graph node (rt_graph_exec.c): as cudaLaunchHostFunc. */
+cudaError_t rt_host_func(cudart *rt, cudaStream_t s, cudaHostFn_t fn, void *user)
+{
+    (void)rt;
+    cudaError_t e = host_work(s);
+    if (e == cudaSuccess)
+        fn(user);
+    return e;
+}
+
 CUDART_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, rt_host_fn fn, void *user)
 {
+    cudart *rt = rt_enter();
     if (!fn)
-        return rt_leave(rt_enter(), cudaErrorInvalidValue);
-    cudaError_t e = host_work(s);
+        return rt_leave(rt, cudaErrorInvalidValue);
+    if (!rt_stream_valid(rt, s))
+        return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    GPtrArray *deps = NULL;
+    rt_graph *cg = NULL;
+    cudaError_t e = rt_capture_begin_op(rt, s, &cg, &deps);
+    if (e || cg) { /* captured: a host node */
+        rt_gnode *n = NULL;
+        if (!e && !(e = rt_graph_add(cg, cudaGraphNodeTypeHost,
+                                     (const cudaGraphNode_t *)deps->pdata, deps->len, &n))) {
+            n->p.host = (struct cudaHostNodeParams){fn, user};
+            rt_capture_added(rt, s, n);
+        }
+        return rt_leave(rt, e);
+    }
+    rt_unlock(rt);
+    e = host_work(s);
     if (e == cudaSuccess)
         fn(user);
     return e;
@@ -305,6 +371,10 @@ CUDART_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, rt_stream_callba
 {
     if (!cb || flags)
         return rt_leave(rt_enter(), cudaErrorInvalidValue);
+    cudart *rt = rt_enter();
+    if (rt_capturing(rt, s)) /* CUDA: use cudaLaunchHostFunc in graphs */
+        return rt_leave(rt, rt_capture_refuse(rt, s, "cudaStreamAddCallback"));
+    rt_unlock(rt);
     cudaError_t e = host_work(s);
     if (e == cudaErrorInvalidResourceHandle)
         return e;
@@ -323,23 +393,10 @@ CUDART_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *grea
     return rt_leave(rt, cudaSuccess);
 }
 
-/* Stream capture (graphs) is not supported, so no stream is ever capturing
- * (cudaStreamCaptureStatusNone = 0); libraries ask before they launch. */
-CUDART_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status)
-{
-    cudart *rt = rt_enter();
-    if (!status)
-        return rt_leave(rt, cudaErrorInvalidValue);
-    if (!rt_stream_valid(rt, s))
-        return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    *status = 0;
-    return rt_leave(rt, cudaSuccess);
-}
-
 /* Tables of rt.h: handles freed with them. */
 void rt_streams_init(cudart *rt)
 {
     rt->streams = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
-    rt->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
+    rt->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, event_free, NULL);
     rt->per_thread = g_hash_table_new(g_direct_hash, g_direct_equal);
 }

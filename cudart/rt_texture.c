@@ -15,9 +15,6 @@ struct cudaChannelFormatDesc {
     int x, y, z, w;
     int f;
 };
-struct cudaExtent {
-    size_t width, height, depth;
-};
 struct cudaResourceDesc {
     int resType;
     union {

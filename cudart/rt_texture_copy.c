@@ -5,6 +5,7 @@
  * in bytes, except cudaMemcpy3D's, which count array elements (as in CUDA).  Execution is synchronous (rt.h), so the Async forms
  * check their stream and copy at once. */
 #include "cudart/rt_stream.h"
+#include "cudart/rt_graph.h"
 #include "cudart/rt_texture.h"
 
 #include <stdlib.h>
@@ -81,6 +82,8 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DToArrayAsync(void *dst, size_t wo, size_t 
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (rt_capturing(rt, s))
+        return rt_leave(rt, rt_capture_refuse(rt, s, "cudaMemcpy2DToArrayAsync"));
     return rt_leave(rt, copy_box(rt, rt_array(rt, dst), true, wo, ho, 0, (void *)src, spitch,
                                  height, width, height, 1, kind));
 }
@@ -101,6 +104,8 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, c
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (rt_capturing(rt, s))
+        return rt_leave(rt, rt_capture_refuse(rt, s, "cudaMemcpy2DFromArrayAsync"));
     return rt_leave(rt, copy_box(rt, rt_array(rt, src), false, wo, ho, 0, dst, dpitch, height,
                                  width, height, 1, kind));
 }
@@ -145,6 +150,8 @@ CUDART_EXPORT cudaError_t cudaMemcpyToArrayAsync(void *dst, size_t wo, size_t ho
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (rt_capturing(rt, s))
+        return rt_leave(rt, rt_capture_refuse(rt, s, "cudaMemcpyToArrayAsync"));
     return rt_leave(rt, copy_run(rt, rt_array(rt, dst), true, wo, ho, (char *)src, count, kind));
 }
 
@@ -162,6 +169,8 @@ CUDART_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void *dst, const void *src, s
     cudart *rt = rt_enter();
     if (!rt_stream_valid(rt, s))
         return rt_leave(rt, cudaErrorInvalidResourceHandle);
+    if (rt_capturing(rt, s))
+        return rt_leave(rt, rt_capture_refuse(rt, s, "cudaMemcpyFromArrayAsync"));
     return rt_leave(rt, copy_run(rt, rt_array(rt, src), false, wo, ho, dst, count, kind));
 }
 

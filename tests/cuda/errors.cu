@@ -54,8 +54,8 @@ int main()
     EXPECT_ERR(cudaEventElapsedTime(&ms, e, e), cudaErrorInvalidResourceHandle);
     CHECK(cudaEventDestroy(e));
     // an unsupported call says so and returns cudaErrorNotSupported
-    cudaGraph_t graph;
-    EXPECT_ERR(cudaGraphCreate(&graph, 0), cudaErrorNotSupported);
+    int peer;
+    EXPECT_ERR(cudaDeviceCanAccessPeer(&peer, 0, 0), cudaErrorNotSupported);
     EXPECT_ERR(cudaGetLastError(), cudaErrorNotSupported);
     // an illegal address inside a kernel: the launch returns, the next
     // synchronising call reports cudaErrorIllegalAddress, and it sticks

@@ -195,7 +195,8 @@ def run(t):
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
         ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
         ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80), ("samples", PTX75),
-        ("long_kernel", PTX75), ("mapped", PTX75))])
+        ("long_kernel", PTX75), ("mapped", PTX75), ("graphs", PTX75),
+        ("mallocasync", PTX75))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -233,7 +234,7 @@ def run(t):
     errors = t.build("errors", PTX75)
     t.check("errors: documented error codes", t.exec("--", errors),
             want_out=["PASS errors"],
-            want_err=["not supported yet: cudaGraphCreate", "out-of-bounds",
+            want_err=["not supported yet: cudaDeviceCanAccessPeer", "out-of-bounds",
                       os.path.basename(errors) + ".fatbin0.compute_75.ptx:",
                       "rerun with `ptxemu exec --keep-ptx DIR`"])
     with tempfile.TemporaryDirectory() as tmp:
@@ -316,6 +317,16 @@ def run(t):
             want_out=["PASS mapped"])
     t.check("mapped: cudaHostAllocMapped zero-copy memory (timing)", t.exec("--timing", "--", mp),
             want_out=["PASS mapped"])
+    gr = t.build("graphs", PTX75)
+    t.check("graphs: explicit nodes, stream capture across streams, child graphs, update, "
+            "misuse codes (functional)", t.exec("--", gr), want_out=["PASS graphs"])
+    t.check("graphs: the same under timing", t.exec("--timing", "--", gr),
+            want_out=["PASS graphs"], want_err=["(0 failed)"])
+    ma = t.build("mallocasync", PTX75)
+    t.check("mallocasync: stream-ordered allocation and pools (functional)", t.exec("--", ma),
+            want_out=["PASS mallocasync"])
+    t.check("mallocasync: the same under timing", t.exec("--timing", "--", ma),
+            want_out=["PASS mallocasync"], want_err=["(0 failed)"])
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])

@@ -48,7 +48,31 @@ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags);
 cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags);
 cudaError_t cudaFreeHost(void *p);
-cudaError_t cudaGraphCreate(void **graph, unsigned flags);
+cudaError_t cudaGraphClone(void **clone, void *graph);
+cudaError_t cudaGraphCreate(cudaGraph_t *graph, unsigned flags);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *n, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                   size_t ndeps, const struct cudaKernelNodeParams *p);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *n, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                   size_t ndeps, const struct cudaMemsetParams *p);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                       const cudaGraphNode_t *deps, size_t ndeps, cudaGraph_t c);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g, unsigned long long flags);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
+                                cudaGraphExecUpdateResultInfo *info);
+cudaError_t cudaStreamCreate(cudaStream_t *s);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g);
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s);
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *p, int dev);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t p, int attr, void *v);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t p, size_t keep);
 cudaError_t cudaMallocHost(void **p, size_t n);
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags);
 cudaError_t cudaFreeHost(void *p);
@@ -305,7 +329,7 @@ static void test_errors(void **state)
     cudaStream_t s;
     assert_int_equal(__cudaPopCallConfiguration(&g, &g, &sh, &s), cudaErrorMissingConfiguration);
     void *graph = NULL;
-    assert_int_equal(cudaGraphCreate(&graph, 0), cudaErrorNotSupported);
+    assert_int_equal(cudaGraphClone(&graph, NULL), cudaErrorNotSupported);
     assert_int_equal(cudaPeekAtLastError(), cudaErrorNotSupported);
     assert_int_equal(cudaGetLastError(), cudaErrorNotSupported);
     assert_int_equal(cudaGetLastError(), cudaSuccess);
@@ -431,6 +455,93 @@ static void test_sticky_fault(void **state)
 
 /* After the fault: cudaDeviceReset clears the sticky error, reloads the
  * registered PTX (g is back to its initialiser) and the device works. */
+/* Graphs (explicit, captured, child), stream-ordered allocation, and
+ * capture state dropped by cudaDeviceReset: also under ASan/UBSan. */
+static void test_graphs_and_pools(void **state)
+{
+    (void)state;
+    unsigned *a = NULL, *b = NULL, want[64], got[64];
+    unsigned n = 64;
+    dim3 one = {1, 1, 1}, block = {64, 1, 1};
+    assert_int_equal(cudaDeviceReset(), cudaSuccess); /* the fault test's sticky error */
+    assert_int_equal(cudaMalloc((void **)&a, sizeof want), cudaSuccess);
+    assert_int_equal(cudaMalloc((void **)&b, sizeof want), cudaSuccess);
+    assert_int_equal(cudaMemset(a, 0, sizeof want), cudaSuccess);
+    void *args_a[] = {&a, &n}, *args_b[] = {&b, &n};
+    assert_int_equal(cudaLaunchKernel(&plain_stub, one, block, args_a, 0, NULL), cudaSuccess);
+    assert_int_equal(cudaMemcpy(want, a, sizeof want, cudaMemcpyDeviceToHost), cudaSuccess);
+
+    cudaGraph_t g, parent, cap;
+    cudaGraphNode_t set, k, child;
+    assert_int_equal(cudaGraphCreate(&g, 0), cudaSuccess);
+    struct cudaMemsetParams ms = {b, 0, 0x01010101u, 4, 64, 1};
+    assert_int_equal(cudaGraphAddMemsetNode(&set, g, NULL, 0, &ms), cudaSuccess);
+    struct cudaKernelNodeParams kp = {(void *)&plain_stub, one, block, 0, args_b, NULL};
+    assert_int_equal(cudaGraphAddKernelNode(&k, g, &set, 1, &kp), cudaSuccess);
+    unsigned *b_saved = b;
+    b = NULL; /* the node holds its own copy of the arguments */
+    assert_int_equal(cudaGraphCreate(&parent, 0), cudaSuccess);
+    assert_int_equal(cudaGraphAddChildGraphNode(&child, parent, NULL, 0, g), cudaSuccess);
+    cudaGraphExec_t x, px;
+    assert_int_equal(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    assert_int_equal(cudaGraphInstantiate(&px, parent, 0), cudaSuccess);
+    cudaStream_t s;
+    assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
+    assert_int_equal(cudaGraphLaunch(x, s), cudaSuccess);
+    assert_int_equal(cudaGraphLaunch(px, s), cudaSuccess);
+    assert_int_equal(cudaStreamSynchronize(s), cudaSuccess);
+    assert_int_equal(cudaMemcpy(got, b_saved, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (unsigned i = 0; i < n; i++) /* 4-byte memset pattern, then the kernel */
+        assert_int_equal(got[i], want[i] + 0x01010101u);
+
+    /* capture: a memset and the kernel on `s` become a graph */
+    void *pool_ptr = NULL;
+    assert_int_equal(cudaStreamBeginCapture(s, 0), cudaSuccess);
+    assert_int_equal(cudaMallocAsync(&pool_ptr, 64, s), cudaErrorNotSupported);
+    assert_int_equal(cudaStreamEndCapture(s, &cap), cudaErrorStreamCaptureInvalidated);
+    assert_int_equal(cudaStreamBeginCapture(s, 0), cudaSuccess);
+    assert_int_equal(cudaMemsetAsync(a, 0, sizeof want, s), cudaSuccess);
+    assert_int_equal(cudaLaunchKernel(&plain_stub, one, block, args_a, 0, s), cudaSuccess);
+    assert_int_equal(cudaStreamEndCapture(s, &cap), cudaSuccess);
+    cudaGraphExecUpdateResultInfo info;
+    assert_int_equal(cudaGraphExecUpdate(x, cap, &info), cudaSuccess); /* same topology */
+    assert_int_equal(info.result, 0);
+    assert_int_equal(cudaGraphExecUpdate(x, parent, &info), cudaErrorGraphExecUpdateFailure);
+    assert_int_equal(cudaGraphLaunch(x, s), cudaSuccess);
+    assert_int_equal(cudaStreamSynchronize(s), cudaSuccess);
+    assert_int_equal(cudaMemcpy(got, a, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_memory_equal(got, want, sizeof want);
+
+    /* stream-ordered allocation */
+    cudaMemPool_t pool;
+    uint64_t used = 1;
+    assert_int_equal(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+    assert_int_equal(cudaMallocAsync(&pool_ptr, 64 * sizeof(unsigned), s), cudaSuccess);
+    assert_int_equal(cudaMemsetAsync(pool_ptr, 0, 64 * sizeof(unsigned), s), cudaSuccess);
+    void *args_p[] = {&pool_ptr, &n};
+    assert_int_equal(cudaLaunchKernel(&plain_stub, one, block, args_p, 0, s), cudaSuccess);
+    assert_int_equal(cudaMemcpy(got, pool_ptr, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_memory_equal(got, want, sizeof want);
+    assert_int_equal(cudaFreeAsync(pool_ptr, s), cudaSuccess);
+    assert_int_equal(cudaFreeAsync(pool_ptr, s), cudaErrorInvalidValue);
+    assert_int_equal(cudaMemPoolGetAttribute(pool, 7, &used), cudaSuccess); /* UsedMemCurrent */
+    assert_int_equal(used, 0);
+    assert_int_equal(cudaStreamSynchronize(s), cudaSuccess);
+    assert_int_equal(cudaMemPoolTrimTo(pool, 0), cudaSuccess);
+
+    /* a capture in progress and pool memory go with cudaDeviceReset */
+    assert_int_equal(cudaMallocAsync(&pool_ptr, 256, s), cudaSuccess);
+    assert_int_equal(cudaStreamBeginCapture(s, 2), cudaSuccess);
+    assert_int_equal(cudaGraphExecDestroy(x), cudaSuccess);
+    assert_int_equal(cudaGraphExecDestroy(px), cudaSuccess);
+    assert_int_equal(cudaGraphDestroy(cap), cudaSuccess);
+    assert_int_equal(cudaGraphDestroy(parent), cudaSuccess);
+    assert_int_equal(cudaGraphDestroy(g), cudaSuccess);
+    assert_int_equal(cudaDeviceReset(), cudaSuccess);
+    (void)cudaGetLastError();
+    (void)a;
+}
+
 static void test_reset(void **state)
 {
     (void)state;
@@ -451,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_managed),
         cmocka_unit_test(test_mapped_host),
         cmocka_unit_test(test_sticky_fault),
+        cmocka_unit_test(test_graphs_and_pools),
         cmocka_unit_test(test_reset),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
