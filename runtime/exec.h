@@ -307,6 +307,7 @@ struct ex_cta {
     uint32_t linear_id;
     uint8_t *shared;
     uint32_t shared_size;
+    uint32_t shared_cap;        /* bytes allocated at `shared` (runtime/hostmem.h) */
     ex_warp *warps;
     uint32_t nwarps;
     uint32_t nthreads;

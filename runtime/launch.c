@@ -9,6 +9,7 @@
  * run_parallel for what stays identical to one thread. */
 #include "runtime/launch.h"
 #include "runtime/cdp.h"
+#include "runtime/hostmem.h"
 #include "runtime/par_class.h"
 #include "runtime/warp.h"
 
@@ -42,7 +43,7 @@ void ex_cta_end(ex_cta *c)
     for (uint32_t k = 0; k < c->nwarps; k++)
         ex_warp_destroy(&c->warps[k]);
     g_free(c->warps);
-    g_free(c->shared);
+    ex_host_free(c->shared, c->shared_cap);
     c->warps = NULL;
     c->shared = NULL;
 }
@@ -67,9 +68,14 @@ static void cta_start(ex_launch *L, ex_cta *c, uint32_t *warp_cap, uint32_t *sha
         *warp_cap = nwarps;
     }
     if (*shared_cap < shared || !c->shared) {
-        g_free(c->shared);
-        c->shared = g_malloc0(shared ? shared : 1);
-        *shared_cap = shared;
+        /* large ones are mmapped (runtime/hostmem.h) */
+        ex_host_free(c->shared, c->shared_cap);
+        uint32_t cap = shared ? shared : 1;
+        c->shared = ex_host_alloc0(cap);
+        if (!c->shared)
+            g_error("ptxemu: no host memory for %u bytes of shared memory", cap);
+        *shared_cap = cap;
+        c->shared_cap = cap;
     } else {
         memset(c->shared, 0, shared);
     }
@@ -188,7 +194,7 @@ static bool run_grid(ex_launch *L)
         for (uint32_t k = 0; k < slots[i].warp_cap; k++)
             ex_warp_destroy(&slots[i].cta.warps[k]);
         g_free(slots[i].cta.warps);
-        g_free(slots[i].cta.shared);
+        ex_host_free(slots[i].cta.shared, slots[i].cta.shared_cap);
     }
     g_free(slots);
     return !L->failed;
@@ -338,7 +344,7 @@ static gpointer par_work(gpointer data)
         for (uint32_t k = 0; k < slots[i].warp_cap; k++)
             ex_warp_destroy(&slots[i].cta.warps[k]);
         g_free(slots[i].cta.warps);
-        g_free(slots[i].cta.shared);
+        ex_host_free(slots[i].cta.shared, slots[i].cta.shared_cap);
     }
     g_free(slots);
     return NULL;

@@ -195,7 +195,7 @@ def run(t):
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
         ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
         ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80), ("samples", PTX75),
-        ("long_kernel", PTX75), ("mapped", PTX75))])
+        ("long_kernel", PTX75), ("mapped", PTX75), ("fresh_heap", PTX75))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -316,6 +316,12 @@ def run(t):
             want_out=["PASS mapped"])
     t.check("mapped: cudaHostAllocMapped zero-copy memory (timing)", t.exec("--timing", "--", mp),
             want_out=["PASS mapped"])
+    fh = t.build("fresh_heap", PTX75)
+    t.check("fresh_heap: ptxemu's device memory and staging copies leave the program's heap "
+            "as natively (fresh large mallocs read as zeros)", t.exec("--", fh),
+            want_out=["PASS fresh_heap"])
+    t.check("fresh_heap: the same under timing", t.exec("--timing", "--", fh),
+            want_out=["PASS fresh_heap"])
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])
