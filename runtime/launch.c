@@ -11,6 +11,7 @@
 #include "runtime/cdp.h"
 #include "runtime/hostmem.h"
 #include "runtime/par_class.h"
+#include "runtime/race.h"
 #include "runtime/warp.h"
 
 #include <string.h>
@@ -87,6 +88,7 @@ static void cta_start(ex_launch *L, ex_cta *c, uint32_t *warp_cap, uint32_t *sha
     c->nwarps = nwarps;
     c->nthreads = threads;
     c->done_warps = 0;
+    c->bar_epoch = 0;
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
     memset(c->bar_expected, 0, sizeof c->bar_expected);
     for (uint32_t i = 0; i < nwarps; i++)
@@ -165,7 +167,10 @@ static bool run_grid(ex_launch *L)
             ex_cta *c = &s->cta;
             for (uint32_t k = 0; k < c->nwarps && !L->failed; k++)
                 if (c->warps[k].state == WARP_RUNNING) {
-                    ex_warp_run(&c->warps[k], QUANTUM);
+                    if (G_LIKELY(!L->race))
+                        ex_warp_run(&c->warps[k], QUANTUM);
+                    else
+                        ex_race_run(L->race, &c->warps[k], QUANTUM);
                     if (G_UNLIKELY(L->max_seconds || L->progress_seconds))
                         wall_limits(L, &c->warps[k], done, total, &next_report);
                 }
@@ -416,9 +421,18 @@ static bool run_functional(ex_launch *L)
     uint32_t n = L->host_threads;
     if (n > total)
         n = (uint32_t)total;
-    if (n > 1 && !ex_launch_serial_why(L))
+    if (n > 1 && !L->race_check && !ex_launch_serial_why(L))
         return run_parallel(L, n);
-    return run_grid(L);
+    if (!L->race_check)
+        return run_grid(L);
+    L->race = ex_race_new(L);
+    bool ok = run_grid(L);
+    const char *report = ex_race_report(L->race);
+    if (report && !L->race_report)
+        L->race_report = g_string_new(report);
+    ex_race_free(L->race);
+    L->race = NULL;
+    return ok;
 }
 
 bool ex_launch_run(ex_launch *L, GError **err)

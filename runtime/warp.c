@@ -272,6 +272,10 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
             r->size = (uint16_t)size;
             r->write |= write;
             r->addr[lane] = addr;
+            if (!r->instr) {
+                r->instr = in;
+                r->fn = w->fn;
+            }
         }
     }
     return p;
@@ -474,6 +478,8 @@ void ex_warp_step(ex_warp *w, ex_access *rec)
         rec->size = 0;
         rec->async = 0;
         rec->mbar = UINT32_MAX;
+        rec->instr = NULL;
+        rec->fn = NULL;
     }
     w->rec = rec;
     ex_warp_run(w, 1);

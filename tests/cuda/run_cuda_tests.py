@@ -195,7 +195,7 @@ def run(t):
         ("streams", PTX75 + ["--default-stream", "per-thread"]),
         ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
         ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80), ("samples", PTX75),
-        ("long_kernel", PTX75), ("mapped", PTX75), ("fresh_heap", PTX75))])
+        ("long_kernel", PTX75), ("mapped", PTX75), ("fresh_heap", PTX75), ("races", PTX75))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -322,6 +322,21 @@ def run(t):
             want_out=["PASS fresh_heap"])
     t.check("fresh_heap: the same under timing", t.exec("--timing", "--", fh),
             want_out=["PASS fresh_heap"])
+    rc_ = t.build("races", PTX75)
+    r = t.check("races: --race-check reports the plain += between blocks with both lines",
+                t.exec("--race-check", "--", rc_), want_out=["PASS races"],
+                want_err=["race: read of global address", "kernel '_Z9plain_incPj', CTA (1,0,0)",
+                          "earlier write by kernel '_Z9plain_incPj', CTA (0,0,0)",
+                          "ld.global.u32", "st.global.u32", "two CTAs"])
+    n = r.stderr.count("ptxemu: race:") if r else -1
+    print(f"{'ok' if n == 1 else 'FAIL':4} races: one report (atomicAdd and __syncthreads "
+          f"hand-off report none), got {n}")
+    if n != 1:
+        t.failures.append("races count")
+    r = t.check("races: off by default", t.exec("--", rc_), want_out=["PASS races"])
+    if r and "race:" in r.stderr:
+        print("FAIL races: reported without --race-check")
+        t.failures.append("races off")
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])
