@@ -11,7 +11,8 @@
 // Natively: the 64 MiB array is above glibc's largest dynamic threshold
 // (32 MiB), so freeing it moves nothing; device memory is not host memory;
 // every malloc below is then above the initial 128 KiB threshold, a fresh
-// mmap, all zeros.
+// mmap, all zeros.  (Run it without MALLOC_PERTURB_, which makes glibc
+// fill every malloc, natively too.)
 #include "check.h"
 
 #include <cstring>
