@@ -131,6 +131,12 @@ static void apply_limits(ptxemu_ctx *c)
     c->device_launch_ids = 1u << 30;
     c->mem.heap_size = c->opts.malloc_heap;
     c->its_mode = cfg->warp.its;
+    c->race_check = c->opts.race_check > 0 || (c->opts.race_check == 0 && cfg->check.races);
+    if (c->race_check && c->gpu) {
+        fprintf(stderr, "ptxemu: check.races (--race-check) checks functional runs only; "
+                        "ignored under the timing model\n");
+        c->race_check = false;
+    }
     g_free(def);
 }
 
@@ -185,7 +191,13 @@ void ptxemu_ctx_destroy(ptxemu_ctx *ctx)
         g_hash_table_destroy(ctx->serial_noted);
     mem_destroy(&ctx->mem);
     g_string_free(ctx->error, TRUE);
+    g_free(ctx->race_report);
     g_free(ctx);
+}
+
+const char *ptxemu_race_report(const ptxemu_ctx *ctx)
+{
+    return ctx ? ctx->race_report : NULL;
 }
 
 const char *ptxemu_last_error(const ptxemu_ctx *ctx)
@@ -598,6 +610,7 @@ ptxemu_status api_launch_prepare(ptxemu_ctx *ctx, const ptxemu_launch_desc *d, e
                                       api_target_sm(mod->ir->target) >= 70)));
     L->max_warp_instrs = ctx->opts.max_warp_instructions;
     L->host_threads = ctx->gpu ? 1 : ctx->opts.host_threads;
+    L->race_check = ctx->race_check;
     L->max_cycles = ctx->opts.max_cycles;
     L->max_seconds = ctx->opts.max_seconds;
     L->progress_seconds = ctx->opts.progress_seconds;
@@ -643,6 +656,9 @@ void api_launch_release(ex_launch *L)
     if (L->error)
         g_string_free(L->error, TRUE);
     L->error = NULL;
+    if (L->race_report)
+        g_string_free(L->race_report, TRUE);
+    L->race_report = NULL;
 }
 
 /* Functional order of a batch: by arrival, ties in submission order. */
@@ -742,6 +758,12 @@ void api_launches_done(ptxemu_ctx *ctx, ex_launch *Ls, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         ctx->counters.warp_instructions += Ls[i].warp_instrs;
         ctx->counters.thread_instructions += Ls[i].thread_instrs;
+        if (Ls[i].race_report) {
+            fprintf(stderr, "ptxemu: %s\n", Ls[i].race_report->str);
+            ctx->counters.races++;
+            g_free(ctx->race_report);
+            ctx->race_report = g_strdup(Ls[i].race_report->str);
+        }
         if (ctx->opts.on_launch_done)
             ctx->opts.on_launch_done(ctx->opts.on_launch_done_user, Ls[i].warp_instrs,
                                      Ls[i].thread_instrs);

@@ -33,6 +33,8 @@ struct ptxemu_ctx {
     uint32_t cdp_max_depth, cdp_pending;
     uint32_t device_launch_ids;
     GPtrArray *arrays;       /* live ptxemu_array* (textures.c), or NULL */
+    bool race_check;         /* options.race_check / check.races, functional only */
+    char *race_report;       /* the last race reported (ptxemu_race_report) */
     int32_t its_mode;        /* warp.its (gpu_its_mode): options.its overrides */
     GHashTable *serial_noted; /* ex_func* of kernels whose one-thread run was
                                  reported (host_threads > 1), or NULL */

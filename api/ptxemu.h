@@ -116,6 +116,11 @@ typedef struct ptxemu_options {
     void (*on_launch_done)(void *user, uint64_t warp_instructions,
                            uint64_t thread_instructions);
     void *on_launch_done_user;
+    /* Data-race check of functional launches (runtime/race.h): > 0 on,
+     * < 0 off, 0 = the config's check.races (off).  The first race of a
+     * launch is reported on stderr; counters.races counts the launches
+     * with one.  Ignored (said once) under the timing model. */
+    int race_check;
 } ptxemu_options;
 
 /* Counters accumulated over every launch of a context. */
@@ -130,7 +135,12 @@ typedef struct ptxemu_counters {
     double launch_seconds;      /* host wall time spent inside launches */
     double launch_cpu_seconds;  /* CPU time of the launching thread inside them
                                    (what shared machines do not distort) */
+    uint64_t races;             /* options.race_check: launches with a race reported */
 } ptxemu_counters;
+
+/* options.race_check: the report of the last race found (both accesses,
+ * as printed on stderr), or NULL; valid until the next launch. */
+const char *ptxemu_race_report(const ptxemu_ctx *ctx);
 
 /* What the timing model measured over every launch so far. */
 typedef struct ptxemu_timing_summary {

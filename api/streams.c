@@ -12,6 +12,7 @@
  * dependencies, where kernels of different streams run concurrently. */
 #include "api/api_ctx.h"
 #include "api/ptxemu.h"
+#include "runtime/hostmem.h"
 #include "runtime/launch.h"
 
 #include <string.h>
@@ -70,7 +71,7 @@ static void op_release(api_op *op)
 {
     if (op->kind == OP_KERNEL)
         api_launch_release(&op->L);
-    g_free(op->bytes);
+    ex_host_free(op->bytes, op->n); /* large ones are mmapped: runtime/hostmem.h */
     g_free(op->msg);
     if (op->after_many)
         g_array_free(op->after_many, TRUE);
@@ -209,7 +210,7 @@ ptxemu_status ptxemu_memcpy_htod_async(ptxemu_ctx *ctx, ptxemu_dptr dst, const v
         return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "memcpy_htod_async: NULL argument");
     api_op op = {.kind = OP_HTOD, .dst = dst, .n = n};
     /* the source is staged now: the caller may reuse it once this returns */
-    op.bytes = n ? g_try_malloc(n) : NULL;
+    op.bytes = n ? ex_host_alloc(n) : NULL;
     if (n && !op.bytes)
         return api_fail(ctx, PTXEMU_ERR_OUT_OF_MEMORY, "memcpy_htod_async: no host memory to "
                         "stage %zu bytes", n);
@@ -217,7 +218,7 @@ ptxemu_status ptxemu_memcpy_htod_async(ptxemu_ctx *ctx, ptxemu_dptr dst, const v
         memcpy(op.bytes, src, n);
     ptxemu_status s = enqueue_copy(ctx, stream, &op, "memcpy_htod_async");
     if (s != PTXEMU_OK)
-        g_free(op.bytes);
+        ex_host_free(op.bytes, n);
     return s;
 }
 

@@ -14,6 +14,8 @@
 #include "cudart/rt_graph.h"
 #include "cudart/rt_mempool.h"
 
+#include "runtime/hostmem.h"
+
 #include <string.h>
 
 #define CUDART_EXPORT __attribute__((visibility("default")))
@@ -132,7 +134,9 @@ static cudaError_t host_alloc(void **pHost, size_t size, unsigned flags, const c
         }
         return rt_leave(rt, rt_host_alloc_mapped(rt, pHost, size));
     }
-    void *p = size <= phys ? g_try_malloc0(MAX(size, 1)) : NULL;
+    /* not from malloc when large (runtime/hostmem.h): natively page-locked
+     * memory is no part of the program's heap either */
+    void *p = size <= phys ? ex_host_alloc0(MAX(size, 1)) : NULL;
     if (!p) {
         rt_log(rt, RT_LOG_WARN, "%s(%zu bytes): %s", call, size,
                size > phys ? "more than the host's physical memory, which page-locked memory "
@@ -161,9 +165,11 @@ CUDART_EXPORT cudaError_t cudaFreeHost(void *ptr)
     cudart *rt = rt_enter();
     if (!ptr || rt_mapped_free(rt, ptr))
         return rt_leave(rt, cudaSuccess);
-    if (!g_hash_table_remove(rt->host_allocs, ptr))
+    gpointer size;
+    if (!g_hash_table_lookup_extended(rt->host_allocs, ptr, NULL, &size))
         return rt_leave(rt, cudaErrorInvalidValue);
-    g_free(ptr);
+    g_hash_table_remove(rt->host_allocs, ptr);
+    ex_host_free(ptr, MAX(GPOINTER_TO_SIZE(size), 1));
     return rt_leave(rt, cudaSuccess);
 }
 

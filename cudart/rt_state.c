@@ -142,6 +142,7 @@ static void make_device(cudart *rt)
                                                     : UINT64_MAX;
     o.max_cycles = rt->cfg.limits.max_cycles;
     o.host_threads = rt->cfg.sim.host_threads;
+    o.race_check = rt->cfg.check.races ? 1 : -1; /* check.races (--race-check) */
     o.on_launch_done = launch_done;
     o.on_launch_done_user = rt;
     ptxemu_status s = ptxemu_ctx_create(&rt->ctx, &o);

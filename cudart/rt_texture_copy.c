@@ -8,6 +8,8 @@
 #include "cudart/rt_graph.h"
 #include "cudart/rt_texture.h"
 
+#include "runtime/hostmem.h"
+
 #include <stdlib.h>
 
 #define CUDART_EXPORT __attribute__((visibility("default")))
@@ -185,7 +187,7 @@ static cudaError_t array_to_array(cudart *rt, void *dst, size_t dx, size_t dy, c
         return cudaErrorInvalidMemcpyDirection;
     if (!width || !height)
         return cudaSuccess;
-    char *buf = height <= SIZE_MAX / width ? g_try_malloc(width * height) : NULL;
+    char *buf = height <= SIZE_MAX / width ? ex_host_alloc(width * height) : NULL;
     if (!buf) {
         rt_log(rt, RT_LOG_WARN, "array to array copy of %zu x %zu bytes: no host memory to "
                "stage it", width, height);
@@ -196,7 +198,7 @@ static cudaError_t array_to_array(cudart *rt, void *dst, size_t dx, size_t dy, c
     if (e == cudaSuccess)
         e = copy_box(rt, d, true, dx, dy, 0, buf, width, height, width, height, 1,
                      cudaMemcpyHostToDevice);
-    g_free(buf);
+    ex_host_free(buf, width * height);
     return e;
 }
 

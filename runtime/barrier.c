@@ -41,6 +41,7 @@ void ex_barrier_check(ex_cta *cta, uint32_t id)
     if (id == EX_CLUSTER_BAR) /* the phase is complete for every arrived lane */
         for (uint32_t i = 0; i < cta->nwarps; i++)
             cta->warps[i].cbar_pending = 0;
+    cta->bar_epoch++;
     cta->bar_arrived[id] = 0;
     cta->bar_expected[id] = 0;
     cta->bar_popc[id] = 0;

@@ -240,6 +240,8 @@ typedef struct ex_access {
     uint32_t mbar;              /* shared offset of the mbarrier tracking it,
                                    or UINT32_MAX (runtime/exec_async.c) */
     uint64_t addr[WARP_SIZE];   /* resolved address (global, shared or local offset) */
+    const ex_instr *instr;      /* the instruction that made the first access */
+    const struct ex_func *fn;   /* and its function (runtime/race.c) */
 } ex_access;
 
 typedef enum ex_warp_state {
@@ -307,6 +309,8 @@ struct ex_cta {
     uint32_t linear_id;
     uint8_t *shared;
     uint32_t shared_size;
+    uint32_t shared_cap;        /* bytes allocated at `shared` (runtime/hostmem.h) */
+    uint32_t bar_epoch;         /* CTA barriers completed so far (runtime/race.c) */
     ex_warp *warps;
     uint32_t nwarps;
     uint32_t nthreads;
@@ -377,6 +381,12 @@ struct ex_launch {
     uint32_t host_threads;
     bool host_atomics;          /* red on global memory uses host atomics
                                    (set while CTAs run in parallel) */
+    /* --race-check (check.races): run on one thread, checking plain global
+     * accesses (runtime/race.h); race_report: the first race it found
+     * (owned by the launch's creator), or NULL */
+    bool race_check;
+    GString *race_report;
+    struct ex_race *race;
 };
 
 /* Population count without a libgcc call (the build targets baseline x86-64,

@@ -3,6 +3,7 @@
  * and reconverge at the immediate post-dominator the CFG computed. */
 #include "runtime/decode.h"
 #include "runtime/cdp.h"
+#include "runtime/hostmem.h"
 #include "runtime/devheap.h"
 #include "runtime/printf.h"
 #include "runtime/barrier.h"
@@ -101,7 +102,15 @@ static bool reserve_registers(ex_warp *w, uint32_t roff, uint32_t need)
         ex_fault(w, -1, "register stack overflow (call depth too large)");
         return false;
     }
-    w->rfile = g_realloc(w->rfile, sizeof(*w->rfile) * cap);
+    /* not g_realloc: large register files are mmapped (runtime/hostmem.h) */
+    void *nr = ex_host_alloc(sizeof(*w->rfile) * cap);
+    if (!nr) {
+        ex_fault(w, -1, "no host memory for a register stack of %u slots", cap);
+        return false;
+    }
+    memcpy(nr, w->rfile, sizeof(*w->rfile) * w->rcap);
+    ex_host_free(w->rfile, sizeof(*w->rfile) * w->rcap);
+    w->rfile = nr;
     w->rcap = cap;
     return true;
 }

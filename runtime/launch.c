@@ -9,7 +9,9 @@
  * run_parallel for what stays identical to one thread. */
 #include "runtime/launch.h"
 #include "runtime/cdp.h"
+#include "runtime/hostmem.h"
 #include "runtime/par_class.h"
+#include "runtime/race.h"
 #include "runtime/warp.h"
 
 #include <string.h>
@@ -42,7 +44,7 @@ void ex_cta_end(ex_cta *c)
     for (uint32_t k = 0; k < c->nwarps; k++)
         ex_warp_destroy(&c->warps[k]);
     g_free(c->warps);
-    g_free(c->shared);
+    ex_host_free(c->shared, c->shared_cap);
     c->warps = NULL;
     c->shared = NULL;
 }
@@ -67,9 +69,14 @@ static void cta_start(ex_launch *L, ex_cta *c, uint32_t *warp_cap, uint32_t *sha
         *warp_cap = nwarps;
     }
     if (*shared_cap < shared || !c->shared) {
-        g_free(c->shared);
-        c->shared = g_malloc0(shared ? shared : 1);
-        *shared_cap = shared;
+        /* large ones are mmapped (runtime/hostmem.h) */
+        ex_host_free(c->shared, c->shared_cap);
+        uint32_t cap = shared ? shared : 1;
+        c->shared = ex_host_alloc0(cap);
+        if (!c->shared)
+            g_error("ptxemu: no host memory for %u bytes of shared memory", cap);
+        *shared_cap = cap;
+        c->shared_cap = cap;
     } else {
         memset(c->shared, 0, shared);
     }
@@ -81,6 +88,7 @@ static void cta_start(ex_launch *L, ex_cta *c, uint32_t *warp_cap, uint32_t *sha
     c->nwarps = nwarps;
     c->nthreads = threads;
     c->done_warps = 0;
+    c->bar_epoch = 0;
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
     memset(c->bar_expected, 0, sizeof c->bar_expected);
     for (uint32_t i = 0; i < nwarps; i++)
@@ -159,7 +167,10 @@ static bool run_grid(ex_launch *L)
             ex_cta *c = &s->cta;
             for (uint32_t k = 0; k < c->nwarps && !L->failed; k++)
                 if (c->warps[k].state == WARP_RUNNING) {
-                    ex_warp_run(&c->warps[k], QUANTUM);
+                    if (G_LIKELY(!L->race))
+                        ex_warp_run(&c->warps[k], QUANTUM);
+                    else
+                        ex_race_run(L->race, &c->warps[k], QUANTUM);
                     if (G_UNLIKELY(L->max_seconds || L->progress_seconds))
                         wall_limits(L, &c->warps[k], done, total, &next_report);
                 }
@@ -188,7 +199,7 @@ static bool run_grid(ex_launch *L)
         for (uint32_t k = 0; k < slots[i].warp_cap; k++)
             ex_warp_destroy(&slots[i].cta.warps[k]);
         g_free(slots[i].cta.warps);
-        g_free(slots[i].cta.shared);
+        ex_host_free(slots[i].cta.shared, slots[i].cta.shared_cap);
     }
     g_free(slots);
     return !L->failed;
@@ -338,7 +349,7 @@ static gpointer par_work(gpointer data)
         for (uint32_t k = 0; k < slots[i].warp_cap; k++)
             ex_warp_destroy(&slots[i].cta.warps[k]);
         g_free(slots[i].cta.warps);
-        g_free(slots[i].cta.shared);
+        ex_host_free(slots[i].cta.shared, slots[i].cta.shared_cap);
     }
     g_free(slots);
     return NULL;
@@ -410,9 +421,18 @@ static bool run_functional(ex_launch *L)
     uint32_t n = L->host_threads;
     if (n > total)
         n = (uint32_t)total;
-    if (n > 1 && !ex_launch_serial_why(L))
+    if (n > 1 && !L->race_check && !ex_launch_serial_why(L))
         return run_parallel(L, n);
-    return run_grid(L);
+    if (!L->race_check)
+        return run_grid(L);
+    L->race = ex_race_new(L);
+    bool ok = run_grid(L);
+    const char *report = ex_race_report(L->race);
+    if (report && !L->race_report)
+        L->race_report = g_string_new(report);
+    ex_race_free(L->race);
+    L->race = NULL;
+    return ok;
 }
 
 bool ex_launch_run(ex_launch *L, GError **err)

@@ -1,5 +1,6 @@
 /* runtime/memory.c — the global-memory allocator and address lookup. */
 #include "runtime/memory.h"
+#include "runtime/hostmem.h"
 
 #include <string.h>
 
@@ -19,8 +20,10 @@ void mem_destroy(dev_memory *m)
 {
     if (!m->allocs)
         return;
-    for (guint i = 0; i < m->allocs->len; i++)
-        g_free(g_array_index(m->allocs, mem_alloc, i).data);
+    for (guint i = 0; i < m->allocs->len; i++) {
+        mem_alloc *a = &g_array_index(m->allocs, mem_alloc, i);
+        ex_host_free(a->data, a->size);
+    }
     g_array_free(m->allocs, TRUE);
     m->allocs = NULL;
     if (m->heap_blocks)
@@ -34,7 +37,9 @@ uint64_t mem_alloc_bytes(dev_memory *m, uint64_t size, bool is_symbol)
         size = 1;
     if (size > (1ull << 40) || size > m->limit || m->total > m->limit - size)
         return 0;
-    uint8_t *data = g_try_malloc0(size);
+    /* large blocks bypass malloc (runtime/hostmem.h: the program's heap
+     * stays as a native run leaves it) */
+    uint8_t *data = ex_host_alloc0(size);
     if (!data)
         return 0;
     /* addresses only grow, so the array stays sorted; a 256-byte gap after
@@ -84,7 +89,7 @@ bool mem_free(dev_memory *m, uint64_t base)
     if (a->base != base || a->is_symbol)
         return false;
     m->total -= a->size;
-    g_free(a->data);
+    ex_host_free(a->data, a->size);
     g_array_remove_index(m->allocs, (guint)i);
     return true;
 }

@@ -2,6 +2,7 @@
  * fetch-execute loop, address translation and fault reports. */
 #include "runtime/barrier.h"
 #include "runtime/cdp.h"
+#include "runtime/hostmem.h"
 #include "runtime/warp.h"
 #include "runtime/its.h"
 #include "frontend/print.h"
@@ -19,8 +20,11 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id)
     const ex_func *k = L->kernel;
     uint32_t nslots = k->nregs + k->nconst ? k->nregs + k->nconst : 1;
     if (w->rcap < nslots) {
-        g_free(w->rfile);
-        w->rfile = g_malloc0(sizeof(*w->rfile) * nslots);
+        /* large register files are mmapped (runtime/hostmem.h) */
+        ex_host_free(w->rfile, sizeof(*w->rfile) * w->rcap);
+        w->rfile = ex_host_alloc0(sizeof(*w->rfile) * nslots);
+        if (!w->rfile)
+            g_error("ptxemu: no host memory for a register file of %u slots", nslots);
         w->rcap = nslots;
     } else if (k->zero_all) {
         /* registers start at zero so reads before writes are deterministic */
@@ -67,8 +71,8 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id)
 
 void ex_warp_destroy(ex_warp *w)
 {
-    g_free(w->rfile);
-    g_free(w->stack);
+    ex_host_free(w->rfile, sizeof(*w->rfile) * w->rcap);
+    ex_host_free(w->stack, (gsize)w->stack_cap * WARP_SIZE);
     if (w->simt)
         g_array_free(w->simt, TRUE);
     if (w->calls)
@@ -103,10 +107,12 @@ bool ex_frame_push(ex_warp *w, uint32_t size)
         uint32_t cap = w->stack_cap ? w->stack_cap : 256;
         while (cap < need)
             cap *= 2;
-        uint8_t *ns = g_malloc0((gsize)cap * WARP_SIZE);
+        uint8_t *ns = ex_host_alloc0((gsize)cap * WARP_SIZE);
+        if (!ns)
+            g_error("ptxemu: no host memory for a %u-byte stack per thread", cap);
         for (unsigned l = 0; l < WARP_SIZE && w->stack; l++)
             memcpy(ns + (gsize)l * cap, w->stack + (gsize)l * w->stack_cap, w->stack_top);
-        g_free(w->stack);
+        ex_host_free(w->stack, (gsize)w->stack_cap * WARP_SIZE);
         w->stack = ns;
         w->stack_cap = cap;
     }
@@ -266,6 +272,10 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
             r->size = (uint16_t)size;
             r->write |= write;
             r->addr[lane] = addr;
+            if (!r->instr) {
+                r->instr = in;
+                r->fn = w->fn;
+            }
         }
     }
     return p;
@@ -468,6 +478,8 @@ void ex_warp_step(ex_warp *w, ex_access *rec)
         rec->size = 0;
         rec->async = 0;
         rec->mbar = UINT32_MAX;
+        rec->instr = NULL;
+        rec->fn = NULL;
     }
     w->rec = rec;
     ex_warp_run(w, 1);

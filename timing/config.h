@@ -455,13 +455,26 @@ typedef struct gpu_name_list {
       "(timing/gpu_par.c).  Memory, counts and statistics are those of one " \
       "thread")
 
+/* Checks of the program that a functional run can make; off by default. */
+#define GPU_CFG_check(X)                                                     \
+    X(check, races, BOOL, false, 0, 0, 0, "", NULL,                          \
+      "Functional runs (ptxemu run/bench run/exec --race-check): report "   \
+      "the first pair of conflicting plain global accesses of a launch "    \
+      "(write/write or write/read of the same bytes by two warps, with no " \
+      "CTA barrier between them in one CTA and no fence anywhere between "  \
+      "them; atomics and volatile/strong accesses are not checked): both "  \
+      "instructions with kernel, CTA, warp, thread, pc, file:line:col and " \
+      "PTX text, on stderr (runtime/race.h). Launches run on one host "    \
+      "thread and take several times longer. Ignored under the timing "    \
+      "model")
+
 /* Groups in file and documentation order; [latency] and [initiation]
  * (generated from isa/latency.h) come between the two lists. */
 #define GPU_CONFIG_GROUPS_A(G) G(gpu) G(clock) G(core) G(units)
 #define GPU_CONFIG_GROUPS_B(G)                                               \
     G(l1d) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
     G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)  \
-    G(cdp) G(sim)
+    G(cdp) G(check) G(sim)
 
 /* ------------------------------------------------------------ the struct */
 #define GPU_FIELD_U32(n) uint32_t n;

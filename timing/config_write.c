@@ -71,6 +71,8 @@ static const group_doc group_docs[] = {
             "functional runs honour them too) and, for the timing model, how a "
             "device launch reaches the GPU: as a kernel through the KMU (cdp) or "
             "as a TB group appended to its parent's kernel (dtbl)."},
+    {"check", "Checks of the program's behaviour in functional runs (off by "
+              "default; results and statistics do not change)."},
     {"sim", "How the simulator runs (not what it models): no setting here "
             "changes a result or a statistic."},
 };

@@ -21,7 +21,7 @@
 #endif
 
 typedef struct exec_opts {
-    gboolean timing, quiet;
+    gboolean timing, quiet, race;
     gchar *config, *stats, *log, *warp, *cta, *lib_dir, *keep_ptx;
     gchar **sets;
 } exec_opts;
@@ -54,6 +54,8 @@ static char *joined_sets(const exec_opts *o)
         g_ptr_array_add(a, g_strdup_printf("warp.policy=%s", o->warp));
     if (o->cta)
         g_ptr_array_add(a, g_strdup_printf("cta.policy=%s", o->cta));
+    if (o->race)
+        g_ptr_array_add(a, g_strdup("check.races=true"));
     for (unsigned i = 0; o->sets && o->sets[i]; i++)
         g_ptr_array_add(a, g_strdup(o->sets[i]));
     g_ptr_array_add(a, NULL);
@@ -272,6 +274,9 @@ int cmd_exec(int argc, char **argv)
          "write the program's PTX into DIR under the names messages locate it by", "DIR"},
         {"cudart", 0, 0, G_OPTION_ARG_FILENAME, &o.lib_dir, "folder of libcudart.so.13", "DIR"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "no summary at exit", NULL},
+        {"race-check", 0, 0, G_OPTION_ARG_NONE, &o.race,
+         "report the first data race of each launch (functional; shorthand for --set "
+         "check.races=true)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *oc = g_option_context_new("[options] -- PROGRAM [ARGS...]");

@@ -141,6 +141,10 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
          "run the CTAs of a functional launch (with --timing: the SMs of each cycle) "
          "on N host threads (default: sim.host_threads, 1); kernels whose CTAs may "
          "observe each other run on one, said on stderr", "N"},
+        {"race-check", 0, 0, G_OPTION_ARG_NONE, &t->race,
+         "functional runs: report the first data race of each launch (conflicting plain "
+         "global accesses of two warps with no barrier or fence between them; "
+         "check.races; runs CTAs on one thread, slower)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionGroup *hg = g_option_group_new("host", "Host threads:", "Show the host-thread options",
@@ -188,6 +192,11 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
                 who, (long long)t->jobs);
         return false;
     }
+    if (t->race && t->timing) {
+        fprintf(stderr, "%s: --race-check checks functional runs; drop --timing\n", who);
+        return false;
+    }
+    o->race_check = t->race ? 1 : 0;
     o->host_threads = t->jobs == TIMING_CLI_UNSET ? 0 : (uint32_t)t->jobs;
     o->max_warp_instructions = t->max_warp == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_warp;
     o->max_cycles = t->max_cycles == TIMING_CLI_UNSET ? 0 : (uint64_t)t->max_cycles;

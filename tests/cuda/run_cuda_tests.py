@@ -196,7 +196,7 @@ def run(t):
         ("rdc", RDC), ("cdp", RDC), (["rdc", "rdc_second"], RDC),
         ("attributes", PTX75 + ["-I", t.src]), ("dynshared", PTX80), ("samples", PTX75),
         ("long_kernel", PTX75), ("mapped", PTX75), ("graphs", PTX75),
-        ("mallocasync", PTX75))])
+        ("mallocasync", PTX75), ("fresh_heap", PTX75), ("races", PTX75))])
     kern = t.build("kernels", PTX75_86)  # nvcc 13's default: Zstandard
     t.check("kernels: zstd fatbin, compute_86 picked for target 90",
             t.exec("--", kern, "86", "90"), want_out=["PASS kernels"],
@@ -327,6 +327,30 @@ def run(t):
             want_out=["PASS mallocasync"])
     t.check("mallocasync: the same under timing", t.exec("--timing", "--", ma),
             want_out=["PASS mallocasync"], want_err=["(0 failed)"])
+    fh = t.build("fresh_heap", PTX75)
+    # without meson's MALLOC_PERTURB_, which makes glibc fill every malloc
+    # (natively too), so fresh memory reads as glibc hands it out
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_PERTURB_"}
+    t.check("fresh_heap: ptxemu's device memory and staging copies leave the program's heap "
+            "as natively (fresh large mallocs read as zeros)", t.exec("--", fh),
+            env=env, want_out=["PASS fresh_heap"])
+    t.check("fresh_heap: the same under timing", t.exec("--timing", "--", fh), env=env,
+            want_out=["PASS fresh_heap"])
+    rc_ = t.build("races", PTX75)
+    r = t.check("races: --race-check reports the plain += between blocks with both lines",
+                t.exec("--race-check", "--", rc_), want_out=["PASS races"],
+                want_err=["race: read of global address", "kernel '_Z9plain_incPj', CTA (1,0,0)",
+                          "earlier write by kernel '_Z9plain_incPj', CTA (0,0,0)",
+                          "ld.global.u32", "st.global.u32", "two CTAs"])
+    n = r.stderr.count("ptxemu: race:") if r else -1
+    print(f"{'ok' if n == 1 else 'FAIL':4} races: one report (atomicAdd and __syncthreads "
+          f"hand-off report none), got {n}")
+    if n != 1:
+        t.failures.append("races count")
+    r = t.check("races: off by default", t.exec("--", rc_), want_out=["PASS races"])
+    if r and "race:" in r.stderr:
+        print("FAIL races: reported without --race-check")
+        t.failures.append("races off")
     t.check("managed memory and __managed__ variables",
             t.exec("--", t.build("managed", PTX75)), want_out=["PASS managed"])
     sass = t.build("sass_only", ["-gencode", "arch=compute_75,code=sm_75"])
