@@ -415,6 +415,19 @@ uint64_t memsys_next_cycle(const memsys *m)
     return n;
 }
 
+bool memsys_due(const memsys *m, uint64_t c)
+{
+    if (memsys_idle(m))
+        return false;
+    if (m->nheap && m->heap[0].cycle <= c)
+        return true;
+    /* core_of(d, k) <= c  <=>  k * f_core < (c + 1) * f[d] */
+    for (int d = D_ICNT; d < ND; d++)
+        if (m->next[d] != NEVER && m->next[d] * m->f[D_CORE] < (c + 1) * m->f[d])
+            return true;
+    return false;
+}
+
 bool memsys_idle(const memsys *m)
 {
     return m->insts_used == 0 && m->pkts_used == 0 && m->dram_pending == 0;
