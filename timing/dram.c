@@ -4,6 +4,9 @@
 #include <glib.h>
 #include <string.h>
 
+/* orow's closed bank: no request's row (addr / (row_buffer * banks)) */
+#define DRAM_NO_ROW UINT64_MAX
+
 typedef struct dram_bank {
     bool open;
     uint64_t row;
@@ -27,6 +30,7 @@ struct dram {
     dram_bank *bank;
     dram_entry *q;      /* nq entries, oldest first */
     uint32_t *miss;     /* dram_tick's scratch: arrived row misses, oldest first */
+    uint64_t *orow;     /* per bank: its open row, DRAM_NO_ROW when closed */
     uint64_t seq;
     uint64_t act_ok, cas_ok, bus_free;  /* channel-wide: tRRD, tCCD, data bus */
     int32_t last_sm;
@@ -57,6 +61,9 @@ dram *dram_create(const gpu_config *cfg)
     d->bank = g_new0(dram_bank, d->nbanks);
     d->q = g_new0(dram_entry, d->qsize);
     d->miss = g_new0(uint32_t, d->qsize);
+    d->orow = g_new(uint64_t, d->nbanks);
+    for (uint32_t i = 0; i < d->nbanks; i++)
+        d->orow[i] = DRAM_NO_ROW;
     d->last_sm = -1;
     return d;
 }
@@ -68,6 +75,7 @@ void dram_destroy(dram *d)
     g_free(d->bank);
     g_free(d->q);
     g_free(d->miss);
+    g_free(d->orow);
     g_free(d);
 }
 
@@ -144,11 +152,13 @@ static void issue_row(dram *d, dram_entry *e, uint64_t now)
     e->acted = true;
     if (b->open) {
         b->open = false;
+        d->orow[e->bank] = DRAM_NO_ROW;
         b->act_ok = max64(b->act_ok, now + d->tRP);
         d->st.precharges++;
     } else {
         b->open = true;
         b->row = e->row;
+        d->orow[e->bank] = e->row;
         b->cas_ok = now + d->tRCD;
         b->pre_ok = now + d->tRAS;
         b->act_ok = now + d->tRC;
@@ -201,13 +211,12 @@ uint64_t dram_tick(dram *d, uint64_t now, dram_done_fn done, void *ctx)
             earliest = earliest < e->arrive ? earliest : e->arrive;
             continue;
         }
-        const dram_bank *b = &d->bank[e->bank];
-        if (!b->open || b->row != e->row) {
+        if (d->orow[e->bank] != e->row) { /* row_hit */
             d->miss[nmiss++] = i;
             continue;
         }
         hit_banks |= 1ull << (e->bank & 63);
-        uint64_t t = max64(b->cas_ok, chan);
+        uint64_t t = max64(d->bank[e->bank].cas_ok, chan);
         if (t <= now) {
             issue_cas(d, i, now, done, ctx);
             return now + 1;
