@@ -101,7 +101,6 @@ typedef struct noc_xbar {
     pkt_fifo *in, *out;
     uint64_t *in_free, *out_free;   /* NoC cycle a port is free again */
     uint32_t queued;                /* packets in input buffers */
-    uint64_t *in_live;              /* bitset over inputs: in[i].n != 0 */
     uint32_t rr;
     uint64_t flits_sent, packets_sent;
 } noc_xbar;
@@ -118,7 +117,6 @@ static inline bool noc_can_inject(const noc_xbar *x, uint32_t in, uint32_t flits
 static inline void noc_inject(noc_xbar *x, noc_pkt *pool, uint32_t in, uint32_t p)
 {
     fifo_push(pool, &x->in[in], p);
-    x->in_live[in / 64] |= 1ull << (in % 64);
     x->queued++;
 }
 /* One NoC cycle of arbitration and transfer. */
