@@ -4,6 +4,9 @@
 #include <glib.h>
 #include <string.h>
 
+/* orow's closed bank: no request's row (addr / (row_buffer * banks)) */
+#define DRAM_NO_ROW UINT64_MAX
+
 typedef struct dram_bank {
     bool open;
     uint64_t row;
@@ -26,6 +29,8 @@ struct dram {
     bool fcfs;
     dram_bank *bank;
     dram_entry *q;      /* nq entries, oldest first */
+    uint32_t *miss;     /* dram_tick's scratch: arrived row misses, oldest first */
+    uint64_t *orow;     /* per bank: its open row, DRAM_NO_ROW when closed */
     uint64_t seq;
     uint64_t act_ok, cas_ok, bus_free;  /* channel-wide: tRRD, tCCD, data bus */
     int32_t last_sm;
@@ -55,6 +60,10 @@ dram *dram_create(const gpu_config *cfg)
     d->fcfs = cfg->dram.scheduler == GPU_DRAM_FCFS;
     d->bank = g_new0(dram_bank, d->nbanks);
     d->q = g_new0(dram_entry, d->qsize);
+    d->miss = g_new0(uint32_t, d->qsize);
+    d->orow = g_new(uint64_t, d->nbanks);
+    for (uint32_t i = 0; i < d->nbanks; i++)
+        d->orow[i] = DRAM_NO_ROW;
     d->last_sm = -1;
     return d;
 }
@@ -65,6 +74,8 @@ void dram_destroy(dram *d)
         return;
     g_free(d->bank);
     g_free(d->q);
+    g_free(d->miss);
+    g_free(d->orow);
     g_free(d);
 }
 
@@ -141,11 +152,13 @@ static void issue_row(dram *d, dram_entry *e, uint64_t now)
     e->acted = true;
     if (b->open) {
         b->open = false;
+        d->orow[e->bank] = DRAM_NO_ROW;
         b->act_ok = max64(b->act_ok, now + d->tRP);
         d->st.precharges++;
     } else {
         b->open = true;
         b->row = e->row;
+        d->orow[e->bank] = e->row;
         b->cas_ok = now + d->tRCD;
         b->pre_ok = now + d->tRAS;
         b->act_ok = now + d->tRC;
@@ -185,18 +198,25 @@ uint64_t dram_tick(dram *d, uint64_t now, dram_done_fn done, void *ctx)
         }
         return earliest;
     }
-    /* pass 1, oldest first: the first row hit that can go now goes */
+    /* pass 1, oldest first: the first row hit that can go now goes; the
+     * arrived row misses are remembered for pass 2 (no command issues in
+     * between, so the banks' rows stay as pass 1 saw them) */
     uint64_t hit_banks = 0;
+    uint64_t bus = d->bus_free > d->tCL ? d->bus_free - d->tCL : 0;
+    uint64_t chan = max64(d->cas_ok, bus); /* cas_time's channel-wide part */
+    uint32_t nmiss = 0;
     for (uint32_t i = 0; i < d->nq; i++) {
         dram_entry *e = &d->q[i];
         if (e->arrive > now) {
             earliest = earliest < e->arrive ? earliest : e->arrive;
             continue;
         }
-        if (!row_hit(d, e))
+        if (d->orow[e->bank] != e->row) { /* row_hit */
+            d->miss[nmiss++] = i;
             continue;
+        }
         hit_banks |= 1ull << (e->bank & 63);
-        uint64_t t = cas_time(d, &d->bank[e->bank]);
+        uint64_t t = max64(d->bank[e->bank].cas_ok, chan);
         if (t <= now) {
             issue_cas(d, i, now, done, ctx);
             return now + 1;
@@ -205,9 +225,9 @@ uint64_t dram_tick(dram *d, uint64_t now, dram_done_fn done, void *ctx)
     }
     /* pass 2: the oldest row miss whose PRE/ACT can go now; a bank with a
      * queued row hit keeps its row open */
-    for (uint32_t i = 0; i < d->nq; i++) {
-        dram_entry *e = &d->q[i];
-        if (e->arrive > now || row_hit(d, e) || (hit_banks >> (e->bank & 63) & 1))
+    for (uint32_t j = 0; j < nmiss; j++) {
+        dram_entry *e = &d->q[d->miss[j]];
+        if (hit_banks >> (e->bank & 63) & 1)
             continue;
         uint64_t t = row_time(d, &d->bank[e->bank]);
         if (t <= now) {

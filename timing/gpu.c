@@ -594,11 +594,14 @@ static void step_sms(tm_gpu *g, uint64_t now)
     if (g->par)
         tm_par_count(g->par, n);
     memsys_commit_sms(g->mem, vis, n);
-    bool progressed = false;
+    bool progressed = false, issued = false;
     for (uint32_t j = 0; j < n; j++) {
         tm_sm *sm = g->sms[vis[j]];
         progressed |= sm->progressed;
         sm->progressed = false;
+        /* warp instructions issue only in visits */
+        issued |= sm->c.warp_instrs != sm->instrs_seen;
+        sm->instrs_seen = sm->c.warp_instrs;
         if (sm->nretired)
             tm_sm_retire(sm);
         if (sm->failed) {
@@ -608,7 +611,8 @@ static void step_sms(tm_gpu *g, uint64_t now)
         }
     }
     g->env.progress_epoch += progressed;
-    if (g->instr_limits && !g->env.failed)
+    /* nothing issued: every sum the check compares is what it was */
+    if (issued && g->instr_limits && !g->env.failed)
         tm_gpu_check_instrs(g);
 }
 
@@ -729,7 +733,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
             }
         }
         /* stepping visits the memory system every cycle as well */
-        if (g->cfg.sim.step_every_cycle || memsys_next_cycle(g->mem) <= now)
+        if (g->cfg.sim.step_every_cycle || memsys_due(g->mem, now))
             memsys_cycle(g->mem, now);
         tm_cdp_progress(g, now); /* grids complete, tail launches go (gpu_cdp.c) */
         for (uint32_t i = 0; i < g->nkernels; i++) {
@@ -743,9 +747,9 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
         }
         /* L1 changes (memory system, kernel ends) wake stuck SMs; only an
          * SM whose signature the memory system touched can have changed */
-        for (uint32_t i = 0; i < g->nsms; i++)
-            if ((touched[i / 64] >> (i % 64)) & 1)
-                tm_sm_check_stuck(g->sms[i], now);
+        for (uint32_t w = 0; w * 64 < g->nsms; w++)
+            for (uint64_t bits = touched[w]; bits; bits &= bits - 1)
+                tm_sm_check_stuck(g->sms[w * 64 + (uint32_t)__builtin_ctzll(bits)], now);
         memsys_touched_clear(g->mem);
         bool left = !tm_kmu_all_done(&g->kmu);
         if (csv_on && (now == next_sample || !left)) {

@@ -374,6 +374,8 @@ void tm_cdp_progress(tm_gpu *g, uint64_t now)
         g_array_set_size(s->waiting, keep);
     }
     /* settling may dirty parents: the list grows while we walk it */
+    if (!s->dirty->len)
+        return;
     for (guint k = 0; k < s->dirty->len; k++)
         settle(g, g_array_index(s->dirty, uint32_t, k), now);
     g_array_set_size(s->dirty, 0);

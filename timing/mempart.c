@@ -177,8 +177,8 @@ static uint64_t part_l2_tick(memsys *m, ms_part *pt, uint64_t k)
         wake_dram(m, pt, at);
     }
     /* replies whose latency has passed go to the partition's NoC port */
-    for (uint32_t j = 0; j < m->nslices; j++) {
-        l2_slice *s = &pt->sl[(pt->rr + j) % m->nslices];
+    for (uint32_t j = 0, sl = pt->rr; j < m->nslices; j++, sl = sl + 1 == m->nslices ? 0 : sl + 1) {
+        l2_slice *s = &pt->sl[sl];
         while (s->ret.n && m->pool[s->ret.head].ready <= k &&
                noc_can_inject(&m->rep, pt->id, m->pool[s->ret.head].flits)) {
             uint32_t p = fifo_pop(m->pool, &s->ret);
@@ -189,7 +189,7 @@ static uint64_t part_l2_tick(memsys *m, ms_part *pt, uint64_t k)
             wake(m, D_ICNT, pk->ready);
         }
     }
-    pt->rr = (pt->rr + 1) % m->nslices;
+    pt->rr = pt->rr + 1 == m->nslices ? 0 : pt->rr + 1;
     uint64_t nxt = NEVER;
     for (uint32_t sl = 0; sl < m->nslices; sl++) {
         l2_slice *s = &pt->sl[sl];

@@ -403,16 +403,34 @@ void memsys_cycle(memsys *m, uint64_t c)
     }
 }
 
-uint64_t memsys_next_cycle(const memsys *m)
+uint64_t memsys_next_cycle(memsys *m)
 {
     /* a domain may still hold a wake-up that will find nothing to do */
     if (memsys_idle(m))
         return NEVER;
     uint64_t n = m->nheap ? m->heap[0].cycle : NEVER;
     for (int d = D_ICNT; d < ND; d++)
-        if (m->next[d] != NEVER)
-            n = min64(n, core_of(m, d, m->next[d]));
+        if (m->next[d] != NEVER) {
+            if (m->memo_k[d] != m->next[d]) { /* the division once per wake-up */
+                m->memo_k[d] = m->next[d];
+                m->memo_c[d] = core_of(m, d, m->next[d]);
+            }
+            n = min64(n, m->memo_c[d]);
+        }
     return n;
+}
+
+bool memsys_due(const memsys *m, uint64_t c)
+{
+    if (memsys_idle(m))
+        return false;
+    if (m->nheap && m->heap[0].cycle <= c)
+        return true;
+    /* core_of(d, k) <= c  <=>  k * f_core < (c + 1) * f[d] */
+    for (int d = D_ICNT; d < ND; d++)
+        if (m->next[d] != NEVER && m->next[d] * m->f[D_CORE] < (c + 1) * m->f[d])
+            return true;
+    return false;
 }
 
 bool memsys_idle(const memsys *m)

@@ -134,6 +134,8 @@ bool memsys_issue_flags(memsys *m, uint32_t sm, uint32_t warp, const ex_access *
  * completion to deliver or a component with work), UINT64_MAX when idle:
  * lets a driver whose SMs all wait skip cycles.  Calling memsys_cycle for
  * every cycle in between gives the same result. */
-uint64_t memsys_next_cycle(const memsys *m);
+uint64_t memsys_next_cycle(memsys *m);
+/* memsys_next_cycle(m) <= c, without its divisions. */
+bool memsys_due(const memsys *m, uint64_t c);
 
 #endif

@@ -150,6 +150,7 @@ struct memsys {
     uint32_t pkts_used, insts_used, dram_pending;
     uint32_t n_missq, n_rep_out;
     uint64_t last_cycle;
+    uint64_t memo_k[ND], memo_c[ND]; /* memsys_next_cycle: core_of(d, memo_k[d]) */
     uint64_t *rep_live;             /* bitset over clusters: rep.out[c] not empty */
     uint64_t *cl_live;              /* bitset over clusters: cl[c].queued != 0 */
     uint64_t *touched;              /* bitset over SMs: a field of the SM's

@@ -429,7 +429,8 @@ const uint64_t *memsys_touched(const memsys *m)
 void memsys_touched_clear(memsys *m)
 {
     for (uint32_t w = 0; w <= m->nsms / 64; w++)
-        m->touched[w] = 0;
+        if (m->touched[w]) /* mostly one word: no memset call */
+            m->touched[w] = 0;
 }
 
 bool memsys_last_refusal_quick(const memsys *m, uint32_t smi)

@@ -210,6 +210,7 @@ struct tm_sm {
      * tm_sm_publish_fault hands a CTA copy's fault to the launch) */
     bool failed;
     bool progressed;         /* a CTA with its own launch copy changed memory */
+    uint64_t instrs_seen;    /* c.warp_instrs when the GPU loop last looked */
     tm_cta *failed_cta;
     uint32_t id;
     tm_env *env;
