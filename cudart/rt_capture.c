@@ -381,21 +381,30 @@ CUDART_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *pGra
     return rt_leave(rt, cudaSuccess);
 }
 
+/* Where stream s stands (None, Active, Invalidated) and its capture
+ * record; the errors cudaStreamIsCapturing and ...GetCaptureInfo share. */
+static cudaError_t capture_status(cudart *rt, cudaStream_t s, rt_capture_stream **cs,
+                                  int *status)
+{
+    if (!rt_stream_valid(rt, s))
+        return cudaErrorInvalidResourceHandle;
+    cudaError_t e = rt_capture_legacy(rt, s, false);
+    if (e)
+        return e;
+    *cs = lookup(rt, s);
+    *status = !*cs ? cudaStreamCaptureStatusNone
+                   : (*cs)->cap->invalid ? cudaStreamCaptureStatusInvalidated
+                                         : cudaStreamCaptureStatusActive;
+    return cudaSuccess;
+}
+
 CUDART_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status)
 {
     cudart *rt = rt_enter();
     if (!status)
         return rt_leave(rt, cudaErrorInvalidValue);
-    if (!rt_stream_valid(rt, s))
-        return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    cudaError_t e = rt_capture_legacy(rt, s, false);
-    if (e)
-        return rt_leave(rt, e);
-    rt_capture_stream *cs = lookup(rt, s);
-    *status = !cs ? cudaStreamCaptureStatusNone
-                  : cs->cap->invalid ? cudaStreamCaptureStatusInvalidated
-                                     : cudaStreamCaptureStatusActive;
-    return rt_leave(rt, cudaSuccess);
+    rt_capture_stream *cs;
+    return rt_leave(rt, capture_status(rt, s, &cs, status));
 }
 
 CUDART_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status,
@@ -407,15 +416,10 @@ CUDART_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status,
     cudart *rt = rt_enter();
     if (!status || (edges && !deps))
         return rt_leave(rt, cudaErrorInvalidValue);
-    if (!rt_stream_valid(rt, s))
-        return rt_leave(rt, cudaErrorInvalidResourceHandle);
-    cudaError_t e = rt_capture_legacy(rt, s, false);
+    rt_capture_stream *cs;
+    cudaError_t e = capture_status(rt, s, &cs, status);
     if (e)
         return rt_leave(rt, e);
-    rt_capture_stream *cs = lookup(rt, s);
-    *status = !cs ? cudaStreamCaptureStatusNone
-                  : cs->cap->invalid ? cudaStreamCaptureStatusInvalidated
-                                     : cudaStreamCaptureStatusActive;
     if (*status != cudaStreamCaptureStatusActive)
         return rt_leave(rt, cudaSuccess);
     if (id)

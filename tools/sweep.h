@@ -42,6 +42,9 @@ typedef struct sweep_spec {
 
 /* tools/sweep_spec.c: parses and checks `path`; errors name its line. */
 sweep_spec *sweep_spec_load(const char *path, GError **error);
+/* The experiment file's shape (groups, keys, syntax), each error with its
+ * line (tools/sweep_lint.c); sweep_spec_load runs it first. */
+bool sweep_lint(const char *path, const char *text, GError **error);
 void sweep_spec_free(sweep_spec *s);
 /* The ptxemu version that goes into every job's identity. */
 const char *sweep_version(void);
