@@ -88,9 +88,12 @@ static int run_one(const corr_run *cr, const corr_ref *ref, corr_row **rows, uns
     for (unsigned i = 0; i < n; i++) {
         corr_row *r = rows[i];
         if (r->launch >= nk) {
+            char range[32] = "";
+            if (nk)
+                snprintf(range, sizeof range, " (0..%u)", nk - 1);
             g_ptr_array_add(errors, g_strdup_printf(
-                "%s:%u: %s (%s) has no launch %u: ptxemu ran %u launch%s (0..%u)", ref->path,
-                r->line, b->name, size, r->launch, nk, nk == 1 ? "" : "es", nk ? nk - 1 : 0));
+                "%s:%u: %s (%s) has no launch %u: ptxemu ran %u launch%s%s", ref->path, r->line,
+                b->name, size, r->launch, nk, nk == 1 ? "" : "es", range));
         } else if (strcmp(ks[r->launch]->name, r->kernel)) {
             g_ptr_array_add(errors, g_strdup_printf(
                 "%s:%u: %s (%s) launch %u is kernel '%s' in ptxemu, the reference says '%s'",
