@@ -812,6 +812,11 @@ const tm_stats *ptxemu_timing_stats(const ptxemu_ctx *ctx)
     return ctx && ctx->gpu ? tm_gpu_stats(ctx->gpu) : NULL;
 }
 
+const gpu_config *ptxemu_timing_config(const ptxemu_ctx *ctx)
+{
+    return ctx && ctx->gpu ? tm_gpu_config(ctx->gpu) : NULL;
+}
+
 const char *ptxemu_timing_stats_json(ptxemu_ctx *ctx)
 {
     if (!ctx || !ctx->gpu)

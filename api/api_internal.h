@@ -28,5 +28,9 @@ ptxemu_status ptxemu_lanes_end(ptxemu_ctx *ctx);
 /* The timing statistics of a context (NULL when timing is off). */
 typedef struct tm_stats tm_stats;
 const tm_stats *ptxemu_timing_stats(const ptxemu_ctx *ctx);
+/* The GPU configuration of a context's timing model, overrides applied
+ * (NULL when timing is off). */
+typedef struct gpu_config gpu_config;
+const gpu_config *ptxemu_timing_config(const ptxemu_ctx *ctx);
 
 #endif

@@ -24,6 +24,7 @@ int cmd_plot(int argc, char **argv);     /* tools/cmd_plot.c */
 int plot_ctas(const char *csv_path, const char *out);
 int cmd_validate(int argc, char **argv); /* tools/cmd_validate.c */
 int cmd_exec(int argc, char **argv);     /* tools/cmd_exec.c */
+int cmd_correlate(int argc, char **argv); /* tools/cmd_correlate.c */
 
 /* The timing-model options `run` and `bench run` share (tools/cmd_run.c). */
 #include "api/ptxemu.h"

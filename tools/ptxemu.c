@@ -19,13 +19,15 @@ static const ptxemu_cmd commands[] = {
     {"plot", "SVG plots of a sweep's results (gnuplot)", cmd_plot},
     {"validate", "check every scheduling policy leaves memory as the functional run", cmd_validate},
     {"exec", "run a CUDA program (nvcc -cudart shared) on ptxemu", cmd_exec},
+    {"correlate", "compare per-launch statistics with a reference (GPGPU-Sim, silicon)",
+     cmd_correlate},
 };
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: ptxemu COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n'ptxemu COMMAND --help' describes a command's options.\n");
 }
 
