@@ -34,8 +34,29 @@ void cache_free(cache *c)
     memset(c, 0, sizeof *c);
 }
 
+void cache_set_fermi_hash(cache *c, uint32_t line_lg)
+{
+    c->hash_lg = (uint8_t)line_lg;
+}
+
+/* Address bit b of a key that is address >> lg (b >= lg). */
+#define ABIT(key, lg, b) (((key) >> ((b) - (lg))) & 1u)
+
+static uint64_t fermi_set(const cache *c, uint64_t key)
+{
+    uint32_t lg = c->hash_lg;
+    uint64_t upper = ABIT(key, lg, 13) | ABIT(key, lg, 14) << 1 | ABIT(key, lg, 15) << 2 |
+                     ABIT(key, lg, 17) << 3 | ABIT(key, lg, 19) << 4;
+    uint64_t set = (key & 0x1f) ^ upper;
+    if (c->nsets == 64)
+        set |= ABIT(key, lg, 12) << 5;
+    return set;
+}
+
 static inline size_t set_base(const cache *c, uint64_t key)
 {
+    if (c->hash_lg)
+        return (size_t)fermi_set(c, key) * c->assoc;
     /* a 64-bit divide per lookup showed in the profile: mask when we can */
     uint64_t set = c->set_mask || c->nsets == 1 ? key & c->set_mask : key % c->nsets;
     return (size_t)set * c->assoc;

@@ -24,11 +24,18 @@ typedef struct cache {
     uint64_t *stamp;    /* last use (LRU) or insertion (FIFO) */
     uint8_t *dirty;
     uint64_t clock;     /* stamp source: bumps on every touch */
+    uint8_t hash_lg;    /* 0: set = key % nsets; else the Fermi L1 hash of keys
+                           that are byte address >> hash_lg (cache_set_fermi_hash) */
 } cache;
 
 /* `lines` = capacity / line size; sets = lines / assoc (at least 1). */
 void cache_init(cache *c, uint64_t lines, uint32_t assoc, int32_t repl);
 void cache_free(cache *c);
+/* Sets come from the Fermi L1's XOR hash (l1d.set_index = fermi-hash;
+ * Nugteren et al., HPCA 2014) of keys that are byte address >> line_lg:
+ * address bits line_lg..line_lg+4 XOR bits 13, 14, 15, 17, 19, and bit 12
+ * on top with 64 sets.  The cache must have 32 or 64 sets, line_lg <= 12. */
+void cache_set_fermi_hash(cache *c, uint32_t line_lg);
 /* Whether key is present; `touch` updates its LRU position. */
 bool cache_lookup(cache *c, uint64_t key, bool touch);
 /* Sets the dirty bit of a present line; false when absent. */

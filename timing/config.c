@@ -15,6 +15,7 @@
 const char *const gpu_write_policy_names[] = {GPU_WRITE_POLICIES(NAME) NULL};
 const char *const gpu_replacement_names[] = {GPU_REPLACEMENTS(NAME) NULL};
 const char *const gpu_dram_scheduler_names[] = {GPU_DRAM_SCHEDULERS(NAME) NULL};
+const char *const gpu_set_index_names[] = {GPU_SET_INDEXES(NAME) NULL};
 const char *const gpu_icc_mode_names[] = {GPU_ICC_MODES(NAME) NULL};
 const char *const gpu_cdp_mode_names[] = {GPU_CDP_MODES(NAME) NULL};
 const char *const gpu_its_mode_names[] = {GPU_ITS_MODES(NAME) NULL};
@@ -725,6 +726,13 @@ bool gpu_config_validate(const gpu_config *c, const char *source, GError **error
         !cache_geometry(src, "tex_cache", c->tex_cache.size, 1, c->tex_cache.assoc,
                         c->tex_cache.line, error))
         return false;
+    if (c->l1d.set_index == GPU_SET_INDEX_FERMI_HASH) {
+        uint64_t sets = c->l1d.size / c->l1d.line / c->l1d.assoc;
+        if (sets != 32 && sets != 64)
+            FAIL("%s: l1d.set_index = fermi-hash needs 32 or 64 sets; l1d.size / "
+                 "(l1d.line x l1d.assoc) = %" G_GUINT64_FORMAT,
+                 src, sets);
+    }
     if (c->dram.interleave < c->l2.line)
         FAIL("%s: dram.interleave = %" G_GUINT64_FORMAT " is smaller than "
              "l2.line = %u (a line must live in one partition)",

@@ -35,6 +35,10 @@
     X(EVICT, "write-evict") X(THROUGH, "write-through") X(BACK, "write-back")
 #define GPU_REPLACEMENTS(X) X(LRU, "lru") X(FIFO, "fifo")
 #define GPU_DRAM_SCHEDULERS(X) X(FR_FCFS, "fr-fcfs") X(FCFS, "fcfs")
+/* l1d.set_index: linear (line index modulo sets) or the Fermi L1's XOR hash
+ * (Nugteren et al., "A Detailed GPU Cache Model Based on Reuse Distance
+ * Theory", HPCA 2014), which GPGPU-Sim's 'H' set-index function models */
+#define GPU_SET_INDEXES(X) X(LINEAR, "linear") X(FERMI_HASH, "fermi-hash")
 #define GPU_ICC_MODES(X) X(OFF, "off") X(ICC, "icc") X(ICC_CC, "icc-cc")
 #define GPU_CDP_MODES(X) X(CDP, "cdp") X(DTBL, "dtbl")
 /* warp.its: independent thread scheduling (runtime/its.c); auto = on for
@@ -57,6 +61,11 @@ typedef enum gpu_dram_scheduler {
     GPU_DRAM_SCHEDULERS(X)
 #undef X
 } gpu_dram_scheduler;
+typedef enum gpu_set_index {
+#define X(e, s) GPU_ENUM_ITEM(GPU_SET_INDEX_, e)
+    GPU_SET_INDEXES(X)
+#undef X
+} gpu_set_index;
 typedef enum gpu_icc_mode {
 #define X(e, s) GPU_ENUM_ITEM(GPU_ICC_, e)
     GPU_ICC_MODES(X)
@@ -77,6 +86,7 @@ typedef enum gpu_its_mode {
 extern const char *const gpu_write_policy_names[];
 extern const char *const gpu_replacement_names[];
 extern const char *const gpu_dram_scheduler_names[];
+extern const char *const gpu_set_index_names[];
 extern const char *const gpu_icc_mode_names[];
 extern const char *const gpu_cdp_mode_names[];
 extern const char *const gpu_its_mode_names[];
@@ -153,6 +163,10 @@ typedef struct gpu_name_list {
       "Special-function lanes per SM (sqrt, rcp, sin, ex2...)")              \
     X(units, dp, U32, 16, 1, 1024, 0, "lanes", NULL,                         \
       "Double-precision lanes per SM")                                       \
+    X(units, dp_on_sfu, BOOL, false, 0, 0, 0, "", NULL,                      \
+      "Double-precision instructions run on the SFU slice (its lanes and "   \
+      "busy time) instead of DP lanes of their own: Fermi GeForce parts, "   \
+      "GPGPU-Sim's -gpgpu_num_dp_units 0")                                   \
     X(units, ldst, U32, 16, 1, 1024, 0, "lanes", NULL,                       \
       "Load/store lanes per SM (address generation for memory ops)")          \
     X(units, tensor, U32, 1024, 1, 1048576, 0, "f16 FMA/cycle", NULL,        \
@@ -175,8 +189,16 @@ typedef struct gpu_name_list {
       "Miss-status holding registers (distinct lines outstanding)")          \
     X(l1d, mshr_merge, U32, 8, 1, 64, 0, "requests", NULL,                   \
       "Requests one MSHR entry can merge")                                   \
+    X(l1d, miss_queue, U32, 0, 0, 1024, 0, "requests", NULL,                 \
+      "Requests the SM's miss queue (L1 to NoC) holds; 0 = as many as "      \
+      "l1d.mshrs")                                                           \
     X(l1d, hit_latency, U32, 20, 1, 1000, 0, "core cycles", NULL,            \
       "L1 hit latency")                                                      \
+    X(l1d, set_index, ENUM, GPU_SET_INDEX_LINEAR, 0, 0, 0, "",               \
+      gpu_set_index_names,                                                   \
+      "Set-index function: linear (line index modulo sets) or fermi-hash "  \
+      "(the Fermi L1's XOR of address bits 7-11 with bits 13, 14, 15, 17, " \
+      "19, Nugteren et al. HPCA 2014; needs 32 or 64 sets)")                \
     X(l1d, write_policy, ENUM, GPU_WRITE_EVICT, 0, 0, 0, "",                 \
       gpu_write_policy_names,                                                \
       "What a global store does to L1 (write-evict: invalidate the line "    \
@@ -232,7 +254,7 @@ typedef struct gpu_name_list {
       "Texture cache hit latency")
 
 #define GPU_CFG_noc(X)                                                       \
-    X(noc, channel_width, U32, 32, 4, 1024, GPU_KEY_POW2, "bytes", NULL,     \
+    X(noc, channel_width, U32, 32, 4, 1024, 0, "bytes", NULL,                \
       "Flit size: bytes one crossbar channel moves per NoC cycle")           \
     X(noc, queue_depth, U32, 8, 1, 1024, 0, "flits", NULL,                   \
       "Buffer depth of each injection and ejection port")                    \
@@ -259,6 +281,9 @@ typedef struct gpu_name_list {
     X(dram, scheduler, ENUM, GPU_DRAM_FR_FCFS, 0, 0, 0, "",                  \
       gpu_dram_scheduler_names,                                              \
       "Memory scheduler (fr-fcfs: row hits first, then oldest)")             \
+    X(dram, latency, U32, 0, 0, 10000, 0, "L2 cycles", NULL,                 \
+      "Fixed delay from an L2 slice sending a request (miss or write-back) " \
+      "until the DRAM scheduler sees it (GPGPU-Sim's -dram_latency)")        \
     X(dram, interleave, SIZE, 256, 32, 1024 * 1024, GPU_KEY_POW2, "bytes",   \
       NULL, "Address interleaving granularity across partitions")            \
     X(dram, tCL, U32, 12, 1, 1000, 0, "DRAM cycles", NULL,                   \

@@ -129,7 +129,7 @@ static bool l2_accept(memsys *m, ms_part *pt, uint32_t sl, uint32_t p, uint64_t 
             e = mshr_alloc(&s->m, key, 0);
             dram_req r = {l2_line_addr(m, key, sl), (sl << 16) | e, pk->sm,
                           (uint16_t)m->cfg.l2.line, false};
-            uint64_t at = conv_after(m, D_L2, k, D_DRAM);
+            uint64_t at = conv_after(m, D_L2, k + m->cfg.dram.latency, D_DRAM);
             dram_push(pt->dr, &r, at);
             m->dram_pending++;
             wake_dram(m, pt, at);
@@ -172,7 +172,7 @@ static uint64_t part_l2_tick(memsys *m, ms_part *pt, uint64_t k)
                       s->wb_bytes[s->wb_head], true};
         s->wb_head = (s->wb_head + 1) % s->wb_cap;
         s->wb_n--;
-        uint64_t at = conv_after(m, D_L2, k, D_DRAM);
+        uint64_t at = conv_after(m, D_L2, k + m->cfg.dram.latency, D_DRAM);
         dram_push(pt->dr, &r, at);
         wake_dram(m, pt, at);
     }

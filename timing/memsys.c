@@ -471,7 +471,7 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
     m->il_shift = log2u(cfg->dram.interleave);
     m->icc_on = cfg->icc.mode != GPU_ICC_OFF;
     m->icc_delay = m->icc_on ? cfg->icc.latency : 0;
-    m->missq_cap = cfg->l1d.mshrs;
+    m->missq_cap = cfg->l1d.miss_queue ? cfg->l1d.miss_queue : cfg->l1d.mshrs;
     m->ret_cap = cfg->l2.hit_latency + cfg->l2.mshrs + cfg->l2.mshr_merge;
 
     /* SMs: each owns its instruction records and a packet quota that
@@ -487,6 +487,8 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
         s->cluster = i / cfg->gpu.sms_per_cluster;
         s->local = i % cfg->gpu.sms_per_cluster;
         cache_init(&s->l1, cfg->l1d.size / cfg->l1d.line, cfg->l1d.assoc, cfg->l1d.replacement);
+        if (cfg->l1d.set_index == GPU_SET_INDEX_FERMI_HASH)
+            cache_set_fermi_hash(&s->l1, m->l1_shift);
         cache_init(&s->cc, cfg->const_cache.size / cfg->const_cache.line,
                    cfg->const_cache.assoc, GPU_REPL_LRU);
         mshr_init(&s->l1m, cfg->l1d.mshrs, cfg->l1d.mshr_merge);

@@ -12,10 +12,10 @@
 
 /* ------------------------------------------------------ instruction tables */
 
-static tm_unit unit_of(ptx_opcode op, ptx_lat_class lc)
+static tm_unit unit_of(const gpu_config *cfg, ptx_opcode op, ptx_lat_class lc)
 {
     if (lc >= PTX_LAT_DP_ADD && lc <= PTX_LAT_DP_DIV)
-        return TM_UNIT_DP;
+        return cfg->units.dp_on_sfu ? TM_UNIT_SFU : TM_UNIT_DP; /* Fermi GeForce: DP on SFU */
     switch (ptx_opcode_info(op)->unit) {
     case PTX_UNIT_SFU: return TM_UNIT_SFU;
     case PTX_UNIT_MEM: case PTX_UNIT_TEX: return TM_UNIT_LDST;
@@ -164,7 +164,7 @@ tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn)
         tm_ins *t = &f->ins[i];
         ptx_opcode op = (ptx_opcode)in->op;
         ptx_lat_class lc = ptx_latency_class_of(op, (ptx_type)in->type);
-        tm_unit u = unit_of(op, lc);
+        tm_unit u = unit_of(cfg, op, lc);
         uint32_t occ = u == TM_UNIT_TENSOR ? tensor_occupancy(cfg, in) : tm_unit_occupancy(cfg, u);
         if (cfg->initiation.cycles[lc] > occ)
             occ = cfg->initiation.cycles[lc];

@@ -201,8 +201,11 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         }
     } else {
         sm->c.alu_instrs++;
-        sm->c.sfu_instrs += t->unit == TM_UNIT_SFU; /* energy classes */
-        sm->c.dp_instrs += t->unit == TM_UNIT_DP;
+        /* energy classes: a DP instruction stays one on the SFU slice
+         * (units.dp_on_sfu) */
+        bool dp = t->lat_class >= PTX_LAT_DP_ADD && t->lat_class <= PTX_LAT_DP_DIV;
+        sm->c.sfu_instrs += t->unit == TM_UNIT_SFU && !dp;
+        sm->c.dp_instrs += dp;
         sm->c.alu_load += t->latency;
     }
     s->unit_free[t->unit] = now + busy;

@@ -16,6 +16,9 @@
  *         interleave every node falls in the same partition and bank, one
  *         row further on, so every step is an L1 and L2 miss and a DRAM row
  *         miss (precharge, activate, two 64-byte reads), never a row hit.
+ *         With gtx480's 4 KiB rows consecutive nodes alternate between two
+ *         banks, each found open on the row of two nodes back: a row miss
+ *         too.
  *
  * Measurement (timing mode).  For each chain: a priming launch (L1, L2: one
  * whole cycle, which brings every node into L2; DRAM: one step on the last

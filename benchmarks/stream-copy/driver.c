@@ -13,7 +13,7 @@
  * dram_bytes).  The ceiling is the configured DRAM peak,
  *     dram.partitions x dram.bus_width / 8 x dram.data_rate x clock.dram
  * (m2090: 6 x 8 B x 2 x 1850 MHz = 177.6 GB/s = 136.6 B per 1300 MHz core
- * cycle; gtx480: 6 x 8 x 4 x 924 = 177.4 GB/s = 126.6 B per 1401 MHz
+ * cycle; gtx480: 6 x 8 x 4 x 924 = 177.4 GB/s = 253.4 B per 700 MHz
  * cycle).  DRAM traffic stays under it; bytes moved can pass it by the
  * written lines still dirty in the write-back L2 when the kernel ends (at
  * most the L2's size), which is why STREAM wants arrays far larger than the

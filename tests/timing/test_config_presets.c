@@ -171,6 +171,67 @@ static void test_preset_gtx480(void **state)
     assert_int_equal(c.core.warp_schedulers, 2);
     assert_int_equal(gpu_config_max_warps(&c) / c.core.warp_schedulers, 24);
     assert_int_equal(gpu_config_l2_total(&c), KB(768));
+    /* GPGPU-Sim SM2_GTX480 (gpgpusim.config, GPGPU-Sim commit 6b244a5),
+     * the values typed from the file, line by line */
+    assert_int_equal(c.clock.core, 700);        /* :28 700:700:700:924 */
+    assert_int_equal(c.clock.icnt, 700);
+    assert_int_equal(c.clock.l2, 700);
+    assert_int_equal(c.clock.dram, 924);
+    assert_int_equal(c.core.registers, 32768);  /* :31 */
+    assert_int_equal(c.core.max_threads, 1536); /* :35 */
+    assert_int_equal(c.core.max_ctas, 8);       /* :36 */
+    assert_int_equal(c.core.shared_mem, 49152); /* :63 */
+    assert_int_equal(c.core.shared_latency, 26); /* :69 */
+    assert_int_equal(c.core.shared_banks, 32);  /* :95 */
+    assert_true(c.units.dp_on_sfu);             /* :46 no DP units */
+    /* :62 N:32:128:4,L:L:m:N:H,S:64:8,8 */
+    assert_int_equal(c.l1d.size / c.l1d.line / c.l1d.assoc, 32);
+    assert_int_equal(c.l1d.line, 128);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(c.l1d.set_index, GPU_SET_INDEX_FERMI_HASH);
+    assert_int_equal(c.l1d.mshrs, 64);
+    assert_int_equal(c.l1d.mshr_merge, 8);
+    assert_int_equal(c.l1d.miss_queue, 8);
+    assert_int_equal(c.l1d.hit_latency, 35);    /* :68 */
+    /* :77 S:64:128:8,L:B:m:L:L,A:256:4 per sub-partition, :22 two each */
+    assert_int_equal(c.l2.slices_per_partition, 2);
+    assert_int_equal(c.l2.partition_size / c.l2.slices_per_partition / c.l2.line / c.l2.assoc,
+                     64);
+    assert_int_equal(c.l2.assoc, 8);
+    assert_int_equal(c.l2.mshrs, 256);
+    assert_int_equal(c.l2.mshr_merge, 4);
+    assert_int_equal(c.l2.write_policy, GPU_WRITE_BACK);
+    assert_int_equal(c.l2.hit_latency, 120);    /* :107 rop latency */
+    assert_int_equal(c.noc.channel_width, 40);  /* :65 flit size */
+    assert_int_equal(c.dram.partitions, 6);     /* :21 */
+    assert_int_equal(c.dram.queue_size, 64);    /* :117 */
+    assert_int_equal(c.dram.latency, 100);      /* :108 */
+    assert_int_equal(c.dram.bus_width, 2 * 4 * 8); /* :121-122 */
+    assert_int_equal(c.dram.burst_length, 8);   /* :123 */
+    assert_int_equal(c.dram.data_rate, 4);      /* :124 */
+    /* :130 nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:...:WR=12 */
+    assert_int_equal(c.dram.banks, 16);
+    assert_int_equal(c.dram.tCCD, 2);
+    assert_int_equal(c.dram.tRRD, 6);
+    assert_int_equal(c.dram.tRCD, 12);
+    assert_int_equal(c.dram.tRAS, 28);
+    assert_int_equal(c.dram.tRP, 12);
+    assert_int_equal(c.dram.tRC, 40);
+    assert_int_equal(c.dram.tCL, 12);
+    assert_int_equal(c.dram.tWR, 12);
+    /* :50-55 latencies; initiation intervals of SFU-hosted classes x 2 */
+    static const struct { ptx_lat_class lc; uint32_t lat, ii; } ops[] = {
+        {PTX_LAT_INT_ADD, 4, 1},   {PTX_LAT_INT_MAX, 13, 2}, {PTX_LAT_INT_MUL, 4, 2},
+        {PTX_LAT_INT_MAD, 5, 1},   {PTX_LAT_INT_DIV, 145, 16}, {PTX_LAT_FP_ADD, 4, 1},
+        {PTX_LAT_FP_MAX, 13, 2},   {PTX_LAT_FP_MUL, 4, 1},   {PTX_LAT_FP_MAD, 5, 1},
+        {PTX_LAT_FP_DIV, 39, 8},   {PTX_LAT_DP_ADD, 8, 16},  {PTX_LAT_DP_MAX, 19, 32},
+        {PTX_LAT_DP_MUL, 8, 16},   {PTX_LAT_DP_MAD, 8, 16},  {PTX_LAT_DP_DIV, 330, 260},
+        {PTX_LAT_SFU, 8, 16}};
+    for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
+        assert_int_equal(c.latency.cycles[ops[i].lc], ops[i].lat);
+        assert_int_equal(c.initiation.cycles[ops[i].lc], ops[i].ii);
+    }
+    assert_int_equal(c.warp.policy, 1 /* gto, :147 */);
 }
 
 static void test_preset_k20c(void **state)
@@ -274,9 +335,12 @@ typedef struct derived {
  *         (Table 1's SIMD width); 6 x 128 KB = 768 KB; 6 x 8 B x 4 x 750 MHz
  *         = 144.0 GB/s (the C2050's); 14 x 32 x 2 x 1.15 = 1030.4 GFLOPS
  *         (the C2050's 1.03 TFLOPS); 2 schedulers x 1 / 1 = 2.
- * gtx480  15; 1536 / 32 = 48 (2 x 24 slots); 16; 6 x 128 KB = 768 KB;
- *         6 x 8 x 4 x 924 = 177.408 GB/s; 15 x 32 x 2 x 1.401 = 1344.96
- *         (the GTX 480's 1345 GFLOPS); 2.
+ * gtx480  GPGPU-Sim SM2_GTX480 (gpgpusim.config): 15 clusters x 1 core = 15;
+ *         1536 / 32 = 48 (2 x 24 slots); 2 SP units of a warp per cycle
+ *         = 64 lanes / 2 schedulers = 32; 6 partitions x 2 sub-partitions x
+ *         64 sets x 128 B x 8 ways = 6 x 128 KB = 768 KB; 2 chips x 4 B =
+ *         8 B x 4 (QDR) x 924 MHz x 6 = 177.408 GB/s; 15 x 64 x 2 x 0.7 =
+ *         1344.0 (the GTX 480's 480 cores x 2 x 1.4 GHz); 2.
  * icc60   60 / 5 = 12 (Table 2); 48; 16; 8 x 512 KB = 4 MB;
  *         8 x 16 x 4 x 1400 = 716.8 GB/s (Table 2's ~720);
  *         60 x 32 x 2 x 1.4 = 5376; 2.
@@ -296,7 +360,7 @@ typedef struct derived {
  *         (Table 4.3); 2. */
 static const derived derived_table[] = {
     {"c2050", 14, 32, 16, KB(768), 144.0, 1030.4, 2},
-    {"gtx480", 15, 48, 16, KB(768), 177.408, 1344.96, 2},
+    {"gtx480", 15, 48, 32, KB(768), 177.408, 1344.0, 2},
     {"icc10x6", 10, 48, 16, KB(4096), 716.8, 5376.0, 2},
     {"icc15x4", 15, 48, 16, KB(4096), 716.8, 5376.0, 2},
     {"icc60", 12, 48, 16, KB(4096), 716.8, 5376.0, 2},

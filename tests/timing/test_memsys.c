@@ -196,12 +196,17 @@ static void test_latencies_m2090(void **state)
     h_free(h);
 }
 
-/* GTX480: core 1401 MHz, NoC and L2 at 700 MHz, DRAM 924 MHz (x4).
- * L1 hit 20.  L2 hit, in core cycles (1 NoC/L2 cycle = 2.0 core cycles):
- *   1 (tag) + ~2 (bus, first NoC edge) + 2 x 4 (crossbar, 1 flit)
- *   + 2 x 100 (L2) + 2 x 1 (hand-over) + 2 x 7 (reply, 4 flits) + 1
- *   = ~228.  DRAM: + (12 + 2 + 12 + 2 = 28 DRAM cycles = 42.5 core
- *   cycles) + ~2 (hand-overs) = ~272. */
+/* GTX480 (GPGPU-Sim SM2_GTX480): core = NoC = L2 = 700 MHz, DRAM 924 MHz
+ * (x4); l1d.hit_latency 35, l2.hit_latency 120, noc.latency 4, 40-byte
+ * flits, dram.latency 100 L2 cycles, tRCD = tCL = 12, 64 B per column
+ * command in 2 DRAM cycles.
+ * L1 hit: 35.
+ * L2 hit: 1 (tag) + 1 (bus) + 4 (request crossbar, 1 flit) + 120 (L2)
+ *   + 1 (hand-over) + 7 (reply: 4 + 128 B / 40 B = 4 flits - 1) + 1 (fill)
+ *   = 135.
+ * DRAM (cold miss): the L2-hit path + 100 (dram.latency) + ACT, tRCD 12,
+ *   two reads 2 apart (data bus), tCL 12, last burst 2 = 28 DRAM cycles
+ *   = 28 x 700 / 924 = 21.2 core cycles, + ~1 hand-over = ~257. */
 static void test_latencies_gtx480(void **state)
 {
     (void)state;
@@ -212,9 +217,9 @@ static void test_latencies_gtx480(void **state)
     uint64_t l2 = h_load_latency(h, 1, line, 3);
     printf("# gtx480 latencies: L1 hit %llu, L2 hit %llu, DRAM %llu core cycles\n",
            (unsigned long long)l1, (unsigned long long)l2, (unsigned long long)dram);
-    assert_within((double)l1, 20, 0.10, "L1 hit");
-    assert_within((double)l2, 228, 0.10, "L2 hit");
-    assert_within((double)dram, 272, 0.10, "DRAM access");
+    assert_within((double)l1, 35, 0.10, "L1 hit");
+    assert_within((double)l2, 135, 0.10, "L2 hit");
+    assert_within((double)dram, 257, 0.10, "DRAM access");
     h_free(h);
 }
 

@@ -113,19 +113,19 @@ static uint64_t json_nth(const char *json, const char *key, unsigned idx)
  *     step = roundup(M + 1, dispatch_interval) + int_mul + int_add.
  *
  * M per level:
- *   L1    l1d.hit_latency = 20.
+ *   L1    l1d.hit_latency (m2090 20, gtx480 35).
  *   L2    m2090 115 = 1 tag + 1 bus + 4 request crossbar + 100 L2 + 1
- *         hand-over + 7 reply crossbar (4 flits) + 1 fill; gtx480 ~228, the
- *         same path with the NoC and L2 at 700 MHz (2 core cycles each).
- *   DRAM  the cold miss of test_memsys (m2090 138, gtx480 ~272: L2 path +
- *         ACT, tRCD 12, two reads 4 apart, tCL 12, last burst) plus the
+ *         hand-over + 7 reply crossbar (4 flits) + 1 fill; gtx480 135, the
+ *         same path with l2.hit_latency 120 and 40-byte flits (4 flits).
+ *   DRAM  the cold miss of test_memsys (m2090 138, gtx480 ~257: L2 path +
+ *         dram.latency 100 + ACT, tRCD 12, two reads, tCL 12, last burst) plus the
  *         precharge: the chain steps one row further in the same bank, so
  *         the open row must close first, tRP = 12 DRAM cycles (m2090: x
- *         1300/1850 = 8.4 core cycles; gtx480: x 1401/924 = 18.2).
+ *         1300/1850 = 8.4 core cycles; gtx480: x 700/924 = 9.1).
  * m2090 (dispatch 2): L1 22 + 8 = 30, L2 116 + 8 = 124,
  *                     DRAM roundup(147.4, 2) + 8 = 156.
- * gtx480 (dispatch 1): L1 21 + 8 = 29, L2 229 + 8 = 237,
- *                      DRAM roundup(291.2, 1) + 8 = 300. */
+ * gtx480 (dispatch 1): L1 36 + 8 = 44, L2 136 + 8 = 144,
+ *                      DRAM roundup(267.1, 1) + 8 = 276. */
 static double chase_expect(const gpu_config *c, double mem)
 {
     double d = c->core.dispatch_interval;
@@ -185,7 +185,7 @@ static void test_chase_m2090(void **state)
 static void test_chase_gtx480(void **state)
 {
     (void)state;
-    check_chase("gtx480", 228, 272);
+    check_chase("gtx480", 135, 257);
 }
 
 /* ------------------------------------------------------------ stream-copy */
