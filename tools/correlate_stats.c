@@ -2,6 +2,8 @@
  * the halves split behind `ptxemu correlate` (tools/correlate_stats.h). */
 #include "tools/correlate_stats.h"
 
+#include <stdint.h>
+
 #include <math.h>
 
 double corr_pearson(const double *x, const double *y, unsigned n)
@@ -95,5 +97,17 @@ unsigned corr_order(const corr_key *keys, unsigned n, unsigned *order)
             order[j] = order[j - 1];
         order[j] = i;
     }
-    return (n + 1) / 2;
+    /* The halves are split between benchmarks, so that no program is in
+     * both the calibration and the test half: the benchmark boundary
+     * nearest the middle row ceil(n/2) (the later one on a tie); with a
+     * single benchmark there is no boundary and the middle row is used. */
+    unsigned mid = (n + 1) / 2, best = mid, best_d = UINT32_MAX;
+    for (unsigned b = 1; b < n; b++) {
+        if (keys[order[b - 1]].bench == keys[order[b]].bench)
+            continue;
+        unsigned d = b > mid ? b - mid : mid - b;
+        if (d < best_d || (d == best_d && b > best))
+            best = b, best_d = d;
+    }
+    return best;
 }

@@ -40,9 +40,11 @@ void corr_summarise(const double *ptx, const double *ref, unsigned n, corr_summa
  * benchmark's position in the registry, the size (tiny < small < paper)
  * and the launch index.  corr_order fills order[0..n) with the row indices
  * sorted by (bench, size, launch) — stable, so equal keys keep their row
- * order — and returns the position where the second half starts:
- * ceil(n / 2).  The first half is order[0..split), the second
- * order[split..n): with an odd count the first half has the extra row. */
+ * order — and returns the position where the second half starts: the
+ * benchmark boundary nearest ceil(n / 2) (the later one on a tie), so no
+ * benchmark is in both halves; ceil(n / 2) when all rows are one
+ * benchmark.  The first half is order[0..split), the second
+ * order[split..n). */
 typedef struct corr_key {
     uint32_t bench, size, launch;
 } corr_key;

@@ -92,7 +92,8 @@ static void test_summary(void **state)
 
 /* Rows: 0 = (bench 5, size 0, launch 1), 1 = (3, 1, 0), 2 = (5, 0, 0),
  * 3 = (3, 0, 2), 4 = (3, 0, 2) again.  By (bench, size, launch), equal keys
- * in row order: 3 4 1 2 0; five rows: the first half is the first three. */
+ * in row order: 3 4 1 2 0; five rows: the middle is 3, which is also the
+ * boundary between bench 3 (three rows) and bench 5. */
 static void test_order(void **state)
 {
     (void)state;
@@ -102,8 +103,21 @@ static void test_order(void **state)
     const unsigned want[] = {3, 4, 1, 2, 0};
     for (int i = 0; i < 5; i++)
         assert_int_equal(order[i], want[i]);
-    /* even counts split in the middle; one row is all first half */
+    /* the first four rows sort 3 1 2 0: two of bench 3, two of bench 5;
+     * the middle 2 is the boundary */
     assert_int_equal(corr_order(keys, 4, order), 2);
+    /* rows of bench 1, 1, 1, 2: middle 2 is inside bench 1, the nearest
+     * boundary is 3 */
+    const corr_key four[] = {{1, 0, 0}, {1, 0, 1}, {1, 0, 2}, {2, 0, 0}};
+    assert_int_equal(corr_order(four, 4, order), 3);
+    /* one benchmark only: no boundary, the middle row ceil(3/2) = 2 */
+    const corr_key one[] = {{7, 0, 0}, {7, 0, 1}, {7, 0, 2}};
+    assert_int_equal(corr_order(one, 3, order), 2);
+    /* boundaries at 1 and 5 of 6 rows, middle 3: both 2 away, the later
+     * one wins */
+    const corr_key six[] = {{1, 0, 0}, {2, 0, 0}, {2, 0, 1}, {2, 0, 2}, {2, 0, 3}, {3, 0, 0}};
+    assert_int_equal(corr_order(six, 6, order), 5);
+    /* one row is all first half */
     assert_int_equal(corr_order(keys, 1, order), 1);
     assert_int_equal(order[0], 0);
     assert_int_equal(corr_order(keys, 0, order), 0);
