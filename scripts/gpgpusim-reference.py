@@ -28,8 +28,9 @@ each launch's value is the difference from the previous print):
   ipc               instructions / cycles
   l1_hit            1 - L1D_total_cache_misses / L1D_total_cache_accesses
   l2_hit            1 - L2_total_cache_misses / L2_total_cache_accesses
-  dram_reads        sum of n_rd over the DRAM[i] channels
-  dram_writes       sum of n_write over the DRAM[i] channels
+  dram_reads        sum of n_rd over the DRAM[i] channels (32-byte sectors:
+                    `# dram_request_bytes: 32`)
+  dram_writes       sum of n_write + n_wr_bk (L2 write-backs) over the channels
   icnt_stalls       gpu_stall_icnt2sh (cycles a reply could not enter the
                     interconnect toward an SM)
 """
@@ -76,7 +77,8 @@ def parse_gpgpusim(text):
             "l2_acc": num(r"^L2_total_cache_accesses = (\d+)", b, 0),
             "l2_miss": num(r"^L2_total_cache_misses = (\d+)", b, 0),
             "dram_rd": sum(float(x) for x in re.findall(r"^n_cmd=.* n_rd=(\d+) ", b, re.M)),
-            "dram_wr": sum(float(x) for x in re.findall(r"^n_cmd=.* n_write=(\d+) ", b, re.M)),
+            "dram_wr": sum(float(x) + float(y) for x, y in
+                           re.findall(r"^n_cmd=.* n_write=(\d+) n_wr_bk=(\d+) ", b, re.M)),
             "icnt2sh": num(r"^gpu_stall_icnt2sh\s*= (\d+)", b, 0),
         }
         d = {k: cur[k] - prev[k] for k in CUMULATIVE if cur[k] is not None}
@@ -135,6 +137,21 @@ def write_csv(path, header, skipped, rows):
     os.replace(tmp, path)
 
 
+def run_gpgpusim(runner_sh, rundir, log, prog, name, size, env, timeout):
+    """Runs `prog name size` under GPGPU-Sim; its output is saved to `log`.
+    Returns (output, None) or (output, why it failed)."""
+    shutil.rmtree(rundir, ignore_errors=True)
+    try:
+        r = subprocess.run([runner_sh, rundir, "perf", prog, name, size], env=env,
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "", f"over {timeout} s"
+    out = r.stdout + r.stderr
+    with open(log, "w") as f:
+        f.write(out)
+    return out, None if r.returncode == 0 else f"exit {r.returncode}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", default="small")
@@ -142,6 +159,9 @@ def main():
                                                   "gpgpusim-sm2_gtx480-small.csv"))
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "ptxemu-gpgpusim"))
     ap.add_argument("--timeout", type=int, default=1800)
+    ap.add_argument("--from-logs", action="store_true",
+                    help="read the GPGPU-Sim output a previous run saved under --work "
+                         "(run/NAME/gpgpusim.log) instead of running it again")
     ap.add_argument("benchmarks", nargs="*")
     a = ap.parse_args()
     root = os.environ.get("GPGPUSIM_ROOT")
@@ -170,6 +190,7 @@ def main():
         f"# reference: GPGPU-Sim {commit} (gpgpu-sim_distribution dev, built by ../shared/gpgpusim/build.sh), "
         "configs/tested-cfgs/SM2_GTX480/gpgpusim.config with the power model off (run_gpgpusim.sh), perf mode",
         "# core_clock_mhz: 700",
+        "# dram_request_bytes: 32",
         f"# size: {a.size}",
         "# command: GPGPUSIM_ROOT=... scripts/gpgpusim-reference.py --size " + a.size,
         "# programs: benchmarks/NAME/{kernels.cu,driver.c} + tests/cuda/bench (nvcc -cudart shared, "
@@ -199,19 +220,18 @@ def main():
             if name in done:
                 continue
             rundir = os.path.join(a.work, "run", name)
-            shutil.rmtree(rundir, ignore_errors=True)
+            log = os.path.join(rundir, "gpgpusim.log")
             t0 = time.monotonic()
-            try:
-                r = subprocess.run([runner_sh, rundir, "perf", prog, name, a.size], env=env,
-                                   capture_output=True, text=True, timeout=a.timeout)
-                out, why = r.stdout + r.stderr, None
-                with open(os.path.join(rundir, "gpgpusim.log"), "w") as f:
-                    f.write(out)
-                if f"PASS {name} {a.size}" not in out:
-                    tail = [l for l in out.splitlines() if l.strip()][-1:] or ["no output"]
-                    why = f"exit {r.returncode}, no PASS line ({tail[0][:100]})"
-            except subprocess.TimeoutExpired:
-                out, why = "", f"over {a.timeout} s"
+            if a.from_logs:
+                if not os.path.exists(log):
+                    continue
+                out, why = open(log).read(), None
+            else:
+                out, why = run_gpgpusim(runner_sh, rundir, log, prog, name, a.size, env,
+                                        a.timeout)
+            if why is None and f"PASS {name} {a.size}" not in out:
+                tail = [l for l in out.splitlines() if l.strip()][-1:] or ["no output"]
+                why = f"no PASS line ({tail[0][:100]})"
             secs = time.monotonic() - t0
             if why is None:
                 try:

@@ -24,6 +24,7 @@ typedef struct corr_run {
     uint64_t seed;
     uint32_t jobs;
     double ptx_mhz, ref_mhz;     /* core clocks; ref_mhz 0: no conversion */
+    double ptx_dram_bytes, ref_dram_bytes; /* DRAM request sizes; ref 0: as counted */
 } corr_run;
 
 static int cmp_launch(const void *a, const void *b)
@@ -33,7 +34,7 @@ static int cmp_launch(const void *a, const void *b)
     return x->launch < y->launch ? -1 : x->launch > y->launch;
 }
 
-static void fill_ptx(corr_row *r, const tm_kernel_stats *k, double scale)
+static void fill_ptx(corr_row *r, const tm_kernel_stats *k, double scale, double dram_scale)
 {
     double cycles = (double)tm_kernel_cycles(k) * scale;
     const tm_mem_counters *m = &k->mem;
@@ -43,8 +44,8 @@ static void fill_ptx(corr_row *r, const tm_kernel_stats *k, double scale)
     r->ptx[CM_IPC] = cycles > 0 ? (double)k->thread_instrs / cycles : 0;
     r->ptx[CM_L1_HIT] = tm_ratio(m->l1_hits, m->l1_hits + m->l1_misses);
     r->ptx[CM_L2_HIT] = tm_ratio(m->l2_hits, m->l2_hits + m->l2_misses);
-    r->ptx[CM_DRAM_READS] = (double)m->dram_reads;
-    r->ptx[CM_DRAM_WRITES] = (double)m->dram_writes;
+    r->ptx[CM_DRAM_READS] = (double)m->dram_reads * dram_scale;
+    r->ptx[CM_DRAM_WRITES] = (double)m->dram_writes * dram_scale;
     for (int i = 0; i < CM_COUNT; i++)
         r->has_ptx[i] = corr_metrics[i].ptxemu != NULL;
     /* a hit rate without a single access is not a rate: leave it out */
@@ -85,6 +86,7 @@ static int run_one(const corr_run *cr, const corr_ref *ref, corr_row **rows, uns
         ks[i] = g_ptr_array_index(st->kernels, i);
     qsort(ks, nk, sizeof *ks, cmp_launch);
     double scale = cr->ref_mhz > 0 ? cr->ref_mhz / cr->ptx_mhz : 1;
+    double dram_scale = cr->ref_dram_bytes > 0 ? cr->ptx_dram_bytes / cr->ref_dram_bytes : 1;
     for (unsigned i = 0; i < n; i++) {
         corr_row *r = rows[i];
         if (r->launch >= nk) {
@@ -99,7 +101,7 @@ static int run_one(const corr_run *cr, const corr_ref *ref, corr_row **rows, uns
                 "%s:%u: %s (%s) launch %u is kernel '%s' in ptxemu, the reference says '%s'",
                 ref->path, r->line, b->name, size, r->launch, ks[r->launch]->name, r->kernel));
         } else {
-            fill_ptx(r, ks[r->launch], scale);
+            fill_ptx(r, ks[r->launch], scale, dram_scale);
         }
     }
     fprintf(stderr, "correlate: %s %s: %u launch%s run, %u in the reference, %.1f s\n", b->name,
@@ -124,6 +126,7 @@ static bool probe_config(corr_run *cr, char **name)
     } else {
         const gpu_config *cfg = ptxemu_timing_config(ctx);
         cr->ptx_mhz = cfg->clock.core;
+        cr->ptx_dram_bytes = cfg->l2.line; /* a DRAM request fills or writes back an L2 line */
         *name = g_strdup(cfg->gpu.name);
     }
     ptxemu_ctx_destroy(ctx);
@@ -189,6 +192,11 @@ static void print_header(const corr_ref *ref, const corr_run *cr, const char *gp
     else
         printf("clock: the reference gives no '# core_clock_mhz:'; cycles are compared as "
                "counted\n");
+    if (cr->ref_dram_bytes > 0 && cr->ref_dram_bytes != cr->ptx_dram_bytes)
+        printf("dram: the reference counts requests of %g bytes, ptxemu of %g (its L2 line): "
+               "ptxemu's DRAM reads and writes are converted to the reference's unit (x %g/%g), "
+               "so both measure the same traffic\n", cr->ref_dram_bytes, cr->ptx_dram_bytes,
+               cr->ptx_dram_bytes, cr->ref_dram_bytes);
     for (unsigned j = 0; j < nm; j++) {
         const corr_metric_info *mi = &corr_metrics[metrics[j]];
         if (mi->ptxemu)
@@ -212,6 +220,7 @@ static int correlate(const char *path, corr_run *cr, const char *metric_list, in
     if (!choose_metrics(metric_list, ref, metrics, &nm) || !probe_config(cr, &gpu))
         goto out;
     cr->ref_mhz = ref->core_mhz;
+    cr->ref_dram_bytes = ref->dram_bytes;
     unsigned n = ref->rows->len;
     corr_key *keys = g_new(corr_key, n);
     unsigned *order = g_new(unsigned, n);
@@ -320,7 +329,7 @@ int cmd_correlate(int argc, char **argv)
     g_option_context_set_summary(
         oc, "Compare ptxemu's per-launch statistics with a reference (GPGPU-Sim, silicon).\n\n"
             "REF.csv: '#' lines (free text; '# key: value' is metadata, '# reference: ...' "
-            "names the source,\n'# core_clock_mhz: F' its core clock), then the header "
+            "names the source,\n'# core_clock_mhz: F' its core clock, '# dram_request_bytes: B' its DRAM request size), then the header "
             "benchmark,size,launch,kernel,METRIC...\nand one row per kernel launch: a "
             "benchmark of 'ptxemu bench list', tiny|small|paper, the launch's\n0-based index "
             "in the benchmark's run, the PTX entry name, then the figures (an empty field: "
@@ -353,7 +362,7 @@ int cmd_correlate(int argc, char **argv)
     } else {
         half = !half_s || !strcmp(half_s, "all") ? 0 : !strcmp(half_s, "first") ? 1 : 2;
         corr_run cr = {config ? config : "gtx480", (const char *const *)sets, (uint64_t)seed,
-                       (uint32_t)jobs, 0, 0};
+                       (uint32_t)jobs, 0, 0, 0, 0};
         rc = correlate(argv[1], &cr, metric, half, plot, csv);
     }
     g_free(config);

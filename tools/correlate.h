@@ -68,6 +68,7 @@ typedef struct corr_ref {
     char *path;
     GPtrArray *meta;             /* "key: value" lines, "key" and "value" alternating */
     double core_mhz;             /* # core_clock_mhz: F; 0 when not given */
+    double dram_bytes;           /* # dram_request_bytes: B; 0 when not given */
     bool column[CM_COUNT];       /* the metric has a column */
     GArray *rows;                /* corr_row, in file order */
 } corr_ref;

@@ -126,6 +126,15 @@ static void read_meta(corr_ref *r, const char *text, unsigned line, GPtrArray *e
         else
             r->core_mhz = f;
     }
+    if (!strcmp(key, "dram_request_bytes")) {
+        char *end;
+        double b = g_ascii_strtod(value, &end);
+        if (end == value || *end || !isfinite(b) || b < 1 || b > 65536)
+            err_at(errors, r->path, line, "dram_request_bytes: '%s' is not a size in bytes",
+                   value);
+        else
+            r->dram_bytes = b;
+    }
     g_ptr_array_add(r->meta, key);
     g_ptr_array_add(r->meta, value);
 }

@@ -76,6 +76,21 @@ assert va["cycles_ref"] == "3000" and va["icnt_stalls_ref"] == "7" and va["l1_hi
 assert close(float(va["cycles_error"]), (float(va["cycles_ptxemu"]) - 3000) / 3000, 1e-12)
 PY
 
+# --- DRAM units: a reference counting 32-byte requests gets ptxemu's 128-byte
+# line requests x 4
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+k = json.load(open(f"{t}/vector-add.json"))["kernels"][0]
+with open(f"{t}/dram.csv", "w") as f:
+    f.write("# dram_request_bytes: 32\nbenchmark,size,launch,kernel,dram_reads\n")
+    f.write(f"vector-add,tiny,0,vector_add,{4 * k['memory']['dram_reads']}\n")
+PY
+"$BIN" correlate "$T/dram.csv" > "$T/dram.txt" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q "^dram: the reference counts requests of 32 bytes, ptxemu of 128" "$T/dram.txt" \
+    && grep -qE "^  dram_reads +1 +n/a +0\.00 +1\.0000" "$T/dram.txt" \
+    && pass "dram_request_bytes 32: ptxemu's requests x 128/32" || { fail "dram units"; cat "$T/dram.txt"; }
+
 # --- a reference made from ptxemu's own figures: cycles doubled (same clock)
 python3 - "$T" <<'PY'
 import json, sys
@@ -153,6 +168,9 @@ vector-add,tiny,0,vector_add,1,0
 # comment
 vector-add,tiny,0,vector_add,2,0"
 bad clock 1 "core_clock_mhz: 'fast' is not a clock in MHz" "# core_clock_mhz: fast
+$H
+vector-add,tiny,0,vector_add,1,0"
+bad dram-bytes 1 "dram_request_bytes: '0' is not a size in bytes" "# dram_request_bytes: 0
 $H
 vector-add,tiny,0,vector_add,1,0"
 bad no-kernel-col 1 "the header has no 'kernel' column" "benchmark,size,launch,cycles
