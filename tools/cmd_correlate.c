@@ -4,7 +4,7 @@
  * and reports, per launch and per metric, both values, the error, Pearson
  * r, MAPE and the geometric-mean ratio, for all launches and for each half
  * of them (calibration / test).  The format and the metric mapping are in
- * docs/validation.md. */
+ * docs/correlate.md. */
 #include "api/api_internal.h"
 #include "benchmarks/harness.h"
 #include "timing/config.h"
@@ -337,7 +337,7 @@ int cmd_correlate(int argc, char **argv)
             "ipc (thread instructions\nper cycle), l1_hit, l2_hit (rates in [0,1]), "
             "dram_reads, dram_writes, icnt_stalls; other\ncolumns are ignored.  The halves: "
             "the launches ordered by the benchmark's registry position,\nsize and launch, "
-            "split at the\nbenchmark boundary nearest ceil(N/2).  docs/validation.md has the details.");
+            "split at the\nbenchmark boundary nearest ceil(N/2).  docs/correlate.md has the details.");
     g_option_context_add_main_entries(oc, entries, NULL);
     GError *err = NULL;
     int rc = 2;

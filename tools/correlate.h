@@ -1,7 +1,7 @@
 /* tools/correlate.h — `ptxemu correlate`: the reference file (rows of
  * per-launch figures measured elsewhere), the metrics it may hold and the
  * ptxemu statistic each is compared with.  The format is in
- * docs/validation.md ("Running ptxemu correlate"). */
+ * docs/correlate.md. */
 #ifndef PTXEMU_TOOLS_CORRELATE_H
 #define PTXEMU_TOOLS_CORRELATE_H
 

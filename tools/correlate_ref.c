@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-/* What each metric is compared with; docs/validation.md has the table. */
+/* What each metric is compared with; docs/correlate.md has the table. */
 const corr_metric_info corr_metrics[CM_COUNT] = {
     [CM_CYCLES] = {"cycles", CK_COUNT, "cycles (end_cycle - start_cycle + 1 of the launch)", NULL},
     [CM_WARP_INSTRUCTIONS] = {"warp_instructions", CK_COUNT, "warp_instructions", NULL},
