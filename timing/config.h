@@ -230,7 +230,12 @@ typedef struct gpu_name_list {
     X(l2, write_allocate, BOOL, true, 0, 0, 0, "", NULL,                     \
       "A store miss allocates a line")                                       \
     X(l2, replacement, ENUM, GPU_REPL_LRU, 0, 0, 0, "",                      \
-      gpu_replacement_names, "Replacement policy")
+      gpu_replacement_names, "Replacement policy")                           \
+    X(l2, memcpy_fill, BOOL, false, 0, 0, 0, "", NULL,                       \
+      "Host copies to and from the device (not symbol copies) install "     \
+      "their lines in the owning L2 slice, clean, in copy order, a dirty "  \
+      "victim dropped and a present line made clean (GPGPU-Sim's "          \
+      "-gpgpu_perf_sim_memcpy); false: copies leave the L2 as it is")
 
 #define GPU_CFG_const_cache(X)                                               \
     X(const_cache, size, SIZE, 8 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,  \

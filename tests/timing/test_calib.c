@@ -1,0 +1,156 @@
+/* tests/timing/test_calib.c — the mechanisms added to match GPGPU-Sim's
+ * SM2_GTX480 model (issue 29), each against counts worked out by hand for
+ * a tiny kernel on the gtx480 preset:
+ *   - l2.memcpy_fill: after a 4 KB host-to-device copy the kernel's first
+ *     reads of it hit in the L2 (32 lines, none from DRAM); without it
+ *     they all miss; symbol copies and memsets leave the L2 alone and
+ *     device-to-host copies fill it. */
+#include "tests/support/test_util.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Each thread copies one word: in[i] -> out[i]. */
+static const char *COPY_PTX =
+    ".version 7.0\n.target sm_52\n.address_size 64\n"
+    ".global .align 4 .b8 sym[4096];\n"
+    ".visible .entry copy(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<5>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n"
+    "  mad.lo.u32 %r4, %r1, %r2, %r3;\n  mul.wide.u32 %rd3, %r4, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n  ld.global.u32 %r1, [%rd4];\n"
+    "  add.s64 %rd5, %rd2, %rd3;\n  st.global.u32 [%rd5], %r1;\n"
+    "  ret;\n}\n";
+
+#define WORDS 1024u /* 4 KB: 32 lines of 128 bytes */
+
+typedef struct calib_env {
+    ptxemu_ctx *ctx;
+    ptxemu_module *mod;
+} calib_env;
+
+static calib_env env_open(const char *const *sets, const char *ptx)
+{
+    ptxemu_options o = {0};
+    o.timing = 1;
+    o.timing_config = "gtx480";
+    o.timing_set = sets;
+    calib_env e = {0};
+    if (ptxemu_ctx_create(&e.ctx, &o) != PTXEMU_OK)
+        fail_msg("context: %s", ptxemu_last_error(e.ctx));
+    if (ptxemu_module_load_string(e.ctx, ptx, "calib.ptx", &e.mod) != PTXEMU_OK)
+        fail_msg("module: %s", ptxemu_last_error(e.ctx));
+    return e;
+}
+
+/* The idx-th number called `key` in the statistics JSON (kernels in launch
+ * order, then the total). */
+static uint64_t stat_nth(calib_env *e, const char *key, unsigned idx)
+{
+    const char *json = ptxemu_timing_stats_json(e->ctx);
+    assert_non_null(json);
+    char *pat = g_strdup_printf("\"%s\":", key);
+    const char *p = json;
+    for (unsigned k = 0; p && (p = strstr(p, pat)) && k < idx; k++)
+        p++;
+    if (!p)
+        fail_msg("no %s number %u in the statistics", key, idx);
+    uint64_t v = g_ascii_strtoull(p + strlen(pat), NULL, 10);
+    g_free(pat);
+    return v;
+}
+
+/* ------------------------------------------------------------ memcpy fill */
+
+enum { FILL_HTOD, FILL_NONE, FILL_SYMBOL, FILL_MEMSET, FILL_DTOH };
+
+/* Runs copy over a 4 KB input prepared by `how`; returns its L2 hits and
+ * misses.  4 CTAs of 256 threads: each CTA reads 1 KB = 8 lines on its own
+ * SM, so the L2 sees 32 reads of 32 distinct lines. */
+static void run_fill(bool fill, int how, uint64_t *hits, uint64_t *misses, uint64_t *dram)
+{
+    const char *sets[] = {fill ? "l2.memcpy_fill=true" : "l2.memcpy_fill=false", NULL};
+    calib_env e = env_open(sets, COPY_PTX);
+    uint32_t host[WORDS];
+    for (uint32_t i = 0; i < WORDS; i++)
+        host[i] = i * 7u + 1u;
+    ptxemu_dptr in = 0, out = 0;
+    size_t symbytes = 0;
+    assert_int_equal(ptxemu_malloc(e.ctx, &out, sizeof host), PTXEMU_OK);
+    switch (how) {
+    case FILL_SYMBOL:
+        assert_int_equal(ptxemu_module_get_global(e.mod, "sym", &in, &symbytes), PTXEMU_OK);
+        assert_int_equal(symbytes, sizeof host);
+        assert_int_equal(ptxemu_memcpy_to_symbol(e.mod, "sym", host, sizeof host, 0),
+                         PTXEMU_OK);
+        break;
+    case FILL_MEMSET:
+        assert_int_equal(ptxemu_malloc(e.ctx, &in, sizeof host), PTXEMU_OK);
+        assert_int_equal(ptxemu_memset(e.ctx, in, 0, sizeof host), PTXEMU_OK);
+        break;
+    case FILL_DTOH:
+        assert_int_equal(ptxemu_malloc(e.ctx, &in, sizeof host), PTXEMU_OK);
+        assert_int_equal(ptxemu_memcpy_dtoh(e.ctx, host, in, sizeof host), PTXEMU_OK);
+        break;
+    default:
+        assert_int_equal(ptxemu_malloc(e.ctx, &in, sizeof host), PTXEMU_OK);
+        if (how == FILL_HTOD)
+            assert_int_equal(ptxemu_memcpy_htod(e.ctx, in, host, sizeof host), PTXEMU_OK);
+        break;
+    }
+    void *args[] = {&in, &out};
+    assert_int_equal(ptxemu_launch(e.mod, "copy", (ptxemu_dim3){4, 1, 1},
+                                   (ptxemu_dim3){256, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    *hits = stat_nth(&e, "l2_hits", 0);
+    *misses = stat_nth(&e, "l2_misses", 0);
+    *dram = stat_nth(&e, "dram_reads", 0);
+    ptxemu_ctx_destroy(e.ctx);
+}
+
+static void test_memcpy_fill(void **state)
+{
+    (void)state;
+    uint64_t h, m, d;
+    /* filled by the copy: every line hits, nothing comes from DRAM */
+    run_fill(true, FILL_HTOD, &h, &m, &d);
+    assert_int_equal(h, 32);
+    assert_int_equal(m, 0);
+    assert_int_equal(d, 0);
+    /* the key off: the same copy leaves the L2 cold */
+    run_fill(false, FILL_HTOD, &h, &m, &d);
+    assert_int_equal(h, 0);
+    assert_int_equal(m, 32);
+    assert_int_equal(d, 32);
+    /* a device-to-host copy of the buffer fills it too (GPGPU-Sim's
+     * memcpy_from_gpu calls perf_memcpy_to_gpu on the source) */
+    run_fill(true, FILL_DTOH, &h, &m, &d);
+    assert_int_equal(h, 32);
+    assert_int_equal(m, 0);
+}
+
+static void test_memcpy_fill_not_symbol_memset(void **state)
+{
+    (void)state;
+    uint64_t h, m, d;
+    run_fill(true, FILL_SYMBOL, &h, &m, &d);
+    assert_int_equal(h, 0);
+    assert_int_equal(m, 32);
+    run_fill(true, FILL_MEMSET, &h, &m, &d);
+    assert_int_equal(h, 0);
+    assert_int_equal(m, 32);
+    run_fill(true, FILL_NONE, &h, &m, &d);
+    assert_int_equal(h, 0);
+    assert_int_equal(m, 32);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memcpy_fill),
+        cmocka_unit_test(test_memcpy_fill_not_symbol_memset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
