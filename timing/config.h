@@ -246,7 +246,18 @@ typedef struct gpu_name_list {
       "Constant cache line size")                                            \
     X(const_cache, hit_latency, U32, 4, 1, 1000, 0, "core cycles", NULL,     \
       "Constant cache hit latency (a broadcast to all lanes reading one "    \
-      "address)")
+      "address)")                                                            \
+    X(const_cache, mshrs, U32, 0, 0, 1024, 0, "entries", NULL,               \
+      "Constant cache MSHR entries (distinct lines outstanding); 0 = as "   \
+      "many as l1d.mshrs")                                                   \
+    X(const_cache, mshr_merge, U32, 0, 0, 64, 0, "requests", NULL,           \
+      "Requests one constant-cache MSHR entry can merge; 0 = as many as "   \
+      "l1d.mshr_merge")                                                      \
+    X(const_cache, kernel_params, BOOL, false, 0, 0, 0, "", NULL,            \
+      "Kernel-parameter loads (ld.param of an entry's parameters) read "    \
+      "through the constant cache, a miss going to the L2 like a constant " \
+      "load (GPGPU-Sim's param_space_kernel is a CONST_ACC_R); false: "     \
+      "they take const_cache.hit_latency and no memory traffic")
 
 #define GPU_CFG_tex_cache(X)                                                 \
     X(tex_cache, size, SIZE, 12 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,   \

@@ -4,7 +4,12 @@
  *   - l2.memcpy_fill: after a 4 KB host-to-device copy the kernel's first
  *     reads of it hit in the L2 (32 lines, none from DRAM); without it
  *     they all miss; symbol copies and memsets leave the L2 alone and
- *     device-to-host copies fill it. */
+ *     device-to-host copies fill it;
+ *   - const_cache.kernel_params: one warp's two ld.param (one 64-byte
+ *     constant line) are two constant-cache misses (the second merged)
+ *     and one L2 read; the first read waits for a cold L2 miss, at least
+ *     l2.hit_latency + dram.latency = 220 cycles more than the fixed
+ *     const_cache.hit_latency; the next launch finds the line in the L2. */
 #include "tests/support/test_util.h"
 
 #include <glib.h>
@@ -71,7 +76,9 @@ enum { FILL_HTOD, FILL_NONE, FILL_SYMBOL, FILL_MEMSET, FILL_DTOH };
  * SM, so the L2 sees 32 reads of 32 distinct lines. */
 static void run_fill(bool fill, int how, uint64_t *hits, uint64_t *misses, uint64_t *dram)
 {
-    const char *sets[] = {fill ? "l2.memcpy_fill=true" : "l2.memcpy_fill=false", NULL};
+    /* parameters without memory traffic: the L2 sees only the input */
+    const char *sets[] = {fill ? "l2.memcpy_fill=true" : "l2.memcpy_fill=false",
+                          "const_cache.kernel_params=false", NULL};
     calib_env e = env_open(sets, COPY_PTX);
     uint32_t host[WORDS];
     for (uint32_t i = 0; i < WORDS; i++)
@@ -146,11 +153,75 @@ static void test_memcpy_fill_not_symbol_memset(void **state)
     assert_int_equal(m, 32);
 }
 
+/* ------------------------------------------------------------ kernel params */
+
+typedef struct kp_run {
+    uint64_t cycles[2], chits[2], cmisses[2], l2h[2], l2m[2];
+} kp_run;
+
+/* Two launches of copy with one warp over a filled 128-byte input. */
+static kp_run run_kparams(bool on)
+{
+    const char *sets[] = {"l2.memcpy_fill=true", on ? "const_cache.kernel_params=true"
+                             : "const_cache.kernel_params=false",
+                          NULL};
+    calib_env e = env_open(sets, COPY_PTX);
+    uint32_t host[32];
+    for (uint32_t i = 0; i < 32; i++)
+        host[i] = i;
+    ptxemu_dptr in = 0, out = 0;
+    assert_int_equal(ptxemu_malloc(e.ctx, &in, sizeof host), PTXEMU_OK);
+    assert_int_equal(ptxemu_malloc(e.ctx, &out, sizeof host), PTXEMU_OK);
+    assert_int_equal(ptxemu_memcpy_htod(e.ctx, in, host, sizeof host), PTXEMU_OK);
+    void *args[] = {&in, &out};
+    kp_run r;
+    for (unsigned k = 0; k < 2; k++)
+        assert_int_equal(ptxemu_launch(e.mod, "copy", (ptxemu_dim3){1, 1, 1},
+                                       (ptxemu_dim3){32, 1, 1}, 0, args),
+                         PTXEMU_OK);
+    for (unsigned k = 0; k < 2; k++) {
+        r.cycles[k] = stat_nth(&e, "cycles", k);
+        r.chits[k] = stat_nth(&e, "const_hits", k);
+        r.cmisses[k] = stat_nth(&e, "const_misses", k);
+        r.l2h[k] = stat_nth(&e, "l2_hits", k);
+        r.l2m[k] = stat_nth(&e, "l2_misses", k);
+    }
+    ptxemu_ctx_destroy(e.ctx);
+    return r;
+}
+
+static void test_kernel_params(void **state)
+{
+    (void)state;
+    kp_run off = run_kparams(false), on = run_kparams(true);
+    /* off: parameters are no memory traffic; the input hits in the L2
+     * (gtx480 fills it at the copy) */
+    assert_int_equal(off.chits[0] + off.cmisses[0], 0);
+    assert_int_equal(off.l2h[0], 1);
+    assert_int_equal(off.l2m[0], 0);
+    /* on: both reads miss the constant cache (the second merges into the
+     * first's MSHR); the L2 sees the parameter line once, cold */
+    assert_int_equal(on.chits[0], 0);
+    assert_int_equal(on.cmisses[0], 2);
+    assert_int_equal(on.l2h[0], 1);
+    assert_int_equal(on.l2m[0], 1);
+    uint64_t extra = on.cycles[0] - off.cycles[0];
+    if (on.cycles[0] < off.cycles[0] + 220 || extra > 350)
+        fail_msg("the first parameter read cost %llu extra cycles, expected 220..350",
+                 (unsigned long long)extra);
+    /* the next launch: the constant cache was dropped at the kernel
+     * boundary, the L2 still has the line */
+    assert_int_equal(on.cmisses[1], 2);
+    assert_int_equal(on.l2h[1], 2);
+    assert_int_equal(on.l2m[1], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memcpy_fill),
         cmocka_unit_test(test_memcpy_fill_not_symbol_memset),
+        cmocka_unit_test(test_kernel_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
