@@ -210,6 +210,28 @@ typedef struct gpu_name_list {
     X(l1d, policy, ENUM, 0, 0, 0, 0, "", sched_names_l1,                     \
       "Which refused L1 request retries first")
 
+/* The instruction cache is off by default: fetch then fills a warp's
+ * instruction buffer every cycle without a memory access. */
+#define GPU_CFG_l1i(X)                                                       \
+    X(l1i, enabled, BOOL, false, 0, 0, 0, "", NULL,                          \
+      "Model an instruction cache per SM: a fetch looks up the line of the " \
+      "warp's next instruction; a miss waits for the line from the L2 "     \
+      "(false: fetches always hit and make no memory traffic)")             \
+    X(l1i, size, SIZE, 2 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,          \
+      "Instruction cache capacity per SM")                                   \
+    X(l1i, assoc, U32, 4, 1, 64, 0, "ways", NULL,                            \
+      "Instruction cache associativity")                                     \
+    X(l1i, line, U32, 128, 16, 1024, GPU_KEY_POW2, "bytes", NULL,            \
+      "Instruction cache line size")                                         \
+    X(l1i, mshrs, U32, 2, 1, 64, 0, "entries", NULL,                         \
+      "Instruction cache MSHR entries (lines being fetched at once)")        \
+    X(l1i, mshr_merge, U32, 32, 1, 64, 0, "requests", NULL,                  \
+      "Warps one instruction-cache MSHR entry can hold")                     \
+    X(l1i, instr_bytes, U32, 8, 1, 64, 0, "bytes", NULL,                     \
+      "Code bytes per PTX instruction: the functions of a module lie one "  \
+      "after another in PTX order from a fixed code base, each instruction " \
+      "this many bytes (GPGPU-Sim: 8)")
+
 #define GPU_CFG_l2(X)                                                        \
     X(l2, partition_size, SIZE, 128 * 1024, 1024, 64 * 1024 * 1024, 0,       \
       "bytes", NULL,                                                         \
@@ -513,7 +535,7 @@ typedef struct gpu_name_list {
  * (generated from isa/latency.h) come between the two lists. */
 #define GPU_CONFIG_GROUPS_A(G) G(gpu) G(clock) G(core) G(units)
 #define GPU_CONFIG_GROUPS_B(G)                                               \
-    G(l1d) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
+    G(l1d) G(l1i) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
     G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)  \
     G(cdp) G(check) G(sim)
 

@@ -255,6 +255,10 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
 
 void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
 {
+    if (slot == TM_IFETCH_SLOT) {
+        tm_l1i_done(sm, tag, cycle);
+        return;
+    }
     tm_warp *tw = &sm->warps[slot];
     if (!tw->w)
         return;

@@ -9,7 +9,12 @@
  *     constant line) are two constant-cache misses (the second merged)
  *     and one L2 read; the first read waits for a cold L2 miss, at least
  *     l2.hit_latency + dram.latency = 220 cycles more than the fixed
- *     const_cache.hit_latency; the next launch finds the line in the L2. */
+ *     const_cache.hit_latency; the next launch finds the line in the L2;
+ *   - l1i: code lines per SM are the cold misses: a 12-instruction kernel
+ *     (96 bytes at code offset 0) is one line, a second one placed after
+ *     it in the PTX (offset 96) spans two; fetches bring 2 instructions,
+ *     not past a line's end; a missing warp fetches again (a hit) when
+ *     the line is back; the cache is kept across launches. */
 #include "tests/support/test_util.h"
 
 #include <glib.h>
@@ -28,6 +33,18 @@ static const char *COPY_PTX =
     "  add.s64 %rd4, %rd1, %rd3;\n  ld.global.u32 %r1, [%rd4];\n"
     "  add.s64 %rd5, %rd2, %rd3;\n  st.global.u32 [%rd5], %r1;\n"
     "  ret;\n}\n";
+
+/* COPY_PTX with a second, identical kernel after the first: its code
+ * starts at byte 12 x 8 = 96, so its instructions 4.. are on line 1. */
+static char *two_kernels(void)
+{
+    const char *body = strstr(COPY_PTX, ".visible .entry copy(");
+    GString *g = g_string_new(COPY_PTX);
+    g_string_append(g, body);
+    char *dup = strstr(g->str + strlen(COPY_PTX), "entry copy(");
+    memcpy(dup, "entry cop2(", 11);
+    return g_string_free(g, FALSE);
+}
 
 #define WORDS 1024u /* 4 KB: 32 lines of 128 bytes */
 
@@ -76,9 +93,9 @@ enum { FILL_HTOD, FILL_NONE, FILL_SYMBOL, FILL_MEMSET, FILL_DTOH };
  * SM, so the L2 sees 32 reads of 32 distinct lines. */
 static void run_fill(bool fill, int how, uint64_t *hits, uint64_t *misses, uint64_t *dram)
 {
-    /* parameters without memory traffic: the L2 sees only the input */
+    /* parameters and code without memory traffic: the L2 sees only the input */
     const char *sets[] = {fill ? "l2.memcpy_fill=true" : "l2.memcpy_fill=false",
-                          "const_cache.kernel_params=false", NULL};
+                          "const_cache.kernel_params=false", "l1i.enabled=false", NULL};
     calib_env e = env_open(sets, COPY_PTX);
     uint32_t host[WORDS];
     for (uint32_t i = 0; i < WORDS; i++)
@@ -164,7 +181,7 @@ static kp_run run_kparams(bool on)
 {
     const char *sets[] = {"l2.memcpy_fill=true", on ? "const_cache.kernel_params=true"
                              : "const_cache.kernel_params=false",
-                          NULL};
+                          "l1i.enabled=false", NULL};
     calib_env e = env_open(sets, COPY_PTX);
     uint32_t host[32];
     for (uint32_t i = 0; i < 32; i++)
@@ -216,12 +233,78 @@ static void test_kernel_params(void **state)
     assert_int_equal(on.l2m[1], 0);
 }
 
+/* ------------------------------------------------------------ l1i */
+
+typedef struct ic_run {
+    uint64_t cycles[2], hits[2], misses[2];
+} ic_run;
+
+/* `kernel` twice, one warp each, on the gtx480 preset with l1i on/off. */
+static ic_run run_icache(bool on, const char *kernel)
+{
+    const char *sets[] = {on ? "l1i.enabled=true" : "l1i.enabled=false",
+                          "const_cache.kernel_params=false", NULL};
+    char *ptx = two_kernels();
+    calib_env e = env_open(sets, ptx);
+    g_free(ptx);
+    ptxemu_dptr in = 0, out = 0;
+    uint32_t host[15 * 32] = {0};
+    assert_int_equal(ptxemu_malloc(e.ctx, &in, sizeof host), PTXEMU_OK);
+    assert_int_equal(ptxemu_malloc(e.ctx, &out, sizeof host), PTXEMU_OK);
+    assert_int_equal(ptxemu_memcpy_htod(e.ctx, in, host, sizeof host), PTXEMU_OK);
+    void *args[] = {&in, &out};
+    ic_run r;
+    memset(&r, 0, sizeof r);
+    /* launch 0: one CTA per SM (15); launch 1: one CTA, on any SM */
+    for (unsigned k = 0; k < 2; k++)
+        assert_int_equal(ptxemu_launch(e.mod, kernel, (ptxemu_dim3){k ? 1 : 15, 1, 1},
+                                       (ptxemu_dim3){32, 1, 1}, 0, args),
+                         PTXEMU_OK);
+    for (unsigned k = 0; k < 2; k++) {
+        r.cycles[k] = stat_nth(&e, "cycles", k);
+        if (on) {
+            r.hits[k] = stat_nth(&e, "hits", k);
+            r.misses[k] = stat_nth(&e, "misses", k);
+        }
+    }
+    if (!on) /* no instruction-cache block without the cache */
+        assert_null(strstr(ptxemu_timing_stats_json(e.ctx), "instruction_cache"));
+    ptxemu_ctx_destroy(e.ctx);
+    return r;
+}
+
+static void test_icache(void **state)
+{
+    (void)state;
+    /* copy: 12 instructions in line 0.  Fetches of 2 per warp: pc 0
+     * misses, then pc 0, 2, 4, 6, 8, 10 hit; 15 SMs */
+    ic_run off = run_icache(false, "copy"), on = run_icache(true, "copy");
+    assert_int_equal(on.misses[0], 15);
+    assert_int_equal(on.hits[0], 15 * 6);
+    /* the first fetch waits for a cold L2 miss */
+    if (on.cycles[0] < off.cycles[0] + 220)
+        fail_msg("a cold instruction miss cost %lld cycles, expected >= 220",
+                 (long long)on.cycles[0] - (long long)off.cycles[0]);
+    /* launch 2 finds the line in its SM's cache (every SM has it) */
+    assert_int_equal(on.misses[1], 0);
+    assert_int_equal(on.hits[1], 6);
+    assert_int_equal(on.cycles[1], off.cycles[1]);
+    /* cop2 at byte 96: pc 0-1 (96..111) and 2-3 (112..127) on line 0, pc 4
+     * on line 1: misses at pc 0 and pc 4, each then fetched again; the
+     * fetches are pc 0, 2, 4, 6, 8, 10 (pc 2 brings 2: it ends at 128) */
+    ic_run two = run_icache(true, "cop2");
+    assert_int_equal(two.misses[0], 15 * 2);
+    assert_int_equal(two.hits[0], 15 * 6);
+    assert_int_equal(two.misses[1], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memcpy_fill),
         cmocka_unit_test(test_memcpy_fill_not_symbol_memset),
         cmocka_unit_test(test_kernel_params),
+        cmocka_unit_test(test_icache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
