@@ -357,7 +357,11 @@ static uint8_t *host_view(ptxemu_ctx *ctx, ptxemu_dptr p, size_t n, const char *
     return a->data + (p - a->base);
 }
 
-ptxemu_status api_htod(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src, size_t n)
+/* The copies; `perf`: the timing model sees the copy (tm_gpu_host_copy,
+ * l2.memcpy_fill).  Symbol copies do not pass it, as in GPGPU-Sim, whose
+ * cudaMemcpyToSymbol writes memory directly. */
+static ptxemu_status copy_htod(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src, size_t n,
+                               bool perf)
 {
     if (!ctx || (!src && n))
         return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "memcpy_htod: NULL argument");
@@ -367,10 +371,12 @@ ptxemu_status api_htod(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src, size_t
     if (!d)
         return PTXEMU_ERR_INVALID_ADDRESS;
     memcpy(d, src, n);
+    if (perf && ctx->gpu)
+        tm_gpu_host_copy(ctx->gpu, dst, n);
     return api_ok(ctx);
 }
 
-ptxemu_status api_dtoh(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src, size_t n)
+static ptxemu_status copy_dtoh(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src, size_t n, bool perf)
 {
     if (!ctx || (!dst && n))
         return api_fail(ctx, PTXEMU_ERR_INVALID_VALUE, "memcpy_dtoh: NULL argument");
@@ -380,7 +386,19 @@ ptxemu_status api_dtoh(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src, size_t n)
     if (!s)
         return PTXEMU_ERR_INVALID_ADDRESS;
     memcpy(dst, s, n);
+    if (perf && ctx->gpu)
+        tm_gpu_host_copy(ctx->gpu, src, n);
     return api_ok(ctx);
+}
+
+ptxemu_status api_htod(ptxemu_ctx *ctx, ptxemu_dptr dst, const void *src, size_t n)
+{
+    return copy_htod(ctx, dst, src, n, true);
+}
+
+ptxemu_status api_dtoh(ptxemu_ctx *ctx, void *dst, ptxemu_dptr src, size_t n)
+{
+    return copy_dtoh(ctx, dst, src, n, true);
 }
 
 ptxemu_status api_dtod(ptxemu_ctx *ctx, ptxemu_dptr dst, ptxemu_dptr src, size_t n)
@@ -492,7 +510,10 @@ ptxemu_status ptxemu_memcpy_to_symbol(ptxemu_module *mod, const char *name, cons
 {
     ptxemu_dptr a;
     ptxemu_status s = symbol_range(mod, name, bytes, offset, "memcpy_to_symbol", &a);
-    return s != PTXEMU_OK ? s : ptxemu_memcpy_htod(mod->ctx, a, src, bytes);
+    if (s != PTXEMU_OK)
+        return s;
+    WAIT_QUEUE(mod->ctx);
+    return copy_htod(mod->ctx, a, src, bytes, false);
 }
 
 ptxemu_status ptxemu_memcpy_from_symbol(ptxemu_module *mod, void *dst, const char *name,
@@ -500,7 +521,10 @@ ptxemu_status ptxemu_memcpy_from_symbol(ptxemu_module *mod, void *dst, const cha
 {
     ptxemu_dptr a;
     ptxemu_status s = symbol_range(mod, name, bytes, offset, "memcpy_from_symbol", &a);
-    return s != PTXEMU_OK ? s : ptxemu_memcpy_dtoh(mod->ctx, dst, a, bytes);
+    if (s != PTXEMU_OK)
+        return s;
+    WAIT_QUEUE(mod->ctx);
+    return copy_dtoh(mod->ctx, dst, a, bytes, false);
 }
 
 /* ----------------------------------------------------------------- launch */

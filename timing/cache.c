@@ -93,6 +93,15 @@ bool cache_mark_dirty(cache *c, uint64_t key)
     return true;
 }
 
+bool cache_set_clean(cache *c, uint64_t key)
+{
+    size_t i = find_way(c, key);
+    if (i == SIZE_MAX)
+        return false;
+    c->dirty[i] = 0;
+    return true;
+}
+
 bool cache_invalidate(cache *c, uint64_t key, bool *was_dirty)
 {
     size_t i = find_way(c, key);

@@ -46,6 +46,9 @@ bool cache_invalidate(cache *c, uint64_t key, bool *was_dirty);
 /* Drops every clean line whose key is below key_limit (dirty lines keep
  * the only copy of their data and stay); returns how many went. */
 uint32_t cache_drop_clean(cache *c, uint64_t key_limit);
+/* Clears the dirty bit of a present line without touching its LRU
+ * position; false when absent. */
+bool cache_set_clean(cache *c, uint64_t key);
 /* Installs key (a present key is only touched and, with `dirty`, marked).
  * Returns true when a valid line was evicted, with its key and dirtiness. */
 bool cache_insert(cache *c, uint64_t key, bool dirty, uint64_t *victim,

@@ -724,7 +724,9 @@ bool gpu_config_validate(const gpu_config *c, const char *source, GError **error
         !cache_geometry(src, "const_cache", c->const_cache.size, 1,
                         c->const_cache.assoc, c->const_cache.line, error) ||
         !cache_geometry(src, "tex_cache", c->tex_cache.size, 1, c->tex_cache.assoc,
-                        c->tex_cache.line, error))
+                        c->tex_cache.line, error) ||
+        (c->l1i.enabled &&
+         !cache_geometry(src, "l1i", c->l1i.size, 1, c->l1i.assoc, c->l1i.line, error)))
         return false;
     if (c->l1d.set_index == GPU_SET_INDEX_FERMI_HASH) {
         uint64_t sets = c->l1d.size / c->l1d.line / c->l1d.assoc;

@@ -210,6 +210,28 @@ typedef struct gpu_name_list {
     X(l1d, policy, ENUM, 0, 0, 0, 0, "", sched_names_l1,                     \
       "Which refused L1 request retries first")
 
+/* The instruction cache is off by default: fetch then fills a warp's
+ * instruction buffer every cycle without a memory access. */
+#define GPU_CFG_l1i(X)                                                       \
+    X(l1i, enabled, BOOL, false, 0, 0, 0, "", NULL,                          \
+      "Model an instruction cache per SM: a fetch looks up the line of the " \
+      "warp's next instruction; a miss waits for the line from the L2 "     \
+      "(false: fetches always hit and make no memory traffic)")             \
+    X(l1i, size, SIZE, 2 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,          \
+      "Instruction cache capacity per SM")                                   \
+    X(l1i, assoc, U32, 4, 1, 64, 0, "ways", NULL,                            \
+      "Instruction cache associativity")                                     \
+    X(l1i, line, U32, 128, 16, 1024, GPU_KEY_POW2, "bytes", NULL,            \
+      "Instruction cache line size")                                         \
+    X(l1i, mshrs, U32, 2, 1, 64, 0, "entries", NULL,                         \
+      "Instruction cache MSHR entries (lines being fetched at once)")        \
+    X(l1i, mshr_merge, U32, 32, 1, 64, 0, "requests", NULL,                  \
+      "Warps one instruction-cache MSHR entry can hold")                     \
+    X(l1i, instr_bytes, U32, 8, 1, 64, 0, "bytes", NULL,                     \
+      "Code bytes per PTX instruction: the functions of a module lie one "  \
+      "after another in PTX order from a fixed code base, each instruction " \
+      "this many bytes (GPGPU-Sim: 8)")
+
 #define GPU_CFG_l2(X)                                                        \
     X(l2, partition_size, SIZE, 128 * 1024, 1024, 64 * 1024 * 1024, 0,       \
       "bytes", NULL,                                                         \
@@ -230,7 +252,12 @@ typedef struct gpu_name_list {
     X(l2, write_allocate, BOOL, true, 0, 0, 0, "", NULL,                     \
       "A store miss allocates a line")                                       \
     X(l2, replacement, ENUM, GPU_REPL_LRU, 0, 0, 0, "",                      \
-      gpu_replacement_names, "Replacement policy")
+      gpu_replacement_names, "Replacement policy")                           \
+    X(l2, memcpy_fill, BOOL, false, 0, 0, 0, "", NULL,                       \
+      "Host copies to and from the device (not symbol copies) install "     \
+      "their lines in the owning L2 slice, clean, in copy order, a dirty "  \
+      "victim dropped and a present line made clean (GPGPU-Sim's "          \
+      "-gpgpu_perf_sim_memcpy); false: copies leave the L2 as it is")
 
 #define GPU_CFG_const_cache(X)                                               \
     X(const_cache, size, SIZE, 8 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,  \
@@ -241,7 +268,18 @@ typedef struct gpu_name_list {
       "Constant cache line size")                                            \
     X(const_cache, hit_latency, U32, 4, 1, 1000, 0, "core cycles", NULL,     \
       "Constant cache hit latency (a broadcast to all lanes reading one "    \
-      "address)")
+      "address)")                                                            \
+    X(const_cache, mshrs, U32, 0, 0, 1024, 0, "entries", NULL,               \
+      "Constant cache MSHR entries (distinct lines outstanding); 0 = as "   \
+      "many as l1d.mshrs")                                                   \
+    X(const_cache, mshr_merge, U32, 0, 0, 64, 0, "requests", NULL,           \
+      "Requests one constant-cache MSHR entry can merge; 0 = as many as "   \
+      "l1d.mshr_merge")                                                      \
+    X(const_cache, kernel_params, BOOL, false, 0, 0, 0, "", NULL,            \
+      "Kernel-parameter loads (ld.param of an entry's parameters) read "    \
+      "through the constant cache, a miss going to the L2 like a constant " \
+      "load (GPGPU-Sim's param_space_kernel is a CONST_ACC_R); false: "     \
+      "they take const_cache.hit_latency and no memory traffic")
 
 #define GPU_CFG_tex_cache(X)                                                 \
     X(tex_cache, size, SIZE, 12 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,   \
@@ -497,7 +535,7 @@ typedef struct gpu_name_list {
  * (generated from isa/latency.h) come between the two lists. */
 #define GPU_CONFIG_GROUPS_A(G) G(gpu) G(clock) G(core) G(units)
 #define GPU_CONFIG_GROUPS_B(G)                                               \
-    G(l1d) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
+    G(l1d) G(l1i) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
     G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)  \
     G(cdp) G(check) G(sim)
 

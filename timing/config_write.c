@@ -32,6 +32,8 @@ static const group_doc group_docs[] = {
                    "with a latency of 32 cycles or more (the divides) and 1 "
                    "otherwise."},
     {"l1d", "L1 data cache per SM (global and local accesses)."},
+    {"l1i", "Instruction cache per SM (off by default); its misses are read "
+            "from the L2 like data."},
     {"l2", "Unified L2 cache, one partition per memory controller."},
     {"const_cache", "Constant cache per SM."},
     {"tex_cache", "Texture cache per SM (CLASO Table 1 lists it; compute "

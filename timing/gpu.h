@@ -84,6 +84,10 @@ const gpu_config *tm_gpu_config(const tm_gpu *g);
  * limiting resource (timing/coresident.c). */
 uint32_t tm_coresident_ctas(const gpu_config *c, const ex_func *kernel, uint32_t threads,
                             uint32_t shared, uint32_t regs_per_thread, const char **why);
+/* A host copy of n bytes to or from device address addr happened
+ * (timing/gpu_copy.c): the memory system's state follows it
+ * (l2.memcpy_fill). */
+void tm_gpu_host_copy(tm_gpu *g, uint64_t addr, uint64_t n);
 /* The last simulated cycle. */
 uint64_t tm_gpu_cycle(const tm_gpu *g);
 

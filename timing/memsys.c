@@ -492,7 +492,9 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
         cache_init(&s->cc, cfg->const_cache.size / cfg->const_cache.line,
                    cfg->const_cache.assoc, GPU_REPL_LRU);
         mshr_init(&s->l1m, cfg->l1d.mshrs, cfg->l1d.mshr_merge);
-        mshr_init(&s->ccm, cfg->l1d.mshrs, cfg->l1d.mshr_merge);
+        mshr_init(&s->ccm, cfg->const_cache.mshrs ? cfg->const_cache.mshrs : cfg->l1d.mshrs,
+                  cfg->const_cache.mshr_merge ? cfg->const_cache.mshr_merge
+                                              : cfg->l1d.mshr_merge);
         cache_init(&s->tc, cfg->tex_cache.size / cfg->tex_cache.line, cfg->tex_cache.assoc,
                    GPU_REPL_LRU);
         mshr_init(&s->tcm, cfg->l1d.mshrs, cfg->l1d.mshr_merge);

@@ -122,6 +122,18 @@ void memsys_get_extra_stats(const memsys *m, memsys_extra_stats *out);
  * return.  See memorder.c for the rest of the ordering rules. */
 void memsys_invalidate_l1(memsys *m);
 
+/* A host copy of n bytes at device address addr (timing/memsys_copy.c):
+ * with l2.memcpy_fill its lines are installed in the L2, clean, as
+ * GPGPU-Sim's -gpgpu_perf_sim_memcpy does; else nothing happens. */
+void memsys_host_copy(memsys *m, uint64_t addr, uint64_t n);
+
+/* An instruction-cache line fetch of `bytes` at `addr` for SM sm
+ * (timing/sm_fetch.c): one read through the SM's miss queue, the NoC and
+ * the L2, filling no SM cache; `token` completes when the data is back.
+ * False when the SM's queues cannot take it this cycle. */
+bool memsys_ifetch(memsys *m, uint32_t sm, uint64_t addr, uint32_t bytes, uint64_t token,
+                   uint64_t core_cycle);
+
 /* memsys_issue with options.  MEMSYS_BYPASS_L1: a global load that must
  * not be served from L1 (ld.volatile, ld.cg, .cv: another SM may write
  * the data); it reads from L2 like loads do when l1d.enabled = false.

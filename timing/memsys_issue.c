@@ -413,6 +413,28 @@ bool memsys_issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
     return ok;
 }
 
+/* ------------------------------------------------------------ fetch */
+
+bool memsys_ifetch(memsys *m, uint32_t smi, uint64_t addr, uint32_t bytes, uint64_t token,
+                   uint64_t c)
+{
+    ms_sm *s = &m->sm[smi];
+    s->f.refused_quick = false;
+    if (s->ninst_free == 0 || s->npkt_free == 0 || !missq_room(m, s, 1))
+        return false;
+    uint32_t i = inst_alloc(m, s, token, c, false);
+    s->inst[i].pending = 1;
+    uint32_t p = front_pkt(s, m);
+    /* no SM cache fills from it (NOMSHR) and it passes no ICC unit or
+     * locality window (CONST, LOCAL): the reply only completes `i` */
+    init_pkt(&m->pool[p], addr, PKT_READ, PKTF_NOMSHR | PKTF_CONST | PKTF_LOCAL, bytes, i);
+    front_missq(m, s, p, conv_ceil(m, D_CORE, c + 1, D_ICNT));
+    s->ver++;
+    if (!m->batch && s->f.dirty)
+        ms_front_apply(m, smi);
+    return true;
+}
+
 /* ------------------------------------------------------------ queries */
 
 void memsys_sm_signature(const memsys *m, uint32_t smi, memsys_sm_sig *out)

@@ -75,6 +75,7 @@ tm_sm *tm_sm_create(tm_env *env, uint32_t id, uint64_t now)
     sm->implicit_ret.occupancy = (uint16_t)sm->occupancy[TM_UNIT_SP];
     sm->implicit_ret.latency = 1;
     sm->implicit_ret.lat_class = PTX_LAT_CTRL;
+    tm_l1i_init(sm);
     sm->next_wake = TM_NEVER;
     sm->mem_since = sm->idle_since = sm->counted_to = sm->cta_since = now;
     for (unsigned i = 0; i < SCHED_WS_COUNT; i++)
@@ -87,6 +88,7 @@ void tm_sm_destroy(tm_sm *sm)
     if (!sm)
         return;
     tm_sm_abort(sm);
+    tm_l1i_free(sm);
     for (uint32_t k = 0; k < sm->nsched; k++) {
         g_free(sm->scheds[k].views);
         g_free(sm->scheds[k].recheck);
@@ -183,7 +185,10 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
     tm_warp *tw = &sm->warps[slot];
     tw->in_fetch = false;
     if (tw->w && tw->w->state != WARP_DONE && tw->ibuf == 0) {
-        tw->ibuf = sm->ibuf_entries;
+        uint32_t n = sm->ibuf_entries;
+        if (sm->l1i_on && !tm_l1i_fetch(sm, slot, now, &n))
+            return; /* it waits for its line, or tries again */
+        tw->ibuf = n;
         tw->ibuf_ready = now + 1;
         sm_set_re(sm, tw, now + 1);
     }

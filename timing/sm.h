@@ -22,6 +22,7 @@
 
 #include "runtime/exec.h"
 #include "sched/sched.h"
+#include "timing/cache.h"
 #include "timing/config.h"
 #include "timing/memsys.h"
 #include "timing/policy.h"
@@ -165,6 +166,7 @@ typedef struct tm_warp {
                                 out of line so scans over warps stay small) */
     uint16_t sched, view;    /* its scheduler and view index there */
     bool in_fetch;           /* queued for fetch */
+    bool imiss;              /* waiting for an instruction-cache line */
     uint8_t ready_unit;      /* operands of its next instruction are known
                                 ready and only this unit can hold it back;
                                 TM_UNIT_COUNT: unknown (evaluate fully) */
@@ -251,6 +253,13 @@ struct tm_sm {
     uint64_t stuck_from;
     memsys_sm_sig stuck_sig;
     tm_ins implicit_ret;     /* a warp falling off the end of a function */
+    /* instruction cache (l1i.enabled; timing/sm_fetch.c) */
+    bool l1i_on;
+    cache l1i;
+    mshr_table l1im;         /* waiters: warp slots */
+    uint32_t l1i_shift;
+    const ex_func *code_fn;  /* the function code_base belongs to */
+    uint64_t code_base;
     GArray *retired;         /* tm_retired, this cycle's */
     tm_core_counters c;
 };
@@ -340,6 +349,10 @@ void tm_sm_abort(tm_sm *sm);
 /* A CTA whose live warps all wait at a barrier no one else can reach, or
  * NULL. */
 tm_cta *tm_sm_find_deadlock(tm_sm *sm);
+
+/* The warp-slot field of a memsys token of an instruction fetch (its tag:
+ * the instruction cache's MSHR entry). */
+#define TM_IFETCH_SLOT 0xffffu
 
 /* memsys tokens: SM, warp slot and tag in one 64-bit number. */
 static inline uint64_t tm_token(uint32_t sm, uint32_t slot, uint32_t tag)

@@ -241,6 +241,7 @@ void tm_sm_abort(tm_sm *sm)
     sm->mem_inflight = 0;
     for (uint32_t s = 0; s < sm->nwarps; s++)
         sm->warps[s].in_fetch = false;
+    tm_l1i_abort(sm);
 }
 
 tm_cta *tm_sm_find_deadlock(tm_sm *sm)

@@ -35,6 +35,19 @@ bool tm_async_landed(tm_warp *tw, uint32_t tag);
 void tm_async_reset(tm_warp *tw);
 void tm_async_free(tm_warp *tw);
 
+/* Instruction cache (timing/sm_fetch.c, l1i.enabled). */
+void tm_l1i_init(tm_sm *sm);
+void tm_l1i_free(tm_sm *sm);
+/* Drops the fetches in flight (a failed run: the memory system restarts). */
+void tm_l1i_abort(tm_sm *sm);
+/* Fetch for warp `slot` at `now`: true when its instructions are there,
+ * *n of them (at most core.ibuffer_entries, not past the line); false when
+ * it waits for a line (it rejoins the fetch queue when the line arrives)
+ * or the cache could not take the miss (it rejoins the queue at once). */
+bool tm_l1i_fetch(tm_sm *sm, uint32_t slot, uint64_t now, uint32_t *n);
+/* The line of MSHR entry e arrived at `cycle`. */
+void tm_l1i_done(tm_sm *sm, uint32_t e, uint64_t cycle);
+
 /* sm_sched.c: the timing table of fn, built on first use by any SM. */
 const tm_func *tm_sm_func_of(tm_env *env, const ex_func *fn);
 /* sm_sched.c: issues from one scheduler at slot `now`; returns the

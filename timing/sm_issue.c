@@ -186,7 +186,7 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
             sm->c.shared_accesses++;
             sm->c.shared_conflicts += passes - 1;
             sm->c.mem_load += ready - now;
-        } else if (a->space == EX_SPACE_KPARAM) {
+        } else if (a->space == EX_SPACE_KPARAM && !sm->cfg->const_cache.kernel_params) {
             ready = now + sm->cfg->const_cache.hit_latency;
             sm->c.mem_load += ready - now;
         } else if (a->space == EX_SPACE_FPARAM) {
@@ -196,7 +196,7 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
             to_memsys = true;
             ready = TM_NEVER;
             tag = tw->next_tag++;
-            if (G_UNLIKELY(sm->env->touch != NULL))
+            if (G_UNLIKELY(sm->env->touch != NULL) && a->space != EX_SPACE_KPARAM)
                 sm->env->touch(sm->env->user, w, a);
         }
     } else {
@@ -255,6 +255,10 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
 
 void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
 {
+    if (slot == TM_IFETCH_SLOT) {
+        tm_l1i_done(sm, tag, cycle);
+        return;
+    }
     tm_warp *tw = &sm->warps[slot];
     if (!tw->w)
         return;

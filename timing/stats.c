@@ -17,7 +17,8 @@
     X(cycles) X(idle_cycles) X(gated_cycles) X(paused_cycles) X(ctas_issued) X(ctas_finished) X(warp_instrs)  \
     X(thread_instrs) X(alu_instrs) X(mem_instrs) X(alu_load) X(mem_load)     \
     X(shared_accesses) X(shared_conflicts) X(mem_refusals) X(sfu_instrs) X(dp_instrs) \
-    X(cta_cycles) X(lock_acquisitions) X(lock_failed_attempts) X(spin_loop_instrs)
+    X(cta_cycles) X(lock_acquisitions) X(lock_failed_attempts) X(spin_loop_instrs) \
+    X(l1i_hits) X(l1i_misses)
 #define MEM_FIELDS(X)                                                        \
     X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
     X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
@@ -320,6 +321,18 @@ static void write_core(jw *j, const tm_core_counters *c, uint64_t cycles, uint32
     jw_close(j, '}');
 }
 
+/* Only with l1i.enabled, so the files of configs without one stay as they were. */
+static void write_l1i(jw *j, const gpu_config *cfg, const tm_core_counters *c)
+{
+    if (!cfg->l1i.enabled)
+        return;
+    jw_open(j, "instruction_cache", '{');
+    jw_u64(j, "hits", c->l1i_hits);
+    jw_u64(j, "misses", c->l1i_misses);
+    jw_dbl(j, "hit_rate", tm_ratio(c->l1i_hits, c->l1i_hits + c->l1i_misses));
+    jw_close(j, '}');
+}
+
 static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
 {
     jw_open(j, "memory", '{');
@@ -421,6 +434,7 @@ static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
     jw_u64(j, "thread_instructions", k->thread_instrs);
     jw_dbl(j, "ipc", tm_ratio(k->warp_instrs, cycles));
     write_core(j, &k->total, cycles, k->ncores);
+    write_l1i(j, cfg, &k->total);
     write_mem(j, &k->mem, k->total.mem_refusals);
     write_energy(j, cfg, k);
     if (k->tbs) { /* dynamic parallelism: each TB's SM and origin */
@@ -525,6 +539,7 @@ void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
     jw_u64(&j, "thread_instructions", t.thread_instrs);
     jw_dbl(&j, "ipc", tm_ratio(t.warp_instrs, t.cycles));
     write_core(&j, &t.core, t.cycles, cfg->gpu.num_sms);
+    write_l1i(&j, cfg, &t.core);
     write_mem(&j, &t.mem, t.core.mem_refusals);
     /* the run's energy: the sum over its kernels (time: their cycles) */
     double ej = 0, es = 0, secs = 0, enoc = 0, el2 = 0, edram = 0;

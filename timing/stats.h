@@ -61,6 +61,8 @@ typedef struct tm_core_counters {
     /* locks (spin seed): lanes of atom.cas that swapped / did not */
     uint64_t lock_acquisitions, lock_failed_attempts;
     uint64_t spin_loop_instrs;   /* warp instructions in static spin loops */
+    uint64_t l1i_hits, l1i_misses; /* instruction-cache fetches (l1i.enabled);
+                                    a fetch merged into a pending line is a miss */
 } tm_core_counters;
 
 void tm_core_counters_add(tm_core_counters *dst, const tm_core_counters *src);
