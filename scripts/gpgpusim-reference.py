@@ -187,8 +187,9 @@ def main():
     commit = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or "unknown"
     header = [
-        f"# reference: GPGPU-Sim {commit} (gpgpu-sim_distribution dev, built by ../shared/gpgpusim/build.sh), "
-        "configs/tested-cfgs/SM2_GTX480/gpgpusim.config with the power model off (run_gpgpusim.sh), perf mode",
+        f"# reference: GPGPU-Sim dev {commit[:8]} SM2_GTX480, gpgpu-sim_distribution {commit} built by "
+        "../shared/gpgpusim/build.sh; configs/tested-cfgs/SM2_GTX480/gpgpusim.config with the power model off "
+        "(run_gpgpusim.sh); perf mode",
         "# core_clock_mhz: 700",
         "# dram_request_bytes: 32",
         f"# size: {a.size}",

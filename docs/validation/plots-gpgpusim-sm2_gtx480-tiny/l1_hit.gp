@@ -1,8 +1,8 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'l1_hit.svg'
 set datafile separator ','
-set title 'l1_hit: r = 0.2994, MAPE = 93.3%, N = 26'
-set xlabel 'GPGPU-Sim 6b244a5d3be7811f16c312905c1c7fee137ac7a4 (gpgpu-sim_distribution dev (l1_hit)'
+set title 'l1_hit: r = 0.3655, MAPE = 316.6%, N = 297'
+set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (l1_hit)'
 set ylabel 'ptxemu, gtx480 (l1_hit)'
 set size square
 set grid

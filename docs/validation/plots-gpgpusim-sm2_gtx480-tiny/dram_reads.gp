@@ -1,13 +1,13 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'dram_reads.svg'
 set datafile separator ','
-set title 'dram_reads: r = 0.8212, MAPE = 1843.1%, N = 26 (14 at 0 not shown)'
-set xlabel 'GPGPU-Sim 6b244a5d3be7811f16c312905c1c7fee137ac7a4 (gpgpu-sim_distribution dev (dram_reads)'
+set title 'dram_reads: r = 0.9899, MAPE = 26.0%, N = 300 (228 at 0 not shown)'
+set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (dram_reads)'
 set ylabel 'ptxemu, gtx480 (dram_reads)'
 set size square
 set grid
 set key top left
 set logscale xy
-set xrange [11.2:35876.2]
-set yrange [11.2:35876.2]
+set xrange [3.2:40975]
+set yrange [3.2:40975]
 plot x with lines lc rgb '#888888' dt 2 title 'y = x', 'dram_reads.csv' using 1:($1 > 0 && $2 > 0 && $3 == 1 ? $2 : 1/0) with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'first half', 'dram_reads.csv' using 1:($1 > 0 && $2 > 0 && $3 == 2 ? $2 : 1/0) with points pt 5 ps 0.8 lc rgb '#d62728' title 'second half'

@@ -1,8 +1,8 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'l2_hit.svg'
 set datafile separator ','
-set title 'l2_hit: r = 0.6497, MAPE = 31.8%, N = 26'
-set xlabel 'GPGPU-Sim 6b244a5d3be7811f16c312905c1c7fee137ac7a4 (gpgpu-sim_distribution dev (l2_hit)'
+set title 'l2_hit: r = 0.7258, MAPE = 7.9%, N = 300'
+set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (l2_hit)'
 set ylabel 'ptxemu, gtx480 (l2_hit)'
 set size square
 set grid

@@ -1,13 +1,13 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'instructions.svg'
 set datafile separator ','
-set title 'instructions: r = 1.0000, MAPE = 0.0%, N = 26'
-set xlabel 'GPGPU-Sim 6b244a5d3be7811f16c312905c1c7fee137ac7a4 (gpgpu-sim_distribution dev (instructions)'
+set title 'instructions: r = 0.9953, MAPE = 0.3%, N = 300'
+set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (instructions)'
 set ylabel 'ptxemu, gtx480 (instructions)'
 set size square
 set grid
 set key top left
 set logscale xy
-set xrange [55705.6:5.3519e+06]
-set yrange [55705.6:5.3519e+06]
+set xrange [12:7.35736e+06]
+set yrange [12:7.35736e+06]
 plot x with lines lc rgb '#888888' dt 2 title 'y = x', 'instructions.csv' using 1:($1 > 0 && $2 > 0 && $3 == 1 ? $2 : 1/0) with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'first half', 'instructions.csv' using 1:($1 > 0 && $2 > 0 && $3 == 2 ? $2 : 1/0) with points pt 5 ps 0.8 lc rgb '#d62728' title 'second half'
