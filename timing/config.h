@@ -208,7 +208,11 @@ typedef struct gpu_name_list {
     X(l2, write_allocate, BOOL, true, 0, 0, 0, "", NULL,                     \
       "A store miss allocates a line")                                       \
     X(l2, replacement, ENUM, GPU_REPL_LRU, 0, 0, 0, "",                      \
-      gpu_replacement_names, "Replacement policy")
+      gpu_replacement_names, "Replacement policy")                           \
+    X(l2, atomic_serialize, BOOL, true, 0, 0, 0, "", NULL,                   \
+      "Lanes of one atomic instruction that touch the same bytes travel as " \
+      "separate transactions and are performed one after another at L2 "     \
+      "(GPGPU-Sim's atomic coalescing); false: one transaction per line")
 
 #define GPU_CFG_const_cache(X)                                               \
     X(const_cache, size, SIZE, 8 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,  \
