@@ -27,6 +27,8 @@ def name(ov):
     if p == "greedy":
         if ov.get("l2.atomic_serialize") == "false":
             return "greedy-merged"
+        if ov.get("greedy.rows") == "2":
+            return "greedy-2rows"
         return "greedy" if "greedy.backoff" not in ov else "greedy-B" + ov["greedy.backoff"]
     t = ov.get("ddos.threshold")
     if ov.get("l2.atomic_serialize") == "false":
@@ -36,23 +38,27 @@ def name(ov):
     return "PT%s" % t if "ddos.backoff" not in ov else "PT%s-B%s" % (t, ov["ddos.backoff"])
 
 
-def load(folder):
+def load(folder, small15):
+    """Runs by (benchmark, SMs, warp policy, variant); GIB size small on 15
+    SMs (the 1-SM sweep's acceptance rows) has SMs "15-small"."""
     runs, failed = {}, []
     for line in open(os.path.join(folder, "results.jsonl")):
         j = json.loads(line)
         ov = j["overrides"]
-        key = (j["benchmark"], ov.get("gpu.num_sms", "15"), ov.get("warp.policy", "gto"),
-               name(ov))
+        sms = ov.get("gpu.num_sms", "15")
+        if small15 and sms == "15":
+            sms = "15-small"
+        key = (j["benchmark"], sms, ov.get("warp.policy", "gto"), name(ov))
         if j["status"] == "ok" and j.get("stats"):
             runs[key] = j["stats"]["total"]
         else:
             runs[key] = None
-            failed.append((key, (j.get("reason") or j["status"])[:160]))
+            failed.append((key, (j.get("reason") or j["status"])))
     return runs, failed
 
 
-R15, F15 = load(r15)
-R1, F1 = load(r1)
+R15, F15 = load(r15, False)
+R1, F1 = load(r1, True)
 RUNS = {**R15, **R1}
 out = []
 w = out.append
@@ -75,6 +81,8 @@ def fmt_d(d, key=None):
         return "%+.1f%%" % d
     if key in RUNS and RUNS[key] is None:
         return "no finish"
+    if cyc(key) is not None:  # the baseline did not finish
+        return "{:,} cycles".format(cyc(key))
     return "—"
 
 
@@ -114,7 +122,14 @@ w("- **Backoff length B = 1000 core cycles, for greedy and DDOS** (`greedy.backo
   "that page then reported, and are gone.  The B sweep below is shown beside the default, "
   "never instead of it.\n")
 w("- **Greedy:** a window of 5 operand tuples, all 5 equal (`greedy.window`, `greedy.repeat`; "
-  "Fig. 2), 2 rows per thread (Fig. 2 has 2 setp PCs), history at that PC cleared after a "
+  "Fig. 2); one row per setp PC (§2: \"each row in the table corresponds to a specific program "
+  "counter\"; Fig. 2, a sample for GIB, has its 2 setps): 16 rows, more than the setps of any "
+  "kernel here (GIB 4, transactions 5, hashtable 10), so no row is replaced.  *Changed after "
+  "the first run of this page:* ptxemu had 2 rows, read from Fig. 2; the transactions lock "
+  "loop runs 3 setps, so a lane that takes its first lock and fails the second cycles 3 PCs "
+  "through 2 LRU rows and never fills a window, and greedy never saw that spin.  The row "
+  "count is fixed from the text above, not from the result; the 2-row result stays on the "
+  "page (`greedy-2rows`).  History at that PC cleared after a "
   "backoff (the seed's \"implicit confidence\" is the window: the next backoff needs a fresh "
   "window), release of the oldest backed-off warp when all are backed off (§2 says only that "
   "one then issues).\n")
@@ -169,22 +184,26 @@ for hid, paper, (base, v), what in HEAD:
 w("")
 
 w("## Every benchmark at the default parameters\n")
-w("| benchmark | none (cycles) | greedy | PT2 | PT4 | PT2 saturated | PT4 saturated |")
-w("|---|---:|---:|---:|---:|---:|---:|")
+w("| benchmark | none (cycles) | greedy | PT2 | PT4 | PT2 saturated | PT4 saturated | "
+  "greedy, 2 rows |")
+w("|---|---:|---:|---:|---:|---:|---:|---:|")
 for b, label in BENCH15:
     base = (b, "15", "gto")
     w("| %s | %s | %s |" % (label, fmt_c(base + ("none",)), " | ".join(
-        fmt_d(delta(base + (v,), base + ("none",)), base + (v,)) for v in VARIANTS[1:])))
+        fmt_d(delta(base + (v,), base + ("none",)), base + (v,))
+        for v in VARIANTS[1:] + ["greedy-2rows"])))
 for (b, n, wp), label in [(GIB1, "GIB, 1 SM"), (GIB1L, "GIB, 1 SM, LRR"),
-                          (("global-increment", "15", "gto"), "GIB small on 15 SMs (acceptance)"),
-                          (("global-increment", "15", "lrr"), "GIB small on 15 SMs, LRR")]:
+                          (("global-increment", "15-small", "gto"),
+                           "GIB small on 15 SMs (acceptance)"),
+                          (("global-increment", "15-small", "lrr"), "GIB small on 15 SMs, LRR")]:
     base = (b, n, wp)
-    w("| %s | %s | %s |" % (label, fmt_c(base + ("none",)), " | ".join(
+    w("| %s | %s | %s | — |" % (label, fmt_c(base + ("none",)), " | ".join(
         fmt_d(delta(base + (v,), base + ("none",)), base + (v,)) for v in VARIANTS[1:])))
 w("")
-w("\"no finish\": the run reached `limits.max_cycles` (4,000,000 in the 1-SM sweep): the warp "
-  "policy starved the lock holder while other warps spun (the stop message names the starved "
-  "warp).  A percentage against such a baseline would be meaningless, so none is given.\n")
+w("\"no finish\": the run reached `limits.max_cycles` (4,000,000 in the 1-SM sweep, the "
+  "default 20,000,000 on 15 SMs): the warp policy starved the lock holder while other warps "
+  "spun (the stop message names the starved warp; list at the end).  Against such a baseline "
+  "the policy's own cycles are given instead of a percentage.\n")
 
 w("## What the mechanism does (statistics JSON, `total.spin`, `total.memory`)\n")
 w("*backoffs*: decisions that backed a warp off; *warps*: warps backed off at least once; "
@@ -226,14 +245,14 @@ w("")
 w("Before and after `l2.atomic_serialize` (GTO; `false` is the model before this page):\n")
 w("| GPU | atomics | none (cycles) | greedy | PT2 | none AMAT | none spin slots |")
 w("|---|---|---:|---:|---:|---:|---:|")
-for n in ("1", "15"):
+for n in ("1", "15-small"):
     base = ("global-increment", n, "gto")
     for tag, sfx in (("one transaction per line (before)", "-merged"),
                      ("serialised (GPGPU-Sim; now)", "")):
         nb = base + ("none" + sfx,)
         t = RUNS.get(nb)
         w("| %s SM%s, size small | %s | %s | %s | %s | %s | %s |" % (
-            n, "s" if n != "1" else "", tag, fmt_c(nb),
+            n[:2], "s" if n != "1" else "", tag, fmt_c(nb),
             fmt_d(delta(base + ("greedy" + sfx,), nb), base + ("greedy" + sfx,)),
             fmt_d(delta(base + ("PT2" + sfx,), nb), base + ("PT2" + sfx,)),
             "%.0f" % t["memory"]["amat"] if t else "—",
@@ -258,7 +277,8 @@ fails = F15 + F1
 if fails:
     w("## Runs that did not finish\n")
     for (b, n, wp, v), why in sorted(fails):
-        w("- %s, %s SM(s), %s, %s: %s" % (b, n, wp, v, why.replace("|", "/")))
+        i = why.find("stopped after")
+        w("- %s, %s SM(s), %s, %s: %s" % (b, n, wp, v, why[i:] if i >= 0 else why))
     w("")
 if os.path.exists(NOTES):
     w(open(NOTES).read().rstrip() + "\n")

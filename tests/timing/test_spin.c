@@ -180,6 +180,19 @@ static void test_greedy_keys(void **state)
         assert_int_equal(hit, rows == 1 ? 0 : 5);
         inst_close(&in);
     }
+    /* the transactions lock loop's three setp PCs in turn: 2 LRU rows
+     * never fill a window; the default (a row per setp PC) backs off at
+     * the fifth round, at the first PC */
+    for (unsigned def = 0; def <= 1; def++) {
+        const char *const r2[] = {def ? NULL : "greedy.rows=2", NULL};
+        inst_open(&in, "greedy", r2);
+        unsigned hit = 0;
+        for (unsigned k = 1; k <= 10 && !hit; k++)
+            for (uint32_t pc = 37; pc <= 45 && !hit; pc += 4)
+                hit = first_backoff(&in, 0, pc, 1, -1, 0, &candidate) ? k : 0;
+        assert_int_equal(hit, def ? 5 : 0);
+        inst_close(&in);
+    }
 }
 
 /* A traversal of the loop closed at pc 50 by `slot`: one setp whose
