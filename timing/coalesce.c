@@ -100,3 +100,42 @@ void coalesce(const ex_access *acc, uint32_t sm, uint32_t warp, uint32_t line,
     if (!count_addrs)
         out->naddrs = out->ntx;
 }
+
+void coalesce_atomic(const ex_access *acc, uint32_t line, coal_out *out)
+{
+    /* Lanes have one size and aligned addresses (the executor faults on
+     * others), so two lanes' bytes overlap exactly when their addresses
+     * are equal, and the rule puts the k-th lane (from 0) on an address
+     * into the k-th transaction of its line: the earlier ones each hold
+     * one lane on that address. */
+    out->ntx = 0;
+    uint64_t lmask = (uint64_t)line - 1;
+    uint32_t size = acc->size ? acc->size : 1;
+    uint64_t seen[WARP_SIZE];
+    uint32_t n = 0;
+    for (uint32_t m = acc->mask; m; m &= m - 1) {
+        uint64_t a = acc->addr[__builtin_ctz(m)];
+        if ((a & lmask) + size > line) {
+            add_range(out, a, size, lmask); /* straddles (the executor faults) */
+            continue;
+        }
+        uint32_t rank = 0;
+        for (uint32_t j = 0; j < n; j++)
+            rank += seen[j] == a;
+        seen[n++] = a;
+        uint64_t la = a & ~lmask;
+        uint32_t t = out->ntx;
+        for (uint32_t i = 0, k = 0; i < out->ntx; i++)
+            if (out->tx[i].line == la && k++ == rank) {
+                t = i;
+                break;
+            }
+        if (t == out->ntx) {
+            if (out->ntx == COAL_MAX_TX)
+                continue;
+            out->tx[out->ntx++] = (coal_tx){la, 0};
+        }
+        out->tx[t].sectors |= 1u << ((a & lmask) / COAL_SECTOR);
+    }
+    out->naddrs = out->ntx;
+}

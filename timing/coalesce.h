@@ -65,4 +65,12 @@ static inline uint64_t coal_local_addr(uint32_t sm, uint32_t warp, uint32_t lane
 void coalesce(const ex_access *acc, uint32_t sm, uint32_t warp, uint32_t line,
               coal_out *out);
 
+/* A global atomic: as coalesce, except that a lane whose bytes overlap a
+ * lane already in a transaction of its line starts another transaction of
+ * that line, so n lanes on one word are n transactions, performed one
+ * after another at L2.  This is GPGPU-Sim's atomic coalescing (a lane joins
+ * a transaction only if no byte conflicts), which the spin seed's GTX480
+ * runs had; lanes on different words of a line still share one. */
+void coalesce_atomic(const ex_access *acc, uint32_t line, coal_out *out);
+
 #endif

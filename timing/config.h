@@ -257,7 +257,11 @@ typedef struct gpu_name_list {
       "Host copies to and from the device (not symbol copies) install "     \
       "their lines in the owning L2 slice, clean, in copy order, a dirty "  \
       "victim dropped and a present line made clean (GPGPU-Sim's "          \
-      "-gpgpu_perf_sim_memcpy); false: copies leave the L2 as it is")
+      "-gpgpu_perf_sim_memcpy); false: copies leave the L2 as it is")   \
+    X(l2, atomic_serialize, BOOL, true, 0, 0, 0, "", NULL,                   \
+      "Lanes of one atomic instruction that touch the same bytes travel as " \
+      "separate transactions and are performed one after another at L2 "     \
+      "(GPGPU-Sim's atomic coalescing); false: one transaction per line")
 
 #define GPU_CFG_const_cache(X)                                               \
     X(const_cache, size, SIZE, 8 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,  \

@@ -347,6 +347,9 @@ static bool issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
             }
         }
         s->f.cur = &r->co;
+    } else if (acc->atomic && acc->space == EX_SPACE_GLOBAL && m->cfg.l2.atomic_serialize) {
+        coalesce_atomic(acc, sel_line(m, read_sel(acc->space)), &s->f.co);
+        s->f.cur = &s->f.co;
     } else {
         coalesce(acc, smi, warp, sel_line(m, read_sel(acc->space)), &s->f.co);
         s->f.cur = &s->f.co;

@@ -36,6 +36,7 @@
 #define TM_NEVER UINT64_MAX
 #define TM_MAX_PENDING 48   /* scoreboard entries per warp */
 #define TM_MAX_CTA_WARPS 32 /* 1024 threads */
+#define TM_SPIN_PCS 32      /* distinct backoff decision PCs counted per SM */
 
 typedef enum tm_unit {
     TM_UNIT_SP, TM_UNIT_SFU, TM_UNIT_DP, TM_UNIT_LDST,
@@ -156,6 +157,7 @@ typedef struct tm_warp {
     uint64_t ibuf_ready;     /* fetched instructions usable from here */
     uint64_t backoff_until;  /* backoff level */
     uint64_t relaxed_at;     /* slot its backoff was waived (all backed off) */
+    bool backed_once;        /* backed off at least once (stats) */
     uint64_t fetch_since;    /* cycle it joined the fetch queue */
     uint32_t ibuf;           /* instructions in the buffer */
     uint32_t outstanding;    /* memory instructions in flight */
@@ -237,6 +239,8 @@ struct tm_sm {
     uint64_t idle_since;     /* while resident == 0 */
     uint64_t counted_to;     /* c.cycles covers cycles before this */
     void *backoff_state;     /* the SM's backoff policy instance's state */
+    uint32_t spin_pc[TM_SPIN_PCS]; /* distinct backoff decision PCs (stats) */
+    uint32_t nspin_pcs;
     sched_fetch_req *fetch_scratch; /* nwarps: the queue as the fetch policy sees it */
     /* policy controls (timing/policy.h) */
     bool paused, draining, gated;

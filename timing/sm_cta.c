@@ -109,6 +109,7 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         tw->ibuf = 0;
         tw->ibuf_ready = 0;
         tw->backoff_until = 0;
+        tw->backed_once = false;
         tw->writes = 0;
         tw->relaxed_at = TM_NEVER;
         tw->outstanding = 0;

@@ -59,6 +59,22 @@ static void add_pending(tm_warp *tw, uint32_t slot, uint32_t tag, uint64_t ready
         tw->pend[tw->npend++] = (tm_pending){slot, tag, ready, mem};
 }
 
+/* A backoff decision at pc for `cycles`, in the SM's counters. */
+static void count_backoff(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t cycles)
+{
+    sm->c.spin_backoffs++;
+    sm->c.spin_backoff_cycles += cycles;
+    sm->c.spin_warps_backed_off += !tw->backed_once;
+    tw->backed_once = true;
+    for (uint32_t i = 0; i < sm->nspin_pcs; i++)
+        if (sm->spin_pc[i] == pc)
+            return;
+    if (sm->nspin_pcs < TM_SPIN_PCS) {
+        sm->spin_pc[sm->nspin_pcs++] = pc;
+        sm->c.spin_pcs++;
+    }
+}
+
 /* What the policies learn of one issued instruction: the backoff level's
  * observe (setps and backward branches, or everything) and the generic
  * `issued` hook; then barrier and exit events.  Built only when wanted. */
@@ -95,6 +111,7 @@ static void report_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, const ex_instr *in
             uint64_t until = bo->observe(bi->st, tm_pol_ctl(pol, now), &ev, why);
             if (until > now) {
                 tw->backoff_until = until;
+                count_backoff(sm, tw, pc, until - now);
                 if (sm->env->trace)
                     fprintf(sm->env->trace, "cycle %llu: SM %u warp slot %u backed off until "
                             "%llu (%s: %s)\n", (unsigned long long)now, sm->id, v->slot,

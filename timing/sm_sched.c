@@ -219,6 +219,7 @@ static bool relax_backoff(tm_sm *sm, tm_sched *s, uint64_t now, const sched_warp
     if (sched_ws_can_issue(st)) {
         sm_set_state(sm, s, tw, st, now);
         tw->relaxed_at = now;
+        sm->c.spin_releases++;
     }
     if (sm->env->trace)
         fprintf(sm->env->trace, "cycle %llu: SM %u warp slot %u released from backoff (%s%s%s)\n",

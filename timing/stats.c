@@ -18,7 +18,8 @@
     X(thread_instrs) X(alu_instrs) X(mem_instrs) X(alu_load) X(mem_load)     \
     X(shared_accesses) X(shared_conflicts) X(mem_refusals) X(sfu_instrs) X(dp_instrs) \
     X(cta_cycles) X(lock_acquisitions) X(lock_failed_attempts) X(spin_loop_instrs) \
-    X(l1i_hits) X(l1i_misses)
+    X(l1i_hits) X(l1i_misses) \
+    X(spin_backoffs) X(spin_backoff_cycles) X(spin_warps_backed_off) X(spin_pcs) X(spin_releases)
 #define MEM_FIELDS(X)                                                        \
     X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
     X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
@@ -318,6 +319,12 @@ static void write_core(jw *j, const tm_core_counters *c, uint64_t cycles, uint32
     jw_u64(j, "spin_loop_instructions", c->spin_loop_instrs);
     jw_dbl(j, "spin_loop_issue_fraction", tm_ratio(c->spin_loop_instrs, c->warp_instrs));
     jw_dbl(j, "spin_loop_slot_fraction", tm_ratio(c->spin_loop_instrs, c->sched.slots));
+    /* the backoff level's decisions, whatever the policy (timing/sm_issue.c) */
+    jw_u64(j, "backoffs", c->spin_backoffs);
+    jw_u64(j, "backoff_cycles", c->spin_backoff_cycles);
+    jw_u64(j, "warps_backed_off", c->spin_warps_backed_off);
+    jw_u64(j, "spin_pcs_detected", c->spin_pcs);
+    jw_u64(j, "releases", c->spin_releases);
     jw_close(j, '}');
 }
 

@@ -63,6 +63,13 @@ typedef struct tm_core_counters {
     uint64_t spin_loop_instrs;   /* warp instructions in static spin loops */
     uint64_t l1i_hits, l1i_misses; /* instruction-cache fetches (l1i.enabled);
                                     a fetch merged into a pending line is a miss */
+    /* the backoff level (spin.policy): decisions that backed a warp off,
+     * the cycles they granted, warps backed off at least once, distinct
+     * (SM, PC) decision points (setps for greedy, spin-inducing branches
+     * for ddos; the first TM_SPIN_PCS per SM), releases of backed-off
+     * warps because every warp of the scheduler was backed off */
+    uint64_t spin_backoffs, spin_backoff_cycles, spin_warps_backed_off;
+    uint64_t spin_pcs, spin_releases;
 } tm_core_counters;
 
 void tm_core_counters_add(tm_core_counters *dst, const tm_core_counters *src);

@@ -15,12 +15,20 @@
  * with a confidence counter.  A spinning traversal adds 1 to its branch's
  * row (creating it: an empty row, else the row with the lowest confidence,
  * ties to the least recently used); a non-spinning traversal of a listed
- * branch subtracts 1 (not below 0).  The counter saturates at `threshold`.
- * Rule: a branch is spin-inducing while its confidence is >= `threshold`
- * (tested after the update), so with PT2 the second spinning traversal
- * backs the warp off; every later spinning traversal does so at once, and
- * one non-spinning traversal makes it non-inducing again.  A warp backed
- * off waits `backoff` cycles.  Release: sched/backoff/release.h. */
+ * branch subtracts 1 (not below 0: the counter is unsigned).
+ *
+ * The seed (Nayak et al. §2) says only "increases the confidence value by
+ * 1" and "decremented by 1", and calls a branch spin-inducing once its
+ * confidence is "over a particular threshold".  So by default the counter
+ * does not saturate (32 bits) and the test is strict: confidence >
+ * `threshold`, tested after the update, so with PT2 the third spinning
+ * traversal backs the warp off, and a branch that has gathered many
+ * spinning traversals stays spin-inducing through as many non-spinning
+ * ones.  The other readings are keys: `saturate` caps the counter at the
+ * first spin-inducing value (threshold, or threshold + 1 under >), so one
+ * non-spinning traversal turns detection off again and PT2 and PT4 differ
+ * only in how soon a branch turns on; `inclusive` tests >= instead of >.  Any spinning traversal of a spin-inducing branch
+ * backs its warp off for `backoff` cycles.  Release: release.h. */
 #include "sched/backoff/release.h"
 #include "sched/backoff/spin_stats.h"
 #include "sched/sched.h"
@@ -46,6 +54,7 @@ typedef struct ddos_warp {
 
 typedef struct ddos_state {
     uint32_t threshold, size, backoff, release;
+    bool saturate, inclusive;
     uint32_t sm, nslots;
     ddos_row *table;
     ddos_warp *warp;             /* [slot] */
@@ -71,6 +80,8 @@ static void ddos_init(void *st, const sched_env *env)
     s->size = env->keys->ddos_table_size;
     s->backoff = env->keys->ddos_backoff;
     s->release = env->keys->ddos_release;
+    s->saturate = env->keys->ddos_saturate;
+    s->inclusive = env->keys->ddos_inclusive;
     s->sm = env->sm;
     s->nslots = env->warp_slots;
     s->table = g_new(ddos_row, s->size);
@@ -108,6 +119,12 @@ static ddos_row *insert(ddos_state *s, uint32_t pc)
     return v;
 }
 
+/* Whether a row of confidence conf is spin-inducing. */
+static bool ddos_inducing(const ddos_state *s, uint32_t conf)
+{
+    return s->inclusive ? conf >= s->threshold : conf > s->threshold;
+}
+
 /* A taken backward branch: update the table; the backoff end or 0. */
 static uint64_t traversal(ddos_state *s, const sched_ctl *c, const sched_issue *e, ddos_warp *w,
                           char *why)
@@ -128,10 +145,10 @@ static uint64_t traversal(ddos_state *s, const sched_ctl *c, const sched_issue *
     }
     if (!r)
         r = insert(s, e->pc);
-    if (r->conf < s->threshold)
+    if (r->conf < (s->saturate ? s->threshold + !s->inclusive : UINT32_MAX))
         r->conf++;
     r->used = ++s->stamp;
-    if (r->conf < s->threshold)
+    if (!ddos_inducing(s, r->conf))
         return 0;
     spin_stats_detect(&s->st, e->pc, flagged, s->backoff, !w->was_backed);
     w->was_backed = true;
@@ -139,8 +156,9 @@ static uint64_t traversal(ddos_state *s, const sched_ctl *c, const sched_issue *
     w->until = c->cycle + s->backoff;
     s->until[e->slot] = w->until;
     if (c->trace)
-        snprintf(why, SCHED_WHY_LEN, "branch pc %u spin-inducing (confidence %u >= %u)%s",
-                 e->pc, r->conf, s->threshold, flagged ? "" : "; no static candidate");
+        snprintf(why, SCHED_WHY_LEN, "branch pc %u spin-inducing (confidence %u %s %u)%s",
+                 e->pc, r->conf, s->inclusive ? ">=" : ">", s->threshold,
+                 flagged ? "" : "; no static candidate");
     return w->until;
 }
 

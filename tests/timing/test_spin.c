@@ -4,8 +4,11 @@
  *   - the table logic on hand-built issue events (five equal tuples at one
  *     PC on all lanes -> backoff of B; one lane differs -> none until its
  *     tuple leaves the window; k-of-W; guard mask; clear-after-backoff; LRU
- *     rows; static filter; PT2 after two spinning traversals (>= rule),
- *     PT4 after four, a non-spinning traversal decrements; release rule);
+ *     rows; static filter; the DDOS counter rule on a hand-worked
+ *     sequence under each reading (no saturation and ">" by default: PT2
+ *     backs off from the third spinning traversal, PT4 from the fifth; a
+ *     non-spinning traversal decrements; saturated and ">=" readings);
+ *     release rule);
  *   - through the real timing model: the spinloop kernel's decisions in the
  *     trace (backoff of exactly B at the fifth traversal), no backoff when
  *     one lane differs, a lone warp backed off for far longer than the
@@ -177,6 +180,19 @@ static void test_greedy_keys(void **state)
         assert_int_equal(hit, rows == 1 ? 0 : 5);
         inst_close(&in);
     }
+    /* the transactions lock loop's three setp PCs in turn: 2 LRU rows
+     * never fill a window; the default (a row per setp PC) backs off at
+     * the fifth round, at the first PC */
+    for (unsigned def = 0; def <= 1; def++) {
+        const char *const r2[] = {def ? NULL : "greedy.rows=2", NULL};
+        inst_open(&in, "greedy", r2);
+        unsigned hit = 0;
+        for (unsigned k = 1; k <= 10 && !hit; k++)
+            for (uint32_t pc = 37; pc <= 45 && !hit; pc += 4)
+                hit = first_backoff(&in, 0, pc, 1, -1, 0, &candidate) ? k : 0;
+        assert_int_equal(hit, def ? 5 : 0);
+        inst_close(&in);
+    }
 }
 
 /* A traversal of the loop closed at pc 50 by `slot`: one setp whose
@@ -190,46 +206,83 @@ static uint64_t traverse(inst *in, uint32_t slot, uint64_t v)
     return branch(in, slot, 50, 0xffffffffu);
 }
 
+/* The seed's counter rule (§2) on one hand-worked sequence: warp 0
+ * traverses the loop at pc 50 with the same values seven times (the
+ * first has nothing to compare with, then six spinning traversals, +1
+ * each), warp 2 three times with changing values (-1 each), then warp 0
+ * spins once more.  Returns a bit per traversal that backed off. */
+static unsigned ddos_sequence(const char *const *sets)
+{
+    inst in;
+    inst_open(&in, "ddos", sets);
+    unsigned bits = 0, k = 0;
+    for (int i = 0; i < 7; i++, k++)
+        bits |= (traverse(&in, 0, 1) != 0) << k;
+    for (uint64_t v = 10; v < 13; v++, k++)
+        bits |= (traverse(&in, 2, v) != 0) << k;
+    bits |= (traverse(&in, 0, 1) != 0) << k;
+    inst_close(&in);
+    return bits;
+}
+
+static void test_ddos_counter_rule(void **state)
+{
+    (void)state;
+    /* default: no saturation, confidence "over" the threshold (>).  PT2:
+     * confidence 1, 2, 3, 4, 5, 6 -> backoffs from the 4th traversal (3 >
+     * 2); warp 2 brings it to 3; warp 0's next spin (4) backs off. */
+    const char *const pt2[] = {"ddos.threshold=2", NULL};
+    assert_int_equal(ddos_sequence(pt2), 0x478u); /* traversals 4-7 and 11 */
+    /* PT4: from confidence 5 (the 6th traversal); 6 - 3 + 1 = 4: none */
+    const char *const pt4[] = {"ddos.threshold=4", NULL};
+    assert_int_equal(ddos_sequence(pt4), 0x060u);
+    /* the reading with a counter saturated at the threshold and >=: PT2
+     * stays at 2 from the 3rd traversal, warp 2 takes it to 0, so warp 0's
+     * next spin (1) does not back off */
+    const char *const sat2[] = {"ddos.threshold=2", "ddos.saturate=true",
+                                "ddos.inclusive=true", NULL};
+    assert_int_equal(ddos_sequence(sat2), 0x07cu);
+    /* saturated PT4 with >=: on at the 5th traversal, off after warp 2 */
+    const char *const sat4[] = {"ddos.threshold=4", "ddos.saturate=true",
+                                "ddos.inclusive=true", NULL};
+    assert_int_equal(ddos_sequence(sat4), 0x070u);
+    /* saturated with >: the cap is the first inducing value (3 for PT2) */
+    const char *const sat2s[] = {"ddos.threshold=2", "ddos.saturate=true", NULL};
+    assert_int_equal(ddos_sequence(sat2s), 0x078u);
+    /* unbounded with >=: PT2 on from confidence 2 (3rd traversal); 6 - 3
+     * + 1 = 4 >= 2 */
+    const char *const inc2[] = {"ddos.threshold=2", "ddos.inclusive=true", NULL};
+    assert_int_equal(ddos_sequence(inc2), 0x47cu);
+}
+
 static void test_ddos_table(void **state)
 {
     (void)state;
     inst in;
     const char *const pt2[] = {"ddos.threshold=2", "ddos.backoff=500", NULL};
     inst_open(&in, "ddos", pt2);
-    /* traversal 1 has nothing to compare with; 2 and 3 repeat it: the
-     * second spinning traversal reaches confidence 2 >= PT2 and backs off */
+    /* traversal 1 has nothing to compare with; 2-4 repeat it: the third
+     * spinning traversal reaches confidence 3 > PT2 and backs off */
+    assert_int_equal(traverse(&in, 0, 1), 0);
     assert_int_equal(traverse(&in, 0, 1), 0);
     assert_int_equal(traverse(&in, 0, 1), 0);
     uint64_t u = traverse(&in, 0, 1);
     assert_int_equal(u, in.sh.ctl.cycle + 500);
-    /* spin-inducing now: another warp's first spinning traversal backs off */
+    /* spin-inducing now: another warp's first traversal is not spinning
+     * (3 -> 2), its second spins (3 > 2) and backs off at once */
     assert_int_equal(traverse(&in, 1, 7), 0);
     assert_int_not_equal(traverse(&in, 1, 7), 0);
-    /* non-spinning traversals (values change) decrement: 2 -> 1 -> 0 */
-    assert_int_equal(traverse(&in, 2, 10), 0);
-    assert_int_equal(traverse(&in, 2, 11), 0);
-    assert_int_equal(traverse(&in, 2, 12), 0);
-    /* so warp 0's next spinning traversal brings it only to 1: no backoff */
-    assert_int_equal(traverse(&in, 0, 1), 0);
-    assert_int_not_equal(traverse(&in, 0, 1), 0);
     /* a loop exit (branch not taken) forgets the previous traversal */
     assert_int_equal(branch(&in, 0, 50, 0), 0);
-    assert_int_equal(traverse(&in, 0, 1), 0);
-    inst_close(&in);
-
-    const char *const pt4[] = {"ddos.threshold=4", NULL};
-    inst_open(&in, "ddos", pt4);
-    unsigned first = 0;
-    for (unsigned k = 1; k <= 8 && !first; k++)
-        first = traverse(&in, 0, 3) ? k : 0;
-    assert_int_equal(first, 5); /* 4 spinning traversals after the first */
+    assert_int_equal(traverse(&in, 0, 1), 0); /* not spinning: 3 -> 2 */
     inst_close(&in);
 
     /* table of 1 row: another branch's spinning replaces the row */
     const char *const small[] = {"ddos.table_size=1", NULL};
     inst_open(&in, "ddos", small);
     assert_int_equal(traverse(&in, 0, 1), 0);
-    assert_int_equal(traverse(&in, 0, 1), 0); /* conf(50) = 1 */
+    assert_int_equal(traverse(&in, 0, 1), 0);
+    assert_int_equal(traverse(&in, 0, 1), 0); /* conf(50) = 2 */
     uint64_t a[32], b[32];
     fill(a, 2);
     fill(b, 0);
@@ -237,7 +290,8 @@ static void test_ddos_table(void **state)
         setp(&in, 1, 75, 0xffffffffu, a, b, &candidate);
         assert_int_equal(branch(&in, 1, 80, 0xffffffffu), 0);
     }
-    assert_int_equal(traverse(&in, 0, 1), 0); /* 50 re-enters at 1, not 2 */
+    /* 50 re-enters at 1 (it would be 3 > 2 and back off had it stayed) */
+    assert_int_equal(traverse(&in, 0, 1), 0);
     inst_close(&in);
 }
 
@@ -278,6 +332,7 @@ static void test_false_memory(void **state)
 
     const char *const pt2[] = {"ddos.threshold=2", NULL};
     inst_open(&in, "ddos", pt2);
+    assert_int_equal(traverse(&in, 0, 1), 0);
     assert_int_equal(traverse(&in, 0, 1), 0);
     assert_int_equal(traverse(&in, 0, 1), 0);
     assert_int_not_equal(traverse(&in, 0, 1), 0); /* decision at branch 50, armed at 0 */
@@ -451,7 +506,7 @@ static void test_spinloop_end_to_end(void **state)
 /* The global-increment lock kernel (spin seed Fig. 3 mapping: a warp's 32
  * lanes and two warps share a lock) at size tiny on gtx480. */
 static void lock_run(const char *policy, const char *extra, uint64_t *digest, uint64_t *cycles,
-                     uint64_t *backoff, char **trace)
+                     uint64_t *backoff, char **trace, tm_core_counters *tot)
 {
     size_t len;
     FILE *tf = trace ? open_memstream(trace, &len) : NULL;
@@ -490,8 +545,11 @@ static void lock_run(const char *policy, const char *extra, uint64_t *digest, ui
     const tm_stats *st = ptxemu_timing_stats(ctx);
     for (guint i = 0; st && i < st->kernels->len; i++) {
         const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
-        for (uint32_t s = 0; s < k->ncores; s++)
+        for (uint32_t s = 0; s < k->ncores; s++) {
             *backoff += k->cores[s].warp_state[SCHED_WS_BACKOFF];
+            if (tot)
+                tm_core_counters_add(tot, &k->cores[s]);
+        }
     }
     ptxemu_ctx_destroy(ctx);
     g_free(rel);
@@ -504,14 +562,29 @@ static void test_lock_kernel_end_to_end(void **state)
 {
     (void)state;
     uint64_t d0, c0, b0, d, c, b;
-    lock_run("none", NULL, &d0, &c0, &b0, NULL);
+    tm_core_counters n0 = {0}, g = {0}, dd = {0};
+    lock_run("none", NULL, &d0, &c0, &b0, NULL, &n0);
     assert_int_equal(b0, 0);
+    assert_int_equal(n0.spin_backoffs, 0);
+    assert_int_equal(n0.spin_warps_backed_off, 0);
+    /* every thread takes its lock once (tiny: 512 threads); a failed CAS
+     * lane is a failed attempt, and with 64 lanes per lock there are some */
+    assert_int_equal(n0.lock_acquisitions, 512);
+    assert_true(n0.lock_failed_attempts > 0);
     char *t;
     /* greedy: the two setps of the lock loop (the static pass's candidates
      * at pcs 27 and 36) are where it backs warps off; none is false */
-    lock_run("greedy", NULL, &d, &c, &b, &t);
+    lock_run("greedy", NULL, &d, &c, &b, &t, &g);
     assert_int_equal(d, d0);
     assert_true(b > 0);
+    /* the stats JSON's spin counters: decisions, warps, cycles granted
+     * (B each), (SM, PC) decision points: the two setps on the two SMs
+     * that run the two CTAs */
+    assert_true(g.spin_backoffs > 0);
+    assert_true(g.spin_warps_backed_off > 0 && g.spin_warps_backed_off <= 16);
+    assert_int_equal(g.spin_backoff_cycles, g.spin_backoffs * 1000);
+    assert_true(g.spin_pcs >= 1 && g.spin_pcs <= 4);
+    assert_int_equal(g.lock_acquisitions, 512);
     assert_non_null(strstr(t, "backed off until"));
     assert_non_null(strstr(t, "(greedy: pc 27: "));
     assert_non_null(strstr(t, " lanes repeat, last (1, 0))"));
@@ -520,10 +593,14 @@ static void test_lock_kernel_end_to_end(void **state)
     assert_null(strstr(t, "not a static candidate"));
     g_free(t);
     /* ddos: the inner loop's backward branch (pc 37) becomes spin-inducing */
-    lock_run("ddos", "ddos.threshold=2", &d, &c, &b, &t);
+    lock_run("ddos", "ddos.threshold=2", &d, &c, &b, &t, &dd);
     assert_int_equal(d, d0);
     assert_true(b > 0);
-    assert_non_null(strstr(t, "(ddos: branch pc 37 spin-inducing (confidence 2 >= 2))"));
+    assert_non_null(strstr(t, "(ddos: branch pc 37 spin-inducing (confidence 3 > 2))"));
+    /* one spin-inducing branch detected on the SM(s) that ran warps */
+    assert_true(dd.spin_backoffs > 0 && dd.spin_warps_backed_off > 0);
+    assert_true(dd.spin_pcs >= 1);
+    assert_int_equal(dd.spin_backoff_cycles, dd.spin_backoffs * 1000);
     g_free(t);
 }
 
@@ -593,6 +670,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_greedy_five_equal),
         cmocka_unit_test(test_greedy_keys),
+        cmocka_unit_test(test_ddos_counter_rule),
         cmocka_unit_test(test_ddos_table),
         cmocka_unit_test(test_release_rule),
         cmocka_unit_test(test_false_memory),
