@@ -1,6 +1,7 @@
 #!/bin/bash
 # experiments/spin-backoff.sh [-j N] — regenerates docs/experiments/spin-backoff.md
-# and the spin rows of docs/experiments/headlines.csv: runs the sweeps
+# and the spin rows of docs/experiments/headlines.csv (then the table
+# docs/experiments/README.md): runs the sweeps
 # experiments/spin-backoff.ini (15 SMs, the seed's inputs) and
 # experiments/spin-backoff-1sm.ini (GIB on 1 and 15 SMs, the B sweep, the
 # atomic fix's before/after) into results/, then
@@ -19,4 +20,5 @@ done
 python3 experiments/spin-backoff-report.py results/spin-backoff results/spin-backoff-1sm \
     docs/experiments/spin-backoff.md docs/experiments/headlines.csv \
     "$(git describe --always --dirty)"
+python3 scripts/headlines-table.py
 echo "wrote docs/experiments/spin-backoff.md"
