@@ -102,9 +102,9 @@ GIB1L = ("global-increment", "1", "lrr")
 w("# Spin detection and warp backoff: greedy and DDOS at the seed's inputs\n")
 w("Regenerate with `experiments/spin-backoff.sh` (the sweeps `experiments/spin-backoff.ini` "
   "and `experiments/spin-backoff-1sm.ini`, then `experiments/spin-backoff-report.py`; every "
-  "job checks its CPU reference).  Made on commit `%s`.  **Preliminary:** the `gtx480` preset "
-  "is being aligned value for value with GPGPU-Sim's SM2_GTX480 (core clock 700 MHz and more) "
-  "on another branch; rerun this page after that merge.\n" % commit)
+  "job checks its CPU reference).  Made on commit `%s`.  The `gtx480` preset is GPGPU-Sim's "
+  "SM2_GTX480 value for value (the seed's simulator and configuration; core clock 700 MHz), "
+  "with the mechanisms docs/validation.md calibrates against GPGPU-Sim.\n" % commit)
 w("Policies: `sched/backoff/greedy.c` (setp operand history per thread, Nayak et al. §2) and "
   "`sched/backoff/ddos.c` (the backward-branch prediction table the seed re-implements from "
   "El-Tantawy and Aamodt, with one frontier thread per warp).  GPU: the `gtx480` preset (15 "
