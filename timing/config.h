@@ -297,7 +297,11 @@ typedef struct gpu_name_list {
     X(noc, queue_depth, U32, 8, 1, 1024, 0, "flits", NULL,                   \
       "Buffer depth of each injection and ejection port")                    \
     X(noc, latency, U32, 4, 1, 1000, 0, "NoC cycles", NULL,                  \
-      "Cycles a flit takes through the crossbar without contention")
+      "Cycles a flit takes through the crossbar without contention")        \
+    X(noc, slice_ports, BOOL, false, 0, 0, 0, "", NULL,                      \
+      "Each L2 slice has its own crossbar port on both crossbars "          \
+      "(GPGPU-Sim: one node per memory sub-partition); false: one port "    \
+      "per memory partition, shared by its slices")
 
 #define GPU_CFG_dram(X)                                                      \
     X(dram, partitions, U32, 6, 1, 64, 0, "partitions", NULL,                \

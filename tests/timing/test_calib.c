@@ -14,7 +14,11 @@
  *     (96 bytes at code offset 0) is one line, a second one placed after
  *     it in the PTX (offset 96) spans two; fetches bring 2 instructions,
  *     not past a line's end; a missing warp fetches again (a hit) when
- *     the line is back; the cache is kept across launches. */
+ *     the line is back; the cache is kept across launches;
+ *   - noc.slice_ports: two SMs' reads of the two slices of one partition
+ *     reach and leave the L2 on their own crossbar ports: the requests
+ *     (1 flit) no longer go one cycle apart and the second reply no longer
+ *     waits behind the first's 4 flits: the kernel ends 4 cycles sooner. */
 #include "tests/support/test_util.h"
 
 #include <glib.h>
@@ -298,6 +302,50 @@ static void test_icache(void **state)
     assert_int_equal(two.misses[1], 0);
 }
 
+/* ------------------------------------------------------------ slice ports */
+
+/* CTA c reads the line at in + 128 c (one thread). */
+static const char *LINE_PTX =
+    ".version 7.0\n.target sm_52\n.address_size 64\n"
+    ".visible .entry rd(.param .u64 in)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [in];\n  mov.u32 %r1, %ctaid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 128;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
+
+static uint64_t run_slices(bool ports)
+{
+    const char *sets[] = {ports ? "noc.slice_ports=true" : "noc.slice_ports=false",
+                          "const_cache.kernel_params=false", "l1i.enabled=false",
+                          "l2.memcpy_fill=true", NULL};
+    calib_env e = env_open(sets, LINE_PTX);
+    ptxemu_dptr in = 0;
+    uint32_t host[64] = {0};
+    /* 256 bytes at a 256-byte boundary: one partition (dram.interleave
+     * 256), lines 0 and 1 in its slices 0 and 1; the copy puts them in L2 */
+    assert_int_equal(ptxemu_malloc(e.ctx, &in, 4096), PTXEMU_OK);
+    assert_int_equal(in % 256, 0);
+    assert_int_equal(ptxemu_memcpy_htod(e.ctx, in, host, sizeof host), PTXEMU_OK);
+    void *args[] = {&in};
+    assert_int_equal(ptxemu_launch(e.mod, "rd", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){1, 1, 1},
+                                   0, args),
+                     PTXEMU_OK);
+    assert_int_equal(stat_nth(&e, "l2_hits", 0), 2);
+    uint64_t cycles = stat_nth(&e, "cycles", 0);
+    ptxemu_ctx_destroy(e.ctx);
+    return cycles;
+}
+
+static void test_slice_ports(void **state)
+{
+    (void)state;
+    uint64_t shared = run_slices(false), own = run_slices(true);
+    /* shared port: requests 1 cycle apart, the second reply granted when
+     * the first's 4 flits are through, i.e. 4 cycles after it; own
+     * ports: both in parallel */
+    assert_int_equal(shared, own + 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_memcpy_fill_not_symbol_memset),
         cmocka_unit_test(test_kernel_params),
         cmocka_unit_test(test_icache),
+        cmocka_unit_test(test_slice_ports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
