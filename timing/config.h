@@ -257,7 +257,13 @@ typedef struct gpu_name_list {
       "Host copies to and from the device (not symbol copies) install "     \
       "their lines in the owning L2 slice, clean, in copy order, a dirty "  \
       "victim dropped and a present line made clean (GPGPU-Sim's "          \
-      "-gpgpu_perf_sim_memcpy); false: copies leave the L2 as it is")
+      "-gpgpu_perf_sim_memcpy); false: copies leave the L2 as it is")       \
+    X(l2, write_ack, BOOL, false, 0, 0, 0, "", NULL,                         \
+      "The L2 acknowledges each store's write packets (one 1-flit reply "   \
+      "per 32-byte sector) and a CTA finishes only when its warps' stores " \
+      "are acknowledged; fences still wait only for loads (GPGPU-Sim: "     \
+      "WRITE_ACK, shd_warp_t::stores_done); false: a store is done once "   \
+      "the L1 has taken it")
 
 #define GPU_CFG_const_cache(X)                                               \
     X(const_cache, size, SIZE, 8 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,  \

@@ -106,9 +106,21 @@ static bool l2_accept(memsys *m, ms_part *pt, uint32_t sl, uint32_t p, uint64_t 
     if (pk->kind != PKT_READ && s->wb_n + 2 > s->wb_cap)
         return false;
     if (pk->kind == PKT_WRITE) {
+        bool ack = pk->flags & PKTF_ACK;
+        if (ack && !ret_room(m, s, 1))
+            return false;
         noc_eject(&m->req, m->pool, part_port(m, pt->id, sl));
         l2_store(m, s, sl, key, local, pk->bytes, pk->sm);
-        pkt_release(m, p);
+        if (ack) {
+            /* the packet goes back as the acknowledgement, after the same
+             * pipeline delay as a hit's data; GPGPU-Sim answers each
+             * 32-byte sector with its own 8-byte (1-flit) WRITE_ACK */
+            to_ret(m, s, p, k + m->cfg.l2.hit_latency);
+            uint32_t sectors = (pk->bytes + 31u) / 32u;
+            pk->flits = (uint16_t)(sectors ? sectors : 1u);
+        } else {
+            pkt_release(m, p);
+        }
     } else if (cache_lookup(&s->c, key, true)) {
         if (!ret_room(m, s, 1))
             return false;

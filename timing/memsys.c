@@ -214,7 +214,7 @@ static void cluster_deliver(memsys *m, ms_cluster *cl, uint32_t p, uint64_t k)
 {
     noc_pkt *pk = &m->pool[p];
     uint64_t done = core_of(m, D_ICNT, k) + 1;
-    if (pk->kind == PKT_ATOMIC) {
+    if (pk->kind == PKT_ATOMIC || pk->kind == PKT_WRITE) { /* a write: its ack */
         inst_progress(m, pk->sm, pk->inst, done);
         pkt_release(m, p);
         return;

@@ -15,6 +15,10 @@
  *     it in the PTX (offset 96) spans two; fetches bring 2 instructions,
  *     not past a line's end; a missing warp fetches again (a hit) when
  *     the line is back; the cache is kept across launches;
+ *   - l2.write_ack: one warp's store of one 128-byte line comes back as
+ *     4 one-flit acknowledgements (one per 32-byte sector) and the CTA
+ *     ends only after them: at least l2.hit_latency + 2 x noc.latency =
+ *     128 cycles later; a membar after the store does not wait for them;
  *   - noc.slice_ports: two SMs' reads of the two slices of one partition
  *     reach and leave the L2 on their own crossbar ports: the requests
  *     (1 flit) no longer go one cycle apart and the second reply no longer
@@ -302,6 +306,73 @@ static void test_icache(void **state)
     assert_int_equal(two.misses[1], 0);
 }
 
+/* ------------------------------------------------------------ write ack */
+
+/* One warp stores one line (32 words at out), then an add that needs
+ * nothing from memory (st1), or a membar and a load of the line (st1f). */
+static const char *STORE_PTX =
+    ".version 7.0\n.target sm_52\n.address_size 64\n"
+    ".visible .entry st1(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r1;\n  add.u32 %r2, %r1, 1;\n  ret;\n}\n"
+    ".visible .entry st1f(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r1;\n  membar.gl;\n  ld.global.u32 %r2, [%rd3];\n"
+    "  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
+
+typedef struct wa_run {
+    uint64_t cycles, flits;
+    uint32_t out[32];
+} wa_run;
+
+static wa_run run_store(bool ack, const char *kernel)
+{
+    const char *sets[] = {ack ? "l2.write_ack=true" : "l2.write_ack=false",
+                          "const_cache.kernel_params=false", "l1i.enabled=false", NULL};
+    calib_env e = env_open(sets, STORE_PTX);
+    ptxemu_dptr out = 0;
+    assert_int_equal(ptxemu_malloc(e.ctx, &out, 128), PTXEMU_OK);
+    void *args[] = {&out};
+    assert_int_equal(ptxemu_launch(e.mod, kernel, (ptxemu_dim3){1, 1, 1},
+                                   (ptxemu_dim3){32, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    wa_run r;
+    r.cycles = stat_nth(&e, "cycles", 0);
+    r.flits = stat_nth(&e, "noc_flits", 0);
+    assert_int_equal(ptxemu_memcpy_dtoh(e.ctx, r.out, out, sizeof r.out), PTXEMU_OK);
+    ptxemu_ctx_destroy(e.ctx);
+    return r;
+}
+
+static void test_write_ack(void **state)
+{
+    (void)state;
+    wa_run off = run_store(false, "st1"), on = run_store(true, "st1");
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(on.out[i], i);
+    /* the write is 4 flits (128 bytes over 40-byte flits) either way; the
+     * acknowledgement adds one flit per sector */
+    assert_int_equal(off.flits, 4);
+    assert_int_equal(on.flits, 4 + 4);
+    /* the CTA waits for the round trip: into the L2, its 120-cycle
+     * pipeline, back through the reply crossbar */
+    if (on.cycles < off.cycles + 120 + 2 * 4)
+        fail_msg("the acknowledged store ended %lld cycles later, expected >= 128",
+                 (long long)on.cycles - (long long)off.cycles);
+    /* a membar waits for loads only: the load after it goes out at once
+     * and its round trip (L2 pipeline and both crossbar legs, as the
+     * acknowledgement's) overlaps the acknowledgement's; waiting for the
+     * acknowledgement first would add another >= 128 cycles */
+    wa_run fence = run_store(true, "st1f");
+    if (fence.cycles > on.cycles + 64)
+        fail_msg("the membar waited for the acknowledgement: %llu cycles, %llu without it",
+                 (unsigned long long)fence.cycles, (unsigned long long)on.cycles);
+}
+
 /* ------------------------------------------------------------ slice ports */
 
 /* CTA c reads the line at in + 128 c (one thread). */
@@ -353,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_memcpy_fill_not_symbol_memset),
         cmocka_unit_test(test_kernel_params),
         cmocka_unit_test(test_icache),
+        cmocka_unit_test(test_write_ack),
         cmocka_unit_test(test_slice_ports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
