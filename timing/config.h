@@ -194,6 +194,11 @@ typedef struct gpu_name_list {
       "l1d.mshrs")                                                           \
     X(l1d, hit_latency, U32, 20, 1, 1000, 0, "core cycles", NULL,            \
       "L1 hit latency")                                                      \
+    X(l1d, latency_queue, BOOL, false, 0, 0, 0, "", NULL,                    \
+      "Every access through the L1 data cache (load hit or miss, store) is " \
+      "looked up l1d.hit_latency cycles after issue, so a miss or a "       \
+      "store's write leaves for the L2 then (GPGPU-Sim's l1_latency_queue);" \
+      " false: misses and writes leave the cycle after issue")              \
     X(l1d, set_index, ENUM, GPU_SET_INDEX_LINEAR, 0, 0, 0, "",               \
       gpu_set_index_names,                                                   \
       "Set-index function: linear (line index modulo sets) or fermi-hash "  \

@@ -473,6 +473,11 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
     m->icc_on = cfg->icc.mode != GPU_ICC_OFF;
     m->icc_delay = m->icc_on ? cfg->icc.latency : 0;
     m->missq_cap = cfg->l1d.miss_queue ? cfg->l1d.miss_queue : cfg->l1d.mshrs;
+    /* l1d.latency_queue: its l1d.hit_latency stages (one access each) hold
+     * the accesses still on their way to the lookup in front of the miss
+     * queue; here they wait in the miss queue's FIFO, not yet ready */
+    if (cfg->l1d.latency_queue)
+        m->missq_cap += cfg->l1d.hit_latency;
     m->ret_cap = cfg->l2.hit_latency + cfg->l2.mshrs + cfg->l2.mshr_merge;
 
     /* SMs: each owns its instruction records and a packet quota that

@@ -153,6 +153,8 @@ static bool issue_read(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
     uint32_t line_bytes = sel_line(m, sel);
     /* global reads pass the merge table on their way out */
     uint64_t extra = m->icc_on && !cst && !tex && !local ? m->icc_delay : 0;
+    /* l1d.latency_queue: a miss is found l1d.hit_latency cycles after issue */
+    uint64_t lq = sel == SEL_L1 && cached && m->cfg.l1d.latency_queue ? hit_lat - 1 : 0;
     uint32_t hits = 0, misses = 0, merges = 0;
     for (uint32_t j = 0; j < co->ntx; j++) {
         uint64_t key = co->tx[j].line >> shift;
@@ -179,7 +181,7 @@ static bool issue_read(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
         } else {
             m->pool[p].flags |= PKTF_NOMSHR;
         }
-        uint64_t r = c + (cst ? passes : j + 1) + extra;
+        uint64_t r = c + (cst ? passes : j + 1 + lq) + extra;
         front_missq(m, s, p, conv_ceil(m, D_CORE, r, D_ICNT));
     }
     if (cst) {
@@ -223,6 +225,8 @@ static bool issue_store(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
         alloc = false;
     }
     uint32_t need = co->ntx * (pol == GPU_WRITE_THROUGH && alloc ? 2 : 1);
+    /* l1d.latency_queue: the write leaves l1d.hit_latency cycles after issue */
+    uint64_t lq = m->cfg.l1d.latency_queue ? m->cfg.l1d.hit_latency - 1 : 0;
     if (need > s->npkt_free || !missq_room(m, s, need)) {
         s->n.l1_reservation_fails++;
         return false;
@@ -231,7 +235,7 @@ static bool issue_store(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
     for (uint32_t j = 0; j < co->ntx; j++) {
         uint64_t line = co->tx[j].line, key = line >> m->l1_shift, victim;
         uint32_t bytes = popcount32(co->tx[j].sectors) * COAL_SECTOR;
-        uint64_t r = c + j + 1;
+        uint64_t r = c + j + 1 + lq;
         bool vd = false;
         switch (pol) {
         case GPU_WRITE_BACK:

@@ -22,7 +22,11 @@
  *   - noc.slice_ports: two SMs' reads of the two slices of one partition
  *     reach and leave the L2 on their own crossbar ports: the requests
  *     (1 flit) no longer go one cycle apart and the second reply no longer
- *     waits behind the first's 4 flits: the kernel ends 4 cycles sooner. */
+ *     waits behind the first's 4 flits: the kernel ends 4 cycles sooner;
+ *   - l1d.latency_queue: a load miss and a store's write leave for the L2
+ *     l1d.hit_latency (35) cycles after issue instead of the next cycle:
+ *     a one-load kernel and a one-store kernel (whose CTA waits for the
+ *     ack) each end 34 cycles later. */
 #include "tests/support/test_util.h"
 
 #include <glib.h>
@@ -329,9 +333,10 @@ typedef struct wa_run {
     uint32_t out[32];
 } wa_run;
 
-static wa_run run_store(bool ack, const char *kernel)
+static wa_run run_store_lq(bool ack, bool lq, const char *kernel)
 {
     const char *sets[] = {ack ? "l2.write_ack=true" : "l2.write_ack=false",
+                          lq ? "l1d.latency_queue=true" : "l1d.latency_queue=false",
                           "const_cache.kernel_params=false", "l1i.enabled=false", NULL};
     calib_env e = env_open(sets, STORE_PTX);
     ptxemu_dptr out = 0;
@@ -346,6 +351,11 @@ static wa_run run_store(bool ack, const char *kernel)
     assert_int_equal(ptxemu_memcpy_dtoh(e.ctx, r.out, out, sizeof r.out), PTXEMU_OK);
     ptxemu_ctx_destroy(e.ctx);
     return r;
+}
+
+static wa_run run_store(bool ack, const char *kernel)
+{
+    return run_store_lq(ack, false, kernel);
 }
 
 static void test_write_ack(void **state)
@@ -384,9 +394,10 @@ static const char *LINE_PTX =
     "  mul.wide.u32 %rd2, %r1, 128;\n  add.s64 %rd3, %rd1, %rd2;\n"
     "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
 
-static uint64_t run_slices(bool ports)
+static uint64_t run_slices(bool ports, bool lq, unsigned ctas)
 {
     const char *sets[] = {ports ? "noc.slice_ports=true" : "noc.slice_ports=false",
+                          lq ? "l1d.latency_queue=true" : "l1d.latency_queue=false",
                           "const_cache.kernel_params=false", "l1i.enabled=false",
                           "l2.memcpy_fill=true", NULL};
     calib_env e = env_open(sets, LINE_PTX);
@@ -398,10 +409,10 @@ static uint64_t run_slices(bool ports)
     assert_int_equal(in % 256, 0);
     assert_int_equal(ptxemu_memcpy_htod(e.ctx, in, host, sizeof host), PTXEMU_OK);
     void *args[] = {&in};
-    assert_int_equal(ptxemu_launch(e.mod, "rd", (ptxemu_dim3){2, 1, 1}, (ptxemu_dim3){1, 1, 1},
-                                   0, args),
+    assert_int_equal(ptxemu_launch(e.mod, "rd", (ptxemu_dim3){ctas, 1, 1},
+                                   (ptxemu_dim3){1, 1, 1}, 0, args),
                      PTXEMU_OK);
-    assert_int_equal(stat_nth(&e, "l2_hits", 0), 2);
+    assert_int_equal(stat_nth(&e, "l2_hits", 0), ctas);
     uint64_t cycles = stat_nth(&e, "cycles", 0);
     ptxemu_ctx_destroy(e.ctx);
     return cycles;
@@ -410,11 +421,26 @@ static uint64_t run_slices(bool ports)
 static void test_slice_ports(void **state)
 {
     (void)state;
-    uint64_t shared = run_slices(false), own = run_slices(true);
+    uint64_t shared = run_slices(false, false, 2), own = run_slices(true, false, 2);
     /* shared port: requests 1 cycle apart, the second reply granted when
      * the first's 4 flits are through, i.e. 4 cycles after it; own
      * ports: both in parallel */
     assert_int_equal(shared, own + 4);
+}
+
+/* ------------------------------------------------------------ L1 latency queue */
+
+static void test_latency_queue(void **state)
+{
+    (void)state;
+    /* one load that misses in L1 and hits in L2: found missing at issue +
+     * 35 instead of issue + 1 */
+    uint64_t ld0 = run_slices(true, false, 1), ld1 = run_slices(true, true, 1);
+    assert_int_equal(ld1, ld0 + 34);
+    /* one acknowledged store: its write leaves 34 cycles later, and the
+     * CTA waits for the ack */
+    wa_run st0 = run_store_lq(true, false, "st1"), st1 = run_store_lq(true, true, "st1");
+    assert_int_equal(st1.cycles, st0.cycles + 34);
 }
 
 int main(void)
@@ -426,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_icache),
         cmocka_unit_test(test_write_ack),
         cmocka_unit_test(test_slice_ports),
+        cmocka_unit_test(test_latency_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
