@@ -194,6 +194,11 @@ typedef struct gpu_name_list {
       "l1d.mshrs")                                                           \
     X(l1d, hit_latency, U32, 20, 1, 1000, 0, "core cycles", NULL,            \
       "L1 hit latency")                                                      \
+    X(l1d, latency_queue, BOOL, false, 0, 0, 0, "", NULL,                    \
+      "Every access through the L1 data cache (load hit or miss, store) is " \
+      "looked up l1d.hit_latency cycles after issue, so a miss or a "       \
+      "store's write leaves for the L2 then (GPGPU-Sim's l1_latency_queue);" \
+      " false: misses and writes leave the cycle after issue")              \
     X(l1d, set_index, ENUM, GPU_SET_INDEX_LINEAR, 0, 0, 0, "",               \
       gpu_set_index_names,                                                   \
       "Set-index function: linear (line index modulo sets) or fermi-hash "  \
@@ -257,11 +262,17 @@ typedef struct gpu_name_list {
       "Host copies to and from the device (not symbol copies) install "     \
       "their lines in the owning L2 slice, clean, in copy order, a dirty "  \
       "victim dropped and a present line made clean (GPGPU-Sim's "          \
-      "-gpgpu_perf_sim_memcpy); false: copies leave the L2 as it is")   \
+      "-gpgpu_perf_sim_memcpy); false: copies leave the L2 as it is")       \
     X(l2, atomic_serialize, BOOL, true, 0, 0, 0, "", NULL,                   \
       "Lanes of one atomic instruction that touch the same bytes travel as " \
       "separate transactions and are performed one after another at L2 "     \
-      "(GPGPU-Sim's atomic coalescing); false: one transaction per line")
+      "(GPGPU-Sim's atomic coalescing); false: one transaction per line")    \
+    X(l2, write_ack, BOOL, false, 0, 0, 0, "", NULL,                         \
+      "The L2 acknowledges each store's write packets (one 1-flit reply "   \
+      "per 32-byte sector) and a CTA finishes only when its warps' stores " \
+      "are acknowledged; fences still wait only for loads (GPGPU-Sim: "     \
+      "WRITE_ACK, shd_warp_t::stores_done); false: a store is done once "   \
+      "the L1 has taken it")
 
 #define GPU_CFG_const_cache(X)                                               \
     X(const_cache, size, SIZE, 8 * 1024, 64, 1024 * 1024, 0, "bytes", NULL,  \
@@ -301,7 +312,11 @@ typedef struct gpu_name_list {
     X(noc, queue_depth, U32, 8, 1, 1024, 0, "flits", NULL,                   \
       "Buffer depth of each injection and ejection port")                    \
     X(noc, latency, U32, 4, 1, 1000, 0, "NoC cycles", NULL,                  \
-      "Cycles a flit takes through the crossbar without contention")
+      "Cycles a flit takes through the crossbar without contention")        \
+    X(noc, slice_ports, BOOL, false, 0, 0, 0, "", NULL,                      \
+      "Each L2 slice has its own crossbar port on both crossbars "          \
+      "(GPGPU-Sim: one node per memory sub-partition); false: one port "    \
+      "per memory partition, shared by its slices")
 
 #define GPU_CFG_dram(X)                                                      \
     X(dram, partitions, U32, 6, 1, 64, 0, "partitions", NULL,                \

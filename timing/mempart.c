@@ -106,13 +106,25 @@ static bool l2_accept(memsys *m, ms_part *pt, uint32_t sl, uint32_t p, uint64_t 
     if (pk->kind != PKT_READ && s->wb_n + 2 > s->wb_cap)
         return false;
     if (pk->kind == PKT_WRITE) {
-        noc_eject(&m->req, m->pool, pt->id);
+        bool ack = pk->flags & PKTF_ACK;
+        if (ack && !ret_room(m, s, 1))
+            return false;
+        noc_eject(&m->req, m->pool, part_port(m, pt->id, sl));
         l2_store(m, s, sl, key, local, pk->bytes, pk->sm);
-        pkt_release(m, p);
+        if (ack) {
+            /* the packet goes back as the acknowledgement, after the same
+             * pipeline delay as a hit's data; GPGPU-Sim answers each
+             * 32-byte sector with its own 8-byte (1-flit) WRITE_ACK */
+            to_ret(m, s, p, k + m->cfg.l2.hit_latency);
+            uint32_t sectors = (pk->bytes + 31u) / 32u;
+            pk->flits = (uint16_t)(sectors ? sectors : 1u);
+        } else {
+            pkt_release(m, p);
+        }
     } else if (cache_lookup(&s->c, key, true)) {
         if (!ret_room(m, s, 1))
             return false;
-        noc_eject(&m->req, m->pool, pt->id);
+        noc_eject(&m->req, m->pool, part_port(m, pt->id, sl));
         m->st.l2_hits++;
         if (pk->kind == PKT_ATOMIC)
             l2_store(m, s, sl, key, local, pk->bytes, pk->sm);
@@ -134,7 +146,7 @@ static bool l2_accept(memsys *m, ms_part *pt, uint32_t sl, uint32_t p, uint64_t 
             m->dram_pending++;
             wake_dram(m, pt, at);
         }
-        noc_eject(&m->req, m->pool, pt->id);
+        noc_eject(&m->req, m->pool, part_port(m, pt->id, sl));
         mshr_add(&s->m, e, p);
         m->st.l2_misses++;
     }
@@ -151,17 +163,19 @@ static uint64_t part_l2_tick(memsys *m, ms_part *pt, uint64_t k)
         if (s->fill_n && s->fill_ready[s->fill_head] <= k)
             l2_fill(m, s, sl, k);
     }
-    /* new requests in arrival order, one per slice per cycle */
-    pkt_fifo *in = &m->req.out[pt->id];
+    /* new requests in arrival order (per port), one per slice per cycle */
     uint32_t used = 0;
-    while (in->n && m->pool[in->head].ready <= k) {
-        uint32_t p = in->head;
-        uint32_t sl = m->pool[p].slice;
-        if (used & (1u << sl))
-            break;
-        used |= 1u << sl;
-        if (!l2_accept(m, pt, sl, p, k))
-            break;
+    for (uint32_t j = 0; j < m->ports_pp; j++) {
+        pkt_fifo *in = &m->req.out[pt->id * m->ports_pp + j];
+        while (in->n && m->pool[in->head].ready <= k) {
+            uint32_t p = in->head;
+            uint32_t sl = m->pool[p].slice;
+            if (used & (1u << sl))
+                break;
+            used |= 1u << sl;
+            if (!l2_accept(m, pt, sl, p, k))
+                break;
+        }
     }
     /* write-backs into the DRAM queue, one per slice per cycle */
     for (uint32_t sl = 0; sl < m->nslices; sl++) {
@@ -180,12 +194,13 @@ static uint64_t part_l2_tick(memsys *m, ms_part *pt, uint64_t k)
     for (uint32_t j = 0, sl = pt->rr; j < m->nslices; j++, sl = sl + 1 == m->nslices ? 0 : sl + 1) {
         l2_slice *s = &pt->sl[sl];
         while (s->ret.n && m->pool[s->ret.head].ready <= k &&
-               noc_can_inject(&m->rep, pt->id, m->pool[s->ret.head].flits)) {
+               noc_can_inject(&m->rep, part_port(m, pt->id, sl),
+                              m->pool[s->ret.head].flits)) {
             uint32_t p = fifo_pop(m->pool, &s->ret);
             noc_pkt *pk = &m->pool[p];
             pk->dst = (uint16_t)m->sm[pk->sm].cluster;
             pk->ready = conv_after(m, D_L2, k, D_ICNT);
-            noc_inject(&m->rep, m->pool, pt->id, p);
+            noc_inject(&m->rep, m->pool, part_port(m, pt->id, sl), p);
             wake(m, D_ICNT, pk->ready);
         }
     }
@@ -200,8 +215,11 @@ static uint64_t part_l2_tick(memsys *m, ms_part *pt, uint64_t k)
         if (s->wb_n)
             nxt = k + 1;
     }
-    if (in->n)
-        nxt = min64(nxt, max64(k + 1, m->pool[in->head].ready));
+    for (uint32_t j = 0; j < m->ports_pp; j++) {
+        const pkt_fifo *in = &m->req.out[pt->id * m->ports_pp + j];
+        if (in->n)
+            nxt = min64(nxt, max64(k + 1, m->pool[in->head].ready));
+    }
     return nxt;
 }
 

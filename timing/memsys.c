@@ -214,7 +214,7 @@ static void cluster_deliver(memsys *m, ms_cluster *cl, uint32_t p, uint64_t k)
 {
     noc_pkt *pk = &m->pool[p];
     uint64_t done = core_of(m, D_ICNT, k) + 1;
-    if (pk->kind == PKT_ATOMIC) {
+    if (pk->kind == PKT_ATOMIC || pk->kind == PKT_WRITE) { /* a write: its ack */
         inst_progress(m, pk->sm, pk->inst, done);
         pkt_release(m, p);
         return;
@@ -289,7 +289,7 @@ static void bus_step(memsys *m, uint32_t ci, uint64_t k)
         icc_allocate(&cl->icc, pk->addr, s->local);
     if (pk->kind == PKT_WRITE && m->icc_on)
         icc_cc_invalidate(&cl->icc, pk->addr);
-    pk->dst = pk->part;
+    pk->dst = (uint16_t)part_port(m, pk->part, pk->slice);
     pk->flits = (uint16_t)flits;
     pk->ready = k + 1;
     noc_inject(&m->req, m->pool, ci, p);
@@ -304,7 +304,7 @@ static void req_arrive(void *ctx, uint32_t out, uint32_t p, uint64_t at)
     memsys *m = ctx;
     uint64_t r = conv_ceil(m, D_ICNT, at, D_L2);
     m->pool[p].ready = r;
-    wake_l2(m, &m->part[out], r);
+    wake_l2(m, &m->part[out / m->ports_pp], r);
 }
 
 static void rep_arrive(void *ctx, uint32_t out, uint32_t p, uint64_t at)
@@ -458,6 +458,7 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
     m->nclusters = gpu_config_num_clusters(cfg);
     m->nparts = cfg->dram.partitions;
     m->nslices = cfg->l2.slices_per_partition;
+    m->ports_pp = cfg->noc.slice_ports ? m->nslices : 1;
     m->f[D_CORE] = cfg->clock.core;
     m->f[D_ICNT] = cfg->clock.icnt;
     m->f[D_L2] = cfg->clock.l2;
@@ -472,6 +473,11 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
     m->icc_on = cfg->icc.mode != GPU_ICC_OFF;
     m->icc_delay = m->icc_on ? cfg->icc.latency : 0;
     m->missq_cap = cfg->l1d.miss_queue ? cfg->l1d.miss_queue : cfg->l1d.mshrs;
+    /* l1d.latency_queue: its l1d.hit_latency stages (one access each) hold
+     * the accesses still on their way to the lookup in front of the miss
+     * queue; here they wait in the miss queue's FIFO, not yet ready */
+    if (cfg->l1d.latency_queue)
+        m->missq_cap += cfg->l1d.hit_latency;
     m->ret_cap = cfg->l2.hit_latency + cfg->l2.mshrs + cfg->l2.mshr_merge;
 
     /* SMs: each owns its instruction records and a packet quota that
@@ -538,8 +544,9 @@ memsys *memsys_create(const gpu_config *cfg, memsys_done_fn done, void *user)
 
     /* partitions: L2 slices and a DRAM channel each */
     mempart_create(m, cfg);
-    noc_init(&m->req, m->nclusters, m->nparts, cfg->noc.queue_depth, cfg->noc.latency);
-    noc_init(&m->rep, m->nparts, m->nclusters, cfg->noc.queue_depth, cfg->noc.latency);
+    uint32_t nports = m->nparts * m->ports_pp;
+    noc_init(&m->req, m->nclusters, nports, cfg->noc.queue_depth, cfg->noc.latency);
+    noc_init(&m->rep, nports, m->nclusters, cfg->noc.queue_depth, cfg->noc.latency);
 
     m->st.served_per_sm = g_new0(uint64_t, m->nsms);
     m->st.nsms = m->nsms;

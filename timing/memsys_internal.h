@@ -132,6 +132,8 @@ struct memsys {
     memsys_done_fn done;
     void *user;
     uint32_t nsms, nclusters, nparts, nslices;
+    uint32_t ports_pp;              /* crossbar ports per partition: 1, or
+                                       nslices with noc.slice_ports */
     uint64_t f[ND];
     uint64_t next[ND];
     ms_sm *sm;
@@ -184,6 +186,11 @@ static inline void wake(memsys *m, int d, uint64_t k)
 {
     if (k < m->next[d])
         m->next[d] = k;
+}
+/* The crossbar port of slice sl of partition part. */
+static inline uint32_t part_port(const memsys *m, uint32_t part, uint32_t sl)
+{
+    return part * m->ports_pp + (m->ports_pp > 1 ? sl : 0);
 }
 static inline void wake_l2(memsys *m, ms_part *p, uint64_t k)
 {

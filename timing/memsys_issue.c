@@ -79,6 +79,21 @@ static void send_write(memsys *m, ms_sm *s, uint64_t addr, uint32_t bytes, uint6
     front_missq(m, s, p, conv_ceil(m, D_CORE, r, D_ICNT));
 }
 
+/* A store's own write (not a victim's write-back): with l2.write_ack the L2
+ * answers it and store record i waits for that answer. */
+static void send_store_write(memsys *m, ms_sm *s, uint32_t i, uint64_t addr,
+                             uint32_t bytes, uint64_t r)
+{
+    if (!m->cfg.l2.write_ack) {
+        send_write(m, s, addr, bytes, r);
+        return;
+    }
+    uint32_t p = front_pkt(s, m);
+    init_pkt(&m->pool[p], addr, PKT_WRITE, PKTF_ACK, bytes, i);
+    s->inst[i].pending++;
+    front_missq(m, s, p, conv_ceil(m, D_CORE, r, D_ICNT));
+}
+
 static int read_sel(uint8_t space)
 {
     return space == EX_SPACE_TEX ? SEL_TEX : coal_is_const(space) ? SEL_CONST : SEL_L1;
@@ -138,6 +153,8 @@ static bool issue_read(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
     uint32_t line_bytes = sel_line(m, sel);
     /* global reads pass the merge table on their way out */
     uint64_t extra = m->icc_on && !cst && !tex && !local ? m->icc_delay : 0;
+    /* l1d.latency_queue: a miss is found l1d.hit_latency cycles after issue */
+    uint64_t lq = sel == SEL_L1 && cached && m->cfg.l1d.latency_queue ? hit_lat - 1 : 0;
     uint32_t hits = 0, misses = 0, merges = 0;
     for (uint32_t j = 0; j < co->ntx; j++) {
         uint64_t key = co->tx[j].line >> shift;
@@ -164,7 +181,7 @@ static bool issue_read(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
         } else {
             m->pool[p].flags |= PKTF_NOMSHR;
         }
-        uint64_t r = c + (cst ? passes : j + 1) + extra;
+        uint64_t r = c + (cst ? passes : j + 1 + lq) + extra;
         front_missq(m, s, p, conv_ceil(m, D_CORE, r, D_ICNT));
     }
     if (cst) {
@@ -208,6 +225,8 @@ static bool issue_store(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
         alloc = false;
     }
     uint32_t need = co->ntx * (pol == GPU_WRITE_THROUGH && alloc ? 2 : 1);
+    /* l1d.latency_queue: the write leaves l1d.hit_latency cycles after issue */
+    uint64_t lq = m->cfg.l1d.latency_queue ? m->cfg.l1d.hit_latency - 1 : 0;
     if (need > s->npkt_free || !missq_room(m, s, need)) {
         s->n.l1_reservation_fails++;
         return false;
@@ -216,7 +235,7 @@ static bool issue_store(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
     for (uint32_t j = 0; j < co->ntx; j++) {
         uint64_t line = co->tx[j].line, key = line >> m->l1_shift, victim;
         uint32_t bytes = popcount32(co->tx[j].sectors) * COAL_SECTOR;
-        uint64_t r = c + j + 1;
+        uint64_t r = c + j + 1 + lq;
         bool vd = false;
         switch (pol) {
         case GPU_WRITE_BACK:
@@ -230,7 +249,7 @@ static bool issue_store(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
                 }
                 break;
             }
-            send_write(m, s, line, bytes, r);
+            send_store_write(m, s, i, line, bytes, r);
             break;
         case GPU_WRITE_THROUGH:
             if (!cache_lookup(&s->l1, key, true) && alloc && ++s->fills &&
@@ -238,11 +257,11 @@ static bool issue_store(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
                 send_write(m, s, victim << m->l1_shift, m->cfg.l1d.line, r);
                 s->n.l1_writebacks++;
             }
-            send_write(m, s, line, bytes, r);
+            send_store_write(m, s, i, line, bytes, r);
             break;
         default: /* write-evict */
             cache_invalidate(&s->l1, key, NULL);
-            send_write(m, s, line, bytes, r);
+            send_store_write(m, s, i, line, bytes, r);
             break;
         }
     }
@@ -250,9 +269,11 @@ static bool issue_store(memsys *m, ms_sm *s, uint64_t token, uint64_t c,
     s->n.transactions += co->ntx;
     s->n.warp_accesses++;
     s->port_free = c + co->ntx;
-    /* a store is done once the L1 has accepted its last transaction */
+    /* a store is done once the L1 has accepted its last transaction, or
+     * with l2.write_ack once the L2 has answered all its writes */
     s->inst[i].done_at = c + co->ntx;
-    front_done(s, s->inst[i].done_at, i);
+    if (s->inst[i].pending == 0)
+        front_done(s, s->inst[i].done_at, i);
     return true;
 }
 

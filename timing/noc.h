@@ -30,6 +30,7 @@ enum {
     PKTF_LOCAL = 1u << 3,     /* local-space line (bypasses the ICC merge table) */
     PKTF_BYPASS = 1u << 4,    /* ordered load past L1 (memorder.c): no ICC either */
     PKTF_TEX = 1u << 5,       /* texture-cache line (fills the texture cache) */
+    PKTF_ACK = 1u << 6,       /* store write the L2 acknowledges to `inst` */
 };
 
 typedef struct noc_pkt {
@@ -38,7 +39,7 @@ typedef struct noc_pkt {
     uint64_t ready;     /* tick (of the domain that consumes the FIFO it is
                            in) from which it may move on */
     uint32_t next;      /* FIFO link */
-    uint32_t inst;      /* atomics and NOMSHR loads: SM instruction record */
+    uint32_t inst;      /* atomics, NOMSHR loads, acked writes: SM instruction record */
     uint16_t sm;
     uint16_t dst;       /* output port of the current crossbar leg */
     uint16_t bytes;     /* data: carried (writes, atomics) or asked for (reads) */

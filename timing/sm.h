@@ -161,6 +161,7 @@ typedef struct tm_warp {
     uint64_t fetch_since;    /* cycle it joined the fetch queue */
     uint32_t ibuf;           /* instructions in the buffer */
     uint32_t outstanding;    /* memory instructions in flight */
+    uint32_t stores_out;     /* of them, stores waiting for l2.write_ack */
     uint32_t next_tag;
     uint32_t writes;         /* instructions that changed memory (sched_issue) */
     uint32_t npend;
@@ -357,6 +358,8 @@ tm_cta *tm_sm_find_deadlock(tm_sm *sm);
 /* The warp-slot field of a memsys token of an instruction fetch (its tag:
  * the instruction cache's MSHR entry). */
 #define TM_IFETCH_SLOT 0xffffu
+/* a memory tag with this bit is a store that waits for its L2 ack */
+#define TM_TAG_STORE 0x80000000u
 
 /* memsys tokens: SM, warp slot and tag in one 64-bit number. */
 static inline uint64_t tm_token(uint32_t sm, uint32_t slot, uint32_t tag)

@@ -113,6 +113,7 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         tw->writes = 0;
         tw->relaxed_at = TM_NEVER;
         tw->outstanding = 0;
+        tw->stores_out = 0;
         tw->npend = 0;
         tm_async_reset(tw);
         tm_sched *s = &sm->scheds[tw->sched];

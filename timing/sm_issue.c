@@ -212,7 +212,11 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         } else {
             to_memsys = true;
             ready = TM_NEVER;
-            tag = tw->next_tag++;
+            tag = tw->next_tag++ & ~TM_TAG_STORE;
+            if (a->write && !a->atomic && sm->cfg->l2.write_ack) {
+                tag |= TM_TAG_STORE; /* no register waits for it */
+                tw->stores_out++;
+            }
             if (G_UNLIKELY(sm->env->touch != NULL) && a->space != EX_SPACE_KPARAM)
                 sm->env->touch(sm->env->user, w, a);
         }
@@ -286,6 +290,8 @@ void tm_sm_mem_done(tm_sm *sm, uint32_t slot, uint32_t tag, uint64_t cycle)
     if (sm->mem_inflight)
         sm->mem_inflight--;
     tw->outstanding--;
+    if (tag & TM_TAG_STORE)
+        tw->stores_out--;
     tm_cta *c = tw->cta;
     c->outstanding--;
     if (tw->nasync && tm_async_landed(tw, tag))

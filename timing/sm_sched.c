@@ -85,7 +85,9 @@ static uint8_t eval(tm_sm *sm, tm_warp *tw, uint64_t now, bool ignore_backoff)
         }
     }
     tw->npend = k;
-    if ((t->flags & TM_INS_FENCE) && tw->outstanding) {
+    /* GPGPU-Sim's membar waits for pending register writes, not store
+     * acknowledgements (shader_core_ctx::warp_waiting_at_mem_barrier) */
+    if ((t->flags & TM_INS_FENCE) && tw->outstanding > tw->stores_out) {
         blocked = on_mem = waits_event = true;
     }
     if (in && (t->flags & TM_INS_ASYNC) && tm_async_blocked(sm, tw, in))

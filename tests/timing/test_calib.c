@@ -14,7 +14,19 @@
  *     (96 bytes at code offset 0) is one line, a second one placed after
  *     it in the PTX (offset 96) spans two; fetches bring 2 instructions,
  *     not past a line's end; a missing warp fetches again (a hit) when
- *     the line is back; the cache is kept across launches. */
+ *     the line is back; the cache is kept across launches;
+ *   - l2.write_ack: one warp's store of one 128-byte line comes back as
+ *     4 one-flit acknowledgements (one per 32-byte sector) and the CTA
+ *     ends only after them: at least l2.hit_latency + 2 x noc.latency =
+ *     128 cycles later; a membar after the store does not wait for them;
+ *   - noc.slice_ports: two SMs' reads of the two slices of one partition
+ *     reach and leave the L2 on their own crossbar ports: the requests
+ *     (1 flit) no longer go one cycle apart and the second reply no longer
+ *     waits behind the first's 4 flits: the kernel ends 4 cycles sooner;
+ *   - l1d.latency_queue: a load miss and a store's write leave for the L2
+ *     l1d.hit_latency (35) cycles after issue instead of the next cycle:
+ *     a one-load kernel and a one-store kernel (whose CTA waits for the
+ *     ack) each end 34 cycles later. */
 #include "tests/support/test_util.h"
 
 #include <glib.h>
@@ -298,6 +310,139 @@ static void test_icache(void **state)
     assert_int_equal(two.misses[1], 0);
 }
 
+/* ------------------------------------------------------------ write ack */
+
+/* One warp stores one line (32 words at out), then an add that needs
+ * nothing from memory (st1), or a membar and a load of the line (st1f). */
+static const char *STORE_PTX =
+    ".version 7.0\n.target sm_52\n.address_size 64\n"
+    ".visible .entry st1(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r1;\n  add.u32 %r2, %r1, 1;\n  ret;\n}\n"
+    ".visible .entry st1f(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r1;\n  membar.gl;\n  ld.global.u32 %r2, [%rd3];\n"
+    "  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
+
+typedef struct wa_run {
+    uint64_t cycles, flits;
+    uint32_t out[32];
+} wa_run;
+
+static wa_run run_store_lq(bool ack, bool lq, const char *kernel)
+{
+    const char *sets[] = {ack ? "l2.write_ack=true" : "l2.write_ack=false",
+                          lq ? "l1d.latency_queue=true" : "l1d.latency_queue=false",
+                          "const_cache.kernel_params=false", "l1i.enabled=false", NULL};
+    calib_env e = env_open(sets, STORE_PTX);
+    ptxemu_dptr out = 0;
+    assert_int_equal(ptxemu_malloc(e.ctx, &out, 128), PTXEMU_OK);
+    void *args[] = {&out};
+    assert_int_equal(ptxemu_launch(e.mod, kernel, (ptxemu_dim3){1, 1, 1},
+                                   (ptxemu_dim3){32, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    wa_run r;
+    r.cycles = stat_nth(&e, "cycles", 0);
+    r.flits = stat_nth(&e, "noc_flits", 0);
+    assert_int_equal(ptxemu_memcpy_dtoh(e.ctx, r.out, out, sizeof r.out), PTXEMU_OK);
+    ptxemu_ctx_destroy(e.ctx);
+    return r;
+}
+
+static wa_run run_store(bool ack, const char *kernel)
+{
+    return run_store_lq(ack, false, kernel);
+}
+
+static void test_write_ack(void **state)
+{
+    (void)state;
+    wa_run off = run_store(false, "st1"), on = run_store(true, "st1");
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(on.out[i], i);
+    /* the write is 4 flits (128 bytes over 40-byte flits) either way; the
+     * acknowledgement adds one flit per sector */
+    assert_int_equal(off.flits, 4);
+    assert_int_equal(on.flits, 4 + 4);
+    /* the CTA waits for the round trip: into the L2, its 120-cycle
+     * pipeline, back through the reply crossbar */
+    if (on.cycles < off.cycles + 120 + 2 * 4)
+        fail_msg("the acknowledged store ended %lld cycles later, expected >= 128",
+                 (long long)on.cycles - (long long)off.cycles);
+    /* a membar waits for loads only: the load after it goes out at once
+     * and its round trip (L2 pipeline and both crossbar legs, as the
+     * acknowledgement's) overlaps the acknowledgement's; waiting for the
+     * acknowledgement first would add another >= 128 cycles */
+    wa_run fence = run_store(true, "st1f");
+    if (fence.cycles > on.cycles + 64)
+        fail_msg("the membar waited for the acknowledgement: %llu cycles, %llu without it",
+                 (unsigned long long)fence.cycles, (unsigned long long)on.cycles);
+}
+
+/* ------------------------------------------------------------ slice ports */
+
+/* CTA c reads the line at in + 128 c (one thread). */
+static const char *LINE_PTX =
+    ".version 7.0\n.target sm_52\n.address_size 64\n"
+    ".visible .entry rd(.param .u64 in)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [in];\n  mov.u32 %r1, %ctaid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 128;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
+
+static uint64_t run_slices(bool ports, bool lq, unsigned ctas)
+{
+    const char *sets[] = {ports ? "noc.slice_ports=true" : "noc.slice_ports=false",
+                          lq ? "l1d.latency_queue=true" : "l1d.latency_queue=false",
+                          "const_cache.kernel_params=false", "l1i.enabled=false",
+                          "l2.memcpy_fill=true", NULL};
+    calib_env e = env_open(sets, LINE_PTX);
+    ptxemu_dptr in = 0;
+    uint32_t host[64] = {0};
+    /* 256 bytes at a 256-byte boundary: one partition (dram.interleave
+     * 256), lines 0 and 1 in its slices 0 and 1; the copy puts them in L2 */
+    assert_int_equal(ptxemu_malloc(e.ctx, &in, 4096), PTXEMU_OK);
+    assert_int_equal(in % 256, 0);
+    assert_int_equal(ptxemu_memcpy_htod(e.ctx, in, host, sizeof host), PTXEMU_OK);
+    void *args[] = {&in};
+    assert_int_equal(ptxemu_launch(e.mod, "rd", (ptxemu_dim3){ctas, 1, 1},
+                                   (ptxemu_dim3){1, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    assert_int_equal(stat_nth(&e, "l2_hits", 0), ctas);
+    uint64_t cycles = stat_nth(&e, "cycles", 0);
+    ptxemu_ctx_destroy(e.ctx);
+    return cycles;
+}
+
+static void test_slice_ports(void **state)
+{
+    (void)state;
+    uint64_t shared = run_slices(false, false, 2), own = run_slices(true, false, 2);
+    /* shared port: requests 1 cycle apart, the second reply granted when
+     * the first's 4 flits are through, i.e. 4 cycles after it; own
+     * ports: both in parallel */
+    assert_int_equal(shared, own + 4);
+}
+
+/* ------------------------------------------------------------ L1 latency queue */
+
+static void test_latency_queue(void **state)
+{
+    (void)state;
+    /* one load that misses in L1 and hits in L2: found missing at issue +
+     * 35 instead of issue + 1 */
+    uint64_t ld0 = run_slices(true, false, 1), ld1 = run_slices(true, true, 1);
+    assert_int_equal(ld1, ld0 + 34);
+    /* one acknowledged store: its write leaves 34 cycles later, and the
+     * CTA waits for the ack */
+    wa_run st0 = run_store_lq(true, false, "st1"), st1 = run_store_lq(true, true, "st1");
+    assert_int_equal(st1.cycles, st0.cycles + 34);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +450,9 @@ int main(void)
         cmocka_unit_test(test_memcpy_fill_not_symbol_memset),
         cmocka_unit_test(test_kernel_params),
         cmocka_unit_test(test_icache),
+        cmocka_unit_test(test_write_ack),
+        cmocka_unit_test(test_slice_ports),
+        cmocka_unit_test(test_latency_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

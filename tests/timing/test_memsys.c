@@ -206,7 +206,9 @@ static void test_latencies_m2090(void **state)
  *   = 135.
  * DRAM (cold miss): the L2-hit path + 100 (dram.latency) + ACT, tRCD 12,
  *   two reads 2 apart (data bus), tCL 12, last burst 2 = 28 DRAM cycles
- *   = 28 x 700 / 924 = 21.2 core cycles, + ~1 hand-over = ~257. */
+ *   = 28 x 700 / 924 = 21.2 core cycles, + ~1 hand-over = ~257.
+ * l1d.latency_queue (on in gtx480): the miss is found 35 cycles after
+ *   issue, not 1: L2 hit 135 + 34 = 169, DRAM ~257 + 34 = ~291. */
 static void test_latencies_gtx480(void **state)
 {
     (void)state;
@@ -218,8 +220,8 @@ static void test_latencies_gtx480(void **state)
     printf("# gtx480 latencies: L1 hit %llu, L2 hit %llu, DRAM %llu core cycles\n",
            (unsigned long long)l1, (unsigned long long)l2, (unsigned long long)dram);
     assert_within((double)l1, 35, 0.10, "L1 hit");
-    assert_within((double)l2, 135, 0.10, "L2 hit");
-    assert_within((double)dram, 257, 0.10, "DRAM access");
+    assert_within((double)l2, 135 + 34, 0.10, "L2 hit");
+    assert_within((double)dram, 257 + 34, 0.10, "DRAM access");
     h_free(h);
 }
 
