@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'dram_reads.svg'
 set datafile separator ','
-set title 'dram_reads: r = 0.9899, MAPE = 26.0%, N = 300 (228 at 0 not shown)'
+set title 'dram_reads: r = 0.9913, MAPE = 26.1%, N = 300 (228 at 0 not shown)'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (dram_reads)'
 set ylabel 'ptxemu, gtx480 (dram_reads)'
 set size square
