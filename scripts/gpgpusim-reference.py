@@ -26,8 +26,15 @@ each launch's value is the difference from the previous print):
   instructions      gpu_sim_insn (thread-instructions)
   warp_instructions gpgpu_n_tot_w_icount
   ipc               instructions / cycles
-  l1_hit            1 - L1D_total_cache_misses / L1D_total_cache_accesses
-  l2_hit            1 - L2_total_cache_misses / L2_total_cache_accesses
+  l1_hit            HIT / TOTAL_ACCESS of Total_core_cache_stats_breakdown over
+                    the L1 data reads (GLOBAL_ACC_R, LOCAL_ACC_R): a hit on a
+                    line still being filled (HIT_RESERVED) is not a hit, as in
+                    ptxemu, which counts an MSHR merge as a miss (GPGPU-Sim's
+                    own L1D_total_cache_miss_rate counts it as a hit)
+  l2_hit            HIT / TOTAL_ACCESS of L2_cache_stats_breakdown over the
+                    read-type requests (GLOBAL/LOCAL/CONST/TEXTURE/INST_ACC_R;
+                    writes left out, as ptxemu leaves them out); GPGPU-Sim's L2
+                    is sectored, so a line request counts once per sector
   dram_reads        sum of n_rd over the DRAM[i] channels (32-byte sectors:
                     `# dram_request_bytes: 32`)
   dram_writes       sum of n_write + n_wr_bk (L2 write-backs) over the channels
@@ -54,8 +61,24 @@ import run_cuda_tests  # noqa: E402  (the benchmark-program builder)
 COLUMNS = ["benchmark", "size", "launch", "kernel", "cycles", "warp_instructions",
            "instructions", "ipc", "l1_hit", "l2_hit", "dram_reads", "dram_writes",
            "icnt_stalls"]
-CUMULATIVE = ["warp_icount", "l1_acc", "l1_miss", "l2_acc", "l2_miss", "dram_rd",
+CUMULATIVE = ["warp_icount", "l1_acc", "l1_hit", "l2_acc", "l2_hit", "dram_rd",
               "dram_wr", "icnt2sh"]
+# The access types whose lookups form the hit rates, as ptxemu counts them:
+# L1 data reads (stores and atomics do not look up L1 hits in either), and
+# every read-type request reaching the L2 (data, constant, texture and
+# instruction fills, atomics); writes are left out of both.
+L1_READS = ("GLOBAL_ACC_R", "LOCAL_ACC_R")
+L2_READS = ("GLOBAL_ACC_R", "LOCAL_ACC_R", "CONST_ACC_R", "TEXTURE_ACC_R", "INST_ACC_R")
+
+
+def breakdown(block, which, types, status):
+    """Sum of `which[TYPE][status] = N` over `types` (GPGPU-Sim's cache
+    breakdowns, cumulative over the program)."""
+    total = 0.0
+    for t, n in re.findall(rf"^\s*{which}\[(\w+)\]\[{status}\] = (\d+)", block, re.M):
+        if t in types:
+            total += float(n)
+    return total
 
 
 def parse_gpgpusim(text):
@@ -72,10 +95,10 @@ def parse_gpgpusim(text):
         names = b.split("\n", 1)[0].split()
         cur = {
             "warp_icount": num(r"^gpgpu_n_tot_w_icount = (\d+)", b),
-            "l1_acc": num(r"^\s*L1D_total_cache_accesses = (\d+)", b, 0),
-            "l1_miss": num(r"^\s*L1D_total_cache_misses = (\d+)", b, 0),
-            "l2_acc": num(r"^L2_total_cache_accesses = (\d+)", b, 0),
-            "l2_miss": num(r"^L2_total_cache_misses = (\d+)", b, 0),
+            "l1_acc": breakdown(b, "Total_core_cache_stats_breakdown", L1_READS, "TOTAL_ACCESS"),
+            "l1_hit": breakdown(b, "Total_core_cache_stats_breakdown", L1_READS, "HIT"),
+            "l2_acc": breakdown(b, "L2_cache_stats_breakdown", L2_READS, "TOTAL_ACCESS"),
+            "l2_hit": breakdown(b, "L2_cache_stats_breakdown", L2_READS, "HIT"),
             "dram_rd": sum(float(x) for x in re.findall(r"^n_cmd=.* n_rd=(\d+) ", b, re.M)),
             "dram_wr": sum(float(x) + float(y) for x, y in
                            re.findall(r"^n_cmd=.* n_write=(\d+) n_wr_bk=(\d+) ", b, re.M)),
@@ -90,8 +113,8 @@ def parse_gpgpusim(text):
     return out
 
 
-def rate(hits_total, misses):
-    return "" if hits_total <= 0 else f"{1.0 - misses / hits_total:.4f}"
+def rate(accesses, hits):
+    return "" if accesses <= 0 else f"{hits / accesses:.4f}"
 
 
 def rows_for(bench, size, launches):
@@ -104,7 +127,7 @@ def rows_for(bench, size, launches):
             "benchmark": bench, "size": size, "launch": i, "kernel": d["names"][0],
             "cycles": int(cyc), "warp_instructions": int(d.get("warp_icount", 0)),
             "instructions": int(insn), "ipc": f"{insn / cyc:.4f}" if cyc else "",
-            "l1_hit": rate(d["l1_acc"], d["l1_miss"]), "l2_hit": rate(d["l2_acc"], d["l2_miss"]),
+            "l1_hit": rate(d["l1_acc"], d["l1_hit"]), "l2_hit": rate(d["l2_acc"], d["l2_hit"]),
             "dram_reads": int(d["dram_rd"]), "dram_writes": int(d["dram_wr"]),
             "icnt_stalls": int(d["icnt2sh"]),
         })
@@ -192,6 +215,8 @@ def main():
         "(run_gpgpusim.sh); perf mode",
         "# core_clock_mhz: 700",
         "# dram_request_bytes: 32",
+        "# hit rates: HIT / TOTAL_ACCESS of GPGPU-Sim's cache breakdowns over read requests (L1: "
+        "GLOBAL_ACC_R, LOCAL_ACC_R; L2: also CONST, TEXTURE, INST); a hit on a reserved line is not a hit",
         f"# size: {a.size}",
         "# command: GPGPUSIM_ROOT=... scripts/gpgpusim-reference.py --size " + a.size,
         "# programs: benchmarks/NAME/{kernels.cu,driver.c} + tests/cuda/bench (nvcc -cudart shared, "

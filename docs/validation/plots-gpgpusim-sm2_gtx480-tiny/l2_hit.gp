@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'l2_hit.svg'
 set datafile separator ','
-set title 'l2_hit: r = 0.7265, MAPE = 7.9%, N = 300'
+set title 'l2_hit: r = 0.8959, MAPE = 3.4%, N = 300'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (l2_hit)'
 set ylabel 'ptxemu, gtx480 (l2_hit)'
 set size square
