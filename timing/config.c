@@ -18,6 +18,7 @@ const char *const gpu_dram_scheduler_names[] = {GPU_DRAM_SCHEDULERS(NAME) NULL};
 const char *const gpu_icc_mode_names[] = {GPU_ICC_MODES(NAME) NULL};
 const char *const gpu_cdp_mode_names[] = {GPU_CDP_MODES(NAME) NULL};
 const char *const gpu_its_mode_names[] = {GPU_ITS_MODES(NAME) NULL};
+const char *const gpu_sample_mode_names[] = {GPU_SAMPLE_MODES(NAME) NULL};
 #undef NAME
 
 /* ------------------------------------------------------------ the table */
