@@ -33,6 +33,8 @@ struct tm_sample_k {
     bool spins;                  /* the kernel has spin loops: basis ctas */
     bool stable;
     uint64_t boundary;           /* end (exclusive) of the window being counted */
+    uint64_t win;                /* its length: sample.window, then at least the
+                                    first wave's time / K (stable_now) */
     uint64_t last;               /* its warp instructions at the window's start */
     uint64_t base;               /* every SM's warp instructions at arrival */
     uint64_t *ring;              /* the last K windows' warp instructions */
@@ -205,7 +207,8 @@ void tm_sample_begin(tm_gpu *g, tm_kernel *k, uint64_t now)
     s->basis = s->spins ? "ctas" : "instructions";
     s->ring = g_new0(uint64_t, c->sample.windows);
     s->base = s->last = gpu_instrs(g);
-    s->boundary = now + c->sample.window;
+    s->win = c->sample.window;
+    s->boundary = now + s->win;
     const ex_launch *L = k->L;
     s->key = g_strdup_printf("%s/%u/%u,%u,%u/%u,%u,%u/%u", L->kernel->name,
                              L->kernel->ninstrs, L->grid[0], L->grid[1], L->grid[2],
@@ -300,11 +303,21 @@ static bool stable_now(tm_gpu *g, tm_kernel *k, uint64_t at)
             return false;
         s->wave_at = at;
         s->wave_fin = k->finished;
+        /* K windows must span a CTA's lifetime (about the first wave's
+         * time), or the phases CTAs go through in step (load a tile,
+         * compute on it) pass for stable or unstable: measure afresh */
+        uint64_t wave = (at - k->arrival + c->sample.windows - 1) / c->sample.windows;
+        if (wave > s->win) {
+            s->win = wave;
+            s->nwin = 0;
+            s->boundary = at + wave;
+            return false;
+        }
     }
     if ((double)k->issued < c->sample.min_fraction * k->total)
         return false;
     uint32_t K = c->sample.windows;
-    double W = c->sample.window, mu, rsd;
+    double W = (double)s->win, mu, rsd;
     const smp_rate *r = c->sample.reuse ? g_hash_table_lookup(g->sampler->rates, s->key) : NULL;
     uint32_t n = s->nwin < K ? s->nwin : K;
     if (r && n >= 2 && flat(s, K, n, W, c->sample.threshold, r->ipc, &mu, &rsd)) {
@@ -336,7 +349,7 @@ static void close_windows(tm_gpu *g, tm_kernel *k, uint64_t now)
         s->nwin++;
         s->last = count;
         uint64_t at = s->boundary;
-        s->boundary += c->sample.window;
+        s->boundary += s->win;
         if (k->issued == k->total) { /* nothing left to hold: it runs in full */
             s->state = SMP_FULL;
             break;
@@ -444,7 +457,7 @@ void tm_sample_finish(tm_gpu *g, tm_kernel *k, tm_kernel_stats *ks)
     o->stable = s->stable;
     o->reused_from = s->reused_from;
     o->basis = s->basis;
-    o->window = g->sampler->cfg.sample.window;
+    o->window = (uint32_t)s->win;
     o->windows = s->windows;
     if (s->state != SMP_PROJECT)
         return;

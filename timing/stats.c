@@ -699,3 +699,23 @@ bool tm_csv_close(tm_csv *c, bool keep, GError **error)
     memset(c, 0, sizeof *c);
     return good;
 }
+
+void tm_stats_print_sample(const tm_stats *s, FILE *out)
+{
+    uint64_t n = 0, sampled = 0, det = 0, proj = 0, err = 0;
+    for (guint i = 0; s->kernels && i < s->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(s->kernels, i);
+        if (!k->sample)
+            continue;
+        n++;
+        sampled += k->sample->sampled;
+        det += k->sample->sampled ? k->sample->detailed_cycles : tm_kernel_cycles(k);
+        proj += k->sample->projected_cycles;
+        err += k->sample->error_cycles;
+    }
+    if (n)
+        fprintf(out, "  sampled: %llu of %llu kernels projected; cycles = %llu detailed + %llu "
+                     "projected (+-%llu, 95%%)\n", (unsigned long long)sampled,
+                (unsigned long long)n, (unsigned long long)det, (unsigned long long)proj,
+                (unsigned long long)err);
+}

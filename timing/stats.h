@@ -187,6 +187,9 @@ typedef struct tm_run_totals {
 } tm_run_totals;
 void tm_stats_totals(const tm_stats *s, tm_run_totals *out);
 
+/* With sample.mode = on: one summary line of what was projected. */
+void tm_stats_print_sample(const tm_stats *s, FILE *out);
+
 /* The run as JSON (schema in the README and tests/timing/test_timing.c). */
 void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out);
 
