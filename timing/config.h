@@ -459,7 +459,9 @@ typedef struct gpu_name_list {
       "functional run) and the launch's remaining cycles are projected "    \
       "(ptxemu run/bench run/exec --sample); off: every cycle simulated")   \
     X(sample, window, U32, 1000, 10, 100000000, 0, "core cycles", NULL,     \
-      "Length of one IPC measurement window")                               \
+      "Shortest IPC measurement window; once the first CTA wave has "      \
+      "retired, a window lasts at least that wave's time / K (K windows "   \
+      "then span a CTA's lifetime)")                                         \
     X(sample, windows, U32, 8, 2, 1000, 0, "windows", NULL,                 \
       "K: the last K windows must each be within sample.threshold of their " \
       "mean IPC for the launch to count as stable")                          \
