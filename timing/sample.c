@@ -15,6 +15,7 @@ enum { SMP_MEASURE, SMP_HOLD, SMP_PROJECT, SMP_FULL };
 typedef struct smp_rate {
     double ipc, rel_sd, cycles_per_cta;
     uint32_t windows;
+    uint32_t ctas;               /* CTAs the CTA rate was measured over */
     uint32_t launch;
 } smp_rate;
 
@@ -41,10 +42,9 @@ struct tm_sample_k {
     uint32_t nwin;               /* windows closed */
     uint64_t wave_at;            /* cycle the first wave had retired (0: not yet) */
     uint32_t wave_fin;           /* CTAs finished then */
-    uint64_t stable_at;
-    uint32_t stable_fin;
     double ipc, rel_sd, cycles_per_cta;
     uint32_t windows;
+    uint32_t rate_ctas;          /* CTAs cycles_per_cta was measured over */
     int64_t reused_from;
     uint64_t drained_at;         /* cycle the detailed CTAs had all finished */
     uint32_t detailed_ctas;
@@ -277,14 +277,14 @@ static void hold(tm_gpu *g, tm_kernel *k, uint64_t at)
     tm_sample_k *s = k->smp;
     s->state = SMP_HOLD;
     s->stable = true;
-    s->stable_at = at;
-    s->stable_fin = k->finished;
     k->sample_hold = true;
-    if (s->reused_from < 0 && s->spins)
-        s->cycles_per_cta = (double)(at - s->wave_at) / (double)(k->finished - s->wave_fin);
+    if (s->reused_from < 0 && s->spins) {
+        s->rate_ctas = k->finished - s->wave_fin; /* > 0: stable_now */
+        s->cycles_per_cta = (double)(at - s->wave_at) / (double)s->rate_ctas;
+    }
     if (s->reused_from < 0 && g->sampler->cfg.sample.reuse) {
         smp_rate *r = g_new(smp_rate, 1);
-        *r = (smp_rate){s->ipc, s->rel_sd, s->cycles_per_cta, s->windows, k->id};
+        *r = (smp_rate){s->ipc, s->rel_sd, s->cycles_per_cta, s->windows, s->rate_ctas, k->id};
         g_hash_table_replace(g->sampler->rates, g_strdup(s->key), r);
     }
     if (g->opts.trace)
@@ -325,6 +325,7 @@ static bool stable_now(tm_gpu *g, tm_kernel *k, uint64_t at)
         s->rel_sd = r->rel_sd;
         s->windows = r->windows;
         s->cycles_per_cta = r->cycles_per_cta;
+        s->rate_ctas = r->ctas;
         s->reused_from = r->launch;
         return true;
     }
@@ -415,7 +416,7 @@ static void run_rest(tm_gpu *g, tm_kernel *k, uint64_t now)
     double proj, rel;
     if (s->spins) { /* held CTAs x cycles per CTA since the first wave */
         proj = (double)n * s->cycles_per_cta;
-        rel = 1.96 / sqrt((double)(s->stable_fin - s->wave_fin > 0 ? s->stable_fin - s->wave_fin : 1));
+        rel = 1.96 / sqrt((double)(s->rate_ctas ? s->rate_ctas : 1));
     } else { /* their warp instructions at the stable IPC */
         proj = (double)(k->L->warp_instrs - s->detailed_instrs) / s->ipc;
         rel = t95(s->windows - 1) * s->rel_sd / sqrt((double)s->windows);
