@@ -17,6 +17,7 @@ import sys
 import time
 
 TARGET_GEO, TARGET_MAX, TARGET_SPEEDUP = 3.0, 10.0, 10.0
+REUSE = False
 
 
 def perf_line(text):
@@ -30,6 +31,16 @@ def run(binary, bench, size, sampled, extra, work):
     tag = '%s.%s.%s%s' % (bench, size, 'sampled' if sampled else 'full',
                           ''.join('.' + e.replace('=', '-') for e in extra if '=' in e))
     stats = os.path.join(work, tag + '.json')
+    cached = os.path.join(work, tag + '.result')
+    if REUSE and os.path.exists(cached):  # --reuse-runs: a run an interrupted report made
+        return json.load(open(cached))
+    r = run_now(binary, bench, size, sampled, extra, stats)
+    with open(cached, 'w') as f:
+        json.dump(r, f)
+    return r
+
+
+def run_now(binary, bench, size, sampled, extra, stats):
     cmd = ['nice', binary, 'bench', 'run', bench, '--size', size, '--timing', '--config',
            'gtx480', '--perf', '--stats', stats] + extra
     if sampled:
@@ -153,7 +164,12 @@ def main():
     ap.add_argument('--out', default='docs/sampling.md')
     ap.add_argument('--command', default='scripts/sampling-report.sh')
     ap.add_argument('--commit', default='')
+    ap.add_argument('--reuse-runs', action='store_true',
+                    help='take the runs already in --work (an interrupted report)')
+    ap.add_argument('--note', default='', help='a line about the benchmark set')
     a = ap.parse_args()
+    global REUSE
+    REUSE = a.reuse_runs
     os.makedirs(a.work, exist_ok=True)
     t0 = time.time()
     c0 = os.times()
@@ -192,6 +208,9 @@ def main():
                'hand.  Its runs took %.0f s of CPU (%.0f s wall) on a shared 2-core machine.'
                % (a.command, a.commit, cpu, time.time() - t0))
     out.append('')
+    if a.note:
+        out.append(a.note)
+        out.append('')
     out.append('How sampling works, its keys and its statistics: the "Sampled simulation" '
                'section of README.md and `timing/sample.h`.  Defaults: `sample.window` = 1000 '
                'cycles, `sample.windows` K = 8, `sample.threshold` = 5%, `sample.min_fraction` '
