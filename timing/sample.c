@@ -252,7 +252,8 @@ static double t95(uint32_t df)
 }
 
 /* Mean and relative standard deviation of the last n windows' IPC; true
- * when each is within epsilon of the mean (and the mean is not 0). */
+ * when each is within epsilon of their mean, or of `ref` when it is > 0 (a
+ * reused rate), and that centre is not 0. */
 static bool flat(const tm_sample_k *s, uint32_t K, uint32_t n, double W, double eps,
                  double ref, double *mean, double *rel_sd)
 {
