@@ -140,7 +140,8 @@ def summary(rows, label, out, targets):
     if smp:
         out.append('The sampled ones simulated %.0f%% of their warp instructions in detail '
                    '(geomean), which bounds their speed-up near %.1f× (the rest costs the '
-                   'functional driver\'s time, typically 1/10 to 1/30 of timing\'s: docs/performance.md).' % (
+                   'functional driver\'s time, typically 1/10 to 1/30 of timing\'s: '
+                   'docs/performance.md).' % (
                        100 * frac, 1 / frac if frac > 0 else float('nan')))
         out.append('')
     if targets is not None:
