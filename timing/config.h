@@ -464,7 +464,8 @@ typedef struct gpu_name_list {
       "then span a CTA's lifetime)")                                         \
     X(sample, windows, U32, 8, 2, 1000, 0, "windows", NULL,                 \
       "K: the last K windows must each be within sample.threshold of their " \
-      "mean IPC for the launch to count as stable")                          \
+      "mean IPC, and that mean within sample.threshold of the mean of the " \
+      "K windows before, for the launch to count as stable")                \
     X(sample, threshold, DBL, 0.05, 0.001, 1, 0, "fraction", NULL,          \
       "epsilon: a window's IPC may differ from the mean of the last K by "  \
       "at most this fraction of it")                                         \

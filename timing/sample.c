@@ -38,7 +38,7 @@ struct tm_sample_k {
                                     first wave's time / K (stable_now) */
     uint64_t last;               /* its warp instructions at the window's start */
     uint64_t base;               /* every SM's warp instructions at arrival */
-    uint64_t *ring;              /* the last K windows' warp instructions */
+    uint64_t *ring;              /* the last 2K windows' warp instructions */
     uint32_t nwin;               /* windows closed */
     uint64_t wave_at;            /* cycle the first wave had retired (0: not yet) */
     uint32_t wave_fin;           /* CTAs finished then */
@@ -46,6 +46,10 @@ struct tm_sample_k {
     uint32_t windows;
     uint32_t rate_ctas;          /* CTAs cycles_per_cta was measured over */
     int64_t reused_from;
+    uint64_t *freed;             /* cycles the CTAs in flight when it became
+                                    stable finished (its slots' free times) */
+    uint32_t slots, nfreed;      /* those CTAs, and how many have finished */
+    uint32_t fin_at_hold;
     uint64_t drained_at;         /* cycle the detailed CTAs had all finished */
     uint32_t detailed_ctas;
     uint64_t detailed_instrs;
@@ -82,6 +86,7 @@ void tm_sample_kernel_free(tm_sample_k *s)
     if (!s)
         return;
     g_free(s->ring);
+    g_free(s->freed);
     g_free(s->snap);
     g_free(s->key);
     g_free(s);
@@ -205,7 +210,7 @@ void tm_sample_begin(tm_gpu *g, tm_kernel *k, uint64_t now)
     s->end = TM_NEVER;
     s->spins = has_spin_loop(k->L->kernel);
     s->basis = s->spins ? "ctas" : "instructions";
-    s->ring = g_new0(uint64_t, c->sample.windows);
+    s->ring = g_new0(uint64_t, 2 * (size_t)c->sample.windows);
     s->base = s->last = gpu_instrs(g);
     s->win = c->sample.window;
     s->boundary = now + s->win;
@@ -251,6 +256,12 @@ static double t95(uint32_t df)
     return df >= 1 && df <= G_N_ELEMENTS(t) ? t[df - 1] : 1.96;
 }
 
+/* IPC of the window `back` windows before the last (0: the last). */
+static double window_ipc(const tm_sample_k *s, uint32_t K, uint32_t back, double W)
+{
+    return (double)s->ring[(s->nwin - 1 - back) % (2 * K)] / W;
+}
+
 /* Mean and relative standard deviation of the last n windows' IPC; true
  * when each is within epsilon of their mean, or of `ref` when it is > 0 (a
  * reused rate), and that centre is not 0. */
@@ -259,12 +270,12 @@ static bool flat(const tm_sample_k *s, uint32_t K, uint32_t n, double W, double 
 {
     double sum = 0, sq = 0;
     for (uint32_t i = 0; i < n; i++)
-        sum += (double)s->ring[(s->nwin - 1 - i) % K] / W;
+        sum += window_ipc(s, K, i, W);
     double mu = sum / n;
     double centre = ref > 0 ? ref : mu;
     bool ok = centre > 0;
     for (uint32_t i = 0; i < n; i++) {
-        double x = (double)s->ring[(s->nwin - 1 - i) % K] / W;
+        double x = window_ipc(s, K, i, W);
         sq += (x - mu) * (x - mu);
         ok &= fabs(x - centre) <= eps * centre;
     }
@@ -279,6 +290,9 @@ static void hold(tm_gpu *g, tm_kernel *k, uint64_t at)
     s->state = SMP_HOLD;
     s->stable = true;
     k->sample_hold = true;
+    s->slots = k->issued - k->finished;
+    s->fin_at_hold = k->finished;
+    s->freed = g_new(uint64_t, s->slots ? s->slots : 1);
     if (s->reused_from < 0 && s->spins) {
         s->rate_ctas = k->finished - s->wave_fin; /* > 0: stable_now */
         s->cycles_per_cta = (double)(at - s->wave_at) / (double)s->rate_ctas;
@@ -330,7 +344,14 @@ static bool stable_now(tm_gpu *g, tm_kernel *k, uint64_t at)
         s->reused_from = r->launch;
         return true;
     }
-    if (s->nwin < K || !flat(s, K, K, W, c->sample.threshold, 0, &mu, &rsd))
+    if (s->nwin < 2 * K || !flat(s, K, K, W, c->sample.threshold, 0, &mu, &rsd))
+        return false;
+    /* no trend: the K windows before had the same mean (IPC that still
+     * climbs as CTAs fall out of step, gemm, passes the flat test) */
+    double before = 0;
+    for (uint32_t i = K; i < 2 * K; i++)
+        before += window_ipc(s, K, i, W) / K;
+    if (fabs(before - mu) > c->sample.threshold * mu)
         return false;
     /* a CTA rate needs CTAs finished after the first wave */
     if (s->spins && k->finished == s->wave_fin)
@@ -347,7 +368,7 @@ static void close_windows(tm_gpu *g, tm_kernel *k, uint64_t now)
     const gpu_config *c = &g->sampler->cfg;
     uint64_t count = gpu_instrs(g); /* nothing issued in the cycles skipped */
     while (s->state == SMP_MEASURE && now >= s->boundary) {
-        s->ring[s->nwin % c->sample.windows] = count - s->last;
+        s->ring[s->nwin % (2 * c->sample.windows)] = count - s->last;
         s->nwin++;
         s->last = count;
         uint64_t at = s->boundary;
@@ -384,6 +405,41 @@ void tm_sample_step(tm_gpu *g, uint64_t now)
 
 /* ------------------------------------------------------ the functional rest */
 
+/* When `n` CTAs of `per_cta` cycles each end if every one starts on the
+ * slot that frees first (the full run's CTA scheduler refills a slot as
+ * soon as its CTA finishes); slot i frees at freed[i] (ascending).  CTAs
+ * that run in step make the last wave a whole CTA lifetime even when it is
+ * partly empty, which remaining work / IPC alone would miss. */
+static uint64_t replay_end(const uint64_t *freed, uint32_t slots, uint32_t n, double per_cta)
+{
+    if (!slots)
+        return 0;
+    double *t = g_new(double, slots); /* a min-heap of the slots' free times */
+    for (uint32_t i = 0; i < slots; i++)
+        t[i] = (double)freed[i]; /* ascending: already a heap */
+    for (uint32_t c = 0; c < n; c++) {
+        double v = t[0] + per_cta;
+        uint32_t i = 0;
+        for (;;) { /* sift the root down */
+            uint32_t l = 2 * i + 1, m = i;
+            if (l < slots && t[l] < v)
+                m = l;
+            if (l + 1 < slots && t[l + 1] < (m == i ? v : t[l]))
+                m = l + 1;
+            if (m == i)
+                break;
+            t[i] = t[m];
+            i = m;
+        }
+        t[i] = v;
+    }
+    double end = 0;
+    for (uint32_t i = 0; i < slots; i++)
+        end = t[i] > end ? t[i] : end;
+    g_free(t);
+    return (uint64_t)llround(end);
+}
+
 /* The held CTAs run functionally at `now`; the projected end follows. */
 static void run_rest(tm_gpu *g, tm_kernel *k, uint64_t now)
 {
@@ -414,25 +470,34 @@ static void run_rest(tm_gpu *g, tm_kernel *k, uint64_t now)
         tm_cdp_cta_done(g, k->L->driver_grid); /* its grid completes with them */
     k->next = k->total;
     k->sample_hold = false;
-    double proj, rel;
+    /* the held CTAs' cycles at the stable rate: GPU-wide, and per CTA on
+     * one of the slots (CTAs in flight when it became stable) */
+    double rate_cycles, rel;
     if (s->spins) { /* held CTAs x cycles per CTA since the first wave */
-        proj = (double)n * s->cycles_per_cta;
+        rate_cycles = n * s->cycles_per_cta;
         rel = 1.96 / sqrt((double)(s->rate_ctas ? s->rate_ctas : 1));
     } else { /* their warp instructions at the stable IPC */
-        proj = (double)(k->L->warp_instrs - s->detailed_instrs) / s->ipc;
+        rate_cycles = (double)(k->L->warp_instrs - s->detailed_instrs) / s->ipc;
         rel = t95(s->windows - 1) * s->rel_sd / sqrt((double)s->windows);
     }
-    uint64_t cycles = (uint64_t)llround(proj);
+    double proj = rate_cycles; /* nothing was in flight: the plain rate */
+    if (s->slots && n) {
+        double per_cta = s->slots * rate_cycles / n;
+        proj = (double)replay_end(s->freed, s->slots, n, per_cta) - (double)now;
+    }
+    uint64_t cycles = proj > 0 ? (uint64_t)llround(proj) : 0;
     s->end = now + cycles;
-    s->error = (uint64_t)llround(rel * proj);
+    s->error = (uint64_t)llround(rel * (double)cycles);
     s->state = SMP_PROJECT;
     g->sampler->proj_end = s->end;
-
 }
 
 bool tm_sample_settle(tm_gpu *g, tm_kernel *k, uint64_t now)
 {
     tm_sample_k *s = k->smp;
+    while (s->state == SMP_HOLD && s->nfreed < k->finished - s->fin_at_hold &&
+           s->nfreed < s->slots)
+        s->freed[s->nfreed++] = now; /* a slot the full run would refill now */
     if (s->state == SMP_HOLD && k->finished == k->issued && !g->env.failed)
         run_rest(g, k, now);
     if (s->state != SMP_PROJECT)

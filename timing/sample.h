@@ -8,9 +8,13 @@
  *     (ctas_per_sm of them, or the SM's policy cap if lower),
  *   - at least sample.min_fraction of its CTAs have been placed, and
  *   - each of the last K = sample.windows windows is within
- *     sample.threshold (epsilon) of their mean IPC
+ *     sample.threshold (epsilon) of their mean IPC, and that mean is within
+ *     epsilon of the mean of the K windows before (no trend)
  * (or, with sample.reuse, the last windows agree with the stable IPC an
- * earlier launch of the same kernel and shape measured).  From then on its
+ * earlier launch of the same kernel and shape measured).  Windows last
+ * sample.window cycles, and once the first wave has retired at least that
+ * wave's time / K, so that K windows span a CTA's lifetime (CTAs that load
+ * and compute in step make IPC swing over it).  From then on its
  * CTAs not yet placed are held back; those in flight finish in detail (the
  * drain, which keeps the launch's tail in the detailed part).  When the last
  * one has finished, the held CTAs run on the functional driver
