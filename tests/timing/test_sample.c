@@ -15,8 +15,9 @@
  *   refused  a policy that declares its effect cannot be projected (onac,
  *            claso): every launch says sample.refused, none is projected and
  *            the cycles equal those of the run without sampling exactly;
- *   reuse    srad (launches of one kernel and shape repeat): a later launch
- *            takes the stable rate an earlier one measured, memory unchanged.
+ *   reuse    gaussian (launches of two kernels, each of one shape, repeat):
+ *            a later launch takes the stable rate an earlier one measured,
+ *            memory unchanged.
  *
  *   test_sample memory|accuracy|refused|reuse */
 #include "benchmarks/harness.h"
@@ -209,15 +210,16 @@ static int test_reuse(void)
     ptxemu_options o = timing_opts(eager);
     ptxemu_counters want, got;
     char *js = NULL;
-    int bad = run("srad", BENCH_TINY, &f, &want, NULL) || run("srad", BENCH_TINY, &o, &got, &js);
+    int bad = run("gaussian", BENCH_TINY, &f, &want, NULL) ||
+              run("gaussian", BENCH_TINY, &o, &got, &js);
     if (!bad && !strstr(js, "\"reused_from_launch\"")) {
-        printf("FAIL srad: no launch reused an earlier launch's rate\n");
+        printf("FAIL gaussian: no launch reused an earlier launch's rate\n");
         bad = 1;
     } else if (!bad && got.memory_digest != want.memory_digest) {
-        printf("FAIL srad: device memory differs from the functional run\n");
+        printf("FAIL gaussian: device memory differs from the functional run\n");
         bad = 1;
     } else if (!bad) {
-        printf("ok srad: %u launches reused a rate\n", count(js, "\"reused_from_launch\""));
+        printf("ok gaussian: %u launches reused a rate\n", count(js, "\"reused_from_launch\""));
     }
     g_free(js);
     return bad;
