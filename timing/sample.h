@@ -19,15 +19,24 @@
  * drain, which keeps the launch's tail in the detailed part).  When the last
  * one has finished, the held CTAs run on the functional driver
  * (ex_launch_run_ctas: the same code as a functional run, so memory is
- * exactly the functional run's) and the launch ends
- *   remaining warp instructions / stable IPC
- * cycles later (the instruction counts of the held CTAs are exact, only the
- * rate is estimated; CTAs of uneven length are weighted by their work).
- * A kernel with spin loops (isa/annot.h spin_loop) spins differently when
- * run functionally, so its projection is instead
+ * exactly the functional run's).  Their cycles at the stable rate are
+ *   held warp instructions / stable IPC
+ * (the instruction counts of the held CTAs are exact, only the rate is
+ * estimated); a kernel with spin loops (isa/annot.h spin_loop) spins
+ * differently when run functionally, so for it
  *   held CTAs x cycles per finished CTA since the first wave retired.
- * The simulated clock advances to that end: the next launch starts where
- * the full run would have started it, give or take the error.
+ * The projection replays the held CTAs, each taking (those cycles / held
+ * CTAs) x slots, onto the slots the drained CTAs freed, each CTA on the
+ * slot that frees first, as the CTA scheduler refills them; the launch
+ * ends when the last slot does.  So a last wave that is only partly full
+ * still lasts a CTA's lifetime when CTAs run in step (montecarlo), and
+ * slots freed early in the drain take held CTAs then.  The simulated clock
+ * advances to that end: the next launch starts where the full run would
+ * have started it, give or take the error.  The error: the 95% Student-t
+ * half-width of the K windows' mean IPC (the CTA rate: 1.96 / sqrt(CTAs it
+ * was measured over)), relative, times the projected cycles; it does not
+ * see bias (an IPC that still drifts, cache state the functional part does
+ * not leave behind).
  *
  * A launch runs in full, with a warning and sample.refused in the
  * statistics, when a chosen policy declares (sched_hooks.sample_refuse)
