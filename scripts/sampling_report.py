@@ -64,7 +64,8 @@ def run_now(binary, bench, size, sampled, extra, stats):
     nsms = int(st['gpu']['num_sms'])
     waves = max((int(k['ctas']) / max(1, int(k['occupancy']['ctas_per_sm']) * nsms)
                  for k in st['kernels']), default=0.0)
-    r = {'ok': True, 'waves': waves, 'cycles': int(st['total']['cycles']), 'cpu': float(perf['launch_cpu_s']),
+    r = {'ok': True, 'waves': waves, 'cycles': int(st['total']['cycles']),
+         'cpu': float(perf['launch_cpu_s']),
          'wall': wall, 'digest': perf['digest'], 'launches': len(st['kernels']),
          'warnings': [l for l in p.stderr.splitlines() if 'sampling' in l]}
     if sampled:
@@ -99,9 +100,9 @@ def compare(binary, bench, size, work, extra=()):
 
 
 def table(rows, out):
-    out.append('| benchmark | size | launches | CTA waves | sampled | detailed instr. | full cycles | '
-               'sampled cycles | error | est. error (95%) | full CPU s | sampled CPU s | '
-               'speed-up | memory = full run |')
+    out.append('| benchmark | size | launches | CTA waves | sampled | detailed instr. | '
+               'full cycles | sampled cycles | error | est. error (95%) | full CPU s | '
+               'sampled CPU s | speed-up | memory = full run |')
     out.append('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|')
     for r in rows:
         f, s = r['full'], r['smp']
@@ -263,8 +264,8 @@ def main():
         out.append('| cycles error max ≤ %.0f%% (%s) | %.2f%% | %s |' % (
             TARGET_MAX, label, mx, 'yes' if mx <= TARGET_MAX else '**no**'))
         if label == 'size paper':
-            out.append('| speed-up ≥ %.0f× geomean (%s) | %.2f× (sampled ones), %.2f× (all) | %s |'
-                       % (TARGET_SPEEDUP, label, sp_smp, sp_all,
+            out.append('| speed-up ≥ %.0f× geomean (%s) | %.2f× (sampled ones), %.2f× (all) '
+                       '| %s |' % (TARGET_SPEEDUP, label, sp_smp, sp_all,
                           'yes' if sp_all >= TARGET_SPEEDUP else '**no**'))
             if sp_all < TARGET_SPEEDUP:
                 wv = sorted('%s %.1f' % (r['bench'], r['full'].get('waves', 0)) for r in smp)
