@@ -377,8 +377,17 @@ static void close_windows(tm_gpu *g, tm_kernel *k, uint64_t now)
             s->state = SMP_FULL;
             break;
         }
-        if (!stable_now(g, k, at))
+        if (!stable_now(g, k, at)) {
+            /* noisy (memory-bound) IPC: after 2K windows without a verdict
+             * the windows double, up to 64 x sample.window */
+            if (s->wave_at && s->nwin >= 2 * c->sample.windows &&
+                s->win < 64ull * c->sample.window) {
+                s->win *= 2;
+                s->nwin = 0;
+                s->boundary = at + s->win;
+            }
             continue;
+        }
         const char *why = concurrency_refusal(g, k);
         if (why)
             refuse(g, k, why);
