@@ -461,7 +461,8 @@ typedef struct gpu_name_list {
     X(sample, window, U32, 1000, 10, 100000000, 0, "core cycles", NULL,     \
       "Shortest IPC measurement window; once the first CTA wave has "      \
       "retired, a window lasts at least that wave's time / K (K windows "   \
-      "then span a CTA's lifetime)")                                         \
+      "then span a CTA's lifetime), and after 2K windows without a "        \
+      "verdict windows double, up to 64 times this")                        \
     X(sample, windows, U32, 8, 2, 1000, 0, "windows", NULL,                 \
       "K: the last K windows must each be within sample.threshold of their " \
       "mean IPC, and that mean within sample.threshold of the mean of the " \

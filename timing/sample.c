@@ -362,6 +362,21 @@ static bool stable_now(tm_gpu *g, tm_kernel *k, uint64_t at)
     return true;
 }
 
+/* Windows of twice the length: the last 2K become K, in order, so the
+ * measurement goes on where it was. */
+static void merge_windows(tm_sample_k *s, uint32_t K, uint64_t at)
+{
+    uint64_t *w = g_new(uint64_t, 2 * (size_t)K);
+    for (uint32_t j = 0; j < 2 * K; j++) /* oldest first */
+        w[j] = s->ring[(s->nwin - 2 * K + j) % (2 * K)];
+    for (uint32_t i = 0; i < K; i++)
+        s->ring[i] = w[2 * i] + w[2 * i + 1];
+    g_free(w);
+    s->nwin = K;
+    s->win *= 2;
+    s->boundary = at + s->win;
+}
+
 static void close_windows(tm_gpu *g, tm_kernel *k, uint64_t now)
 {
     tm_sample_k *s = k->smp;
@@ -381,11 +396,8 @@ static void close_windows(tm_gpu *g, tm_kernel *k, uint64_t now)
             /* noisy (memory-bound) IPC: after 2K windows without a verdict
              * the windows double, up to 64 x sample.window */
             if (s->wave_at && s->nwin >= 2 * c->sample.windows &&
-                s->win < 64ull * c->sample.window) {
-                s->win *= 2;
-                s->nwin = 0;
-                s->boundary = at + s->win;
-            }
+                s->win < 64ull * c->sample.window)
+                merge_windows(s, c->sample.windows, at);
             continue;
         }
         const char *why = concurrency_refusal(g, k);

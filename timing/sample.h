@@ -14,7 +14,9 @@
  * earlier launch of the same kernel and shape measured).  Windows last
  * sample.window cycles, and once the first wave has retired at least that
  * wave's time / K, so that K windows span a CTA's lifetime (CTAs that load
- * and compute in step make IPC swing over it).  From then on its
+ * and compute in step make IPC swing over it); after 2K windows without a
+ * verdict they double, up to 64 x sample.window (memory-bound IPC that
+ * swings from window to window).  From then on its
  * CTAs not yet placed are held back; those in flight finish in detail (the
  * drain, which keeps the launch's tail in the detailed part).  When the last
  * one has finished, the held CTAs run on the functional driver
