@@ -10,7 +10,7 @@
  *            CTAs run functionally);
  *   accuracy hotspot at size small, default sampler: its second launch is
  *            sampled (detailed CTA fraction < 1), the run's cycles are within
- *            5% of the full run's (measured: 0.7%, docs/sampling.md) and the
+ *            5% of the full run's (measured: -0.3%, docs/sampling.md) and the
  *            memory equals the full run's;
  *   refused  a policy that declares its effect cannot be projected (onac,
  *            claso): every launch says sample.refused, none is projected and
