@@ -6,7 +6,6 @@
 #include "timing/kernel_csv.h"
 #include "timing/run_limits.h"
 #include "timing/sample.h"
-#include "runtime/warp.h"
 
 #include <string.h>
 
