@@ -249,7 +249,7 @@ def main():
                % (a.command, a.commit, len(RUNS), sum(r.get('wall', 0) for r in RUNS),
                   sum(r.get('cpu', 0) for r in RUNS),
                   '  The runs were taken from %s, made by an earlier invocation '
-                  '(REUSE_RUNS=1); the commits between changed no run.' % a.work
+                  '(REUSE_RUNS=1).' % a.work
                   if REUSE else ''))
     out.append('')
     if a.note:
