@@ -901,6 +901,7 @@ void ptxemu_print_timing_summary(const ptxemu_ctx *ctx, FILE *out)
     fprintf(out, "  cycles %llu, IPC %.3f (peak %.1f), %llu kernel%s\n",
             (unsigned long long)s.cycles, s.ipc, peak, (unsigned long long)s.kernels,
             s.kernels == 1 ? "" : "s");
+    tm_stats_print_sample(tm_gpu_stats(ctx->gpu), out); /* sample.mode = on only */
     fprintf(out, "  L1 hit rate %.1f%%, L2 hit rate %.1f%%, DRAM row-hit rate %.1f%%, "
                  "AMAT %.1f cycles\n", 100 * s.l1_hit_rate, 100 * s.l2_hit_rate,
             100 * s.dram_row_hit_rate, s.amat);

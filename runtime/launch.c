@@ -144,10 +144,10 @@ static void wall_limits(ex_launch *L, ex_warp *w, uint64_t done, uint64_t total,
     }
 }
 
-static bool run_grid(ex_launch *L)
+/* Runs CTAs ids[0..total) (ids NULL: 0..total-1) in that order. */
+static bool run_list(ex_launch *L, const uint32_t *ids, uint64_t total)
 {
     int64_t next_report = L->start_us + (int64_t)L->progress_seconds * G_USEC_PER_SEC;
-    uint64_t total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     uint32_t nslots = total < RESIDENT_CTAS ? (uint32_t)total : RESIDENT_CTAS;
     if (L->cooperative) /* a grid barrier needs every CTA resident (the API checked it fits) */
         nslots = (uint32_t)total;
@@ -157,7 +157,8 @@ static bool run_grid(ex_launch *L)
         for (uint32_t i = 0; i < nslots && next < total; i++)
             if (!slots[i].busy) {
                 cta_start(L, &slots[i].cta, &slots[i].warp_cap, &slots[i].shared_cap,
-                          (uint32_t)next++);
+                          ids ? ids[next] : (uint32_t)next);
+                next++;
                 slots[i].busy = true;
             }
         for (uint32_t i = 0; i < nslots && !L->failed; i++) {
@@ -203,6 +204,18 @@ static bool run_grid(ex_launch *L)
     }
     g_free(slots);
     return !L->failed;
+}
+
+static bool run_grid(ex_launch *L)
+{
+    return run_list(L, NULL, (uint64_t)L->grid[0] * L->grid[1] * L->grid[2]);
+}
+
+bool ex_launch_run_ctas(ex_launch *L, const uint32_t *ids, uint32_t n)
+{
+    if (!L->start_us)
+        L->start_us = g_get_monotonic_time();
+    return run_list(L, ids, n);
 }
 
 /* ------------------------------------------------------ parallel driver */

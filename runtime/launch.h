@@ -12,5 +12,10 @@ void ex_cta_begin(ex_launch *L, ex_cta *c, uint32_t linear);
 void ex_cta_end(ex_cta *c);
 /* Adds the CTA's instruction counts to the launch once it is done. */
 void ex_cta_account(ex_launch *L, const ex_cta *c);
+/* Runs CTAs ids[0..n) of L to completion with the functional driver, in
+ * that order and nothing else (the timing model's sampled simulation,
+ * timing/sample.c, runs a launch's CTAs it did not simulate in detail);
+ * counts go to L as ex_launch_run's do.  False when one faults (L->error). */
+bool ex_launch_run_ctas(ex_launch *L, const uint32_t *ids, uint32_t n);
 
 #endif

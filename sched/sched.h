@@ -315,6 +315,11 @@ typedef struct sched_hooks {
     void (*exit)(void *st, const sched_ctl *c, const sched_warp_event *e);
     void (*issued)(void *st, const sched_ctl *c, const sched_issue *e);
     void (*mem_reply)(void *st, const sched_ctl *c, const sched_mem_reply *e);
+    /* Sampled simulation (timing/sample.h): NULL when the policy's effect
+     * over a launch is captured by measuring the launch's IPC until it is
+     * stable; else why it is not (its decisions change over the whole
+     * launch), and a launch run with it is simulated in full. */
+    const char *sample_refuse;
 } sched_hooks;
 
 /* ------------------------------------------------------------ kernel level */

@@ -19,6 +19,7 @@ const char *const gpu_set_index_names[] = {GPU_SET_INDEXES(NAME) NULL};
 const char *const gpu_icc_mode_names[] = {GPU_ICC_MODES(NAME) NULL};
 const char *const gpu_cdp_mode_names[] = {GPU_CDP_MODES(NAME) NULL};
 const char *const gpu_its_mode_names[] = {GPU_ITS_MODES(NAME) NULL};
+const char *const gpu_sample_mode_names[] = {GPU_SAMPLE_MODES(NAME) NULL};
 #undef NAME
 
 /* ------------------------------------------------------------ the table */

@@ -44,6 +44,8 @@
 /* warp.its: independent thread scheduling (runtime/its.c); auto = on for
  * modules whose .target is sm_70 or newer */
 #define GPU_ITS_MODES(X) X(OFF, "off") X(ON, "on") X(AUTO, "auto")
+/* sample.mode: sampled simulation (timing/sample.h, docs/sampling.md) */
+#define GPU_SAMPLE_MODES(X) X(OFF, "off") X(ON, "on")
 
 #define GPU_ENUM_ITEM(prefix, e) prefix##e,
 typedef enum gpu_write_policy {
@@ -81,6 +83,11 @@ typedef enum gpu_its_mode {
     GPU_ITS_MODES(X)
 #undef X
 } gpu_its_mode;
+typedef enum gpu_sample_mode {
+#define X(e, s) GPU_ENUM_ITEM(GPU_SAMPLE_, e)
+    GPU_SAMPLE_MODES(X)
+#undef X
+} gpu_sample_mode;
 
 /* NULL-terminated name arrays, indexed by the enums above. */
 extern const char *const gpu_write_policy_names[];
@@ -90,6 +97,7 @@ extern const char *const gpu_set_index_names[];
 extern const char *const gpu_icc_mode_names[];
 extern const char *const gpu_cdp_mode_names[];
 extern const char *const gpu_its_mode_names[];
+extern const char *const gpu_sample_mode_names[];
 
 /* An ordered list of choices (cta.filters: admission filters run in the
  * order written). */
@@ -523,6 +531,35 @@ typedef struct gpu_name_list {
       "V) says DTBL's TB-group launch latency is modelled directly in the " \
       "simulator and gives no figure; no published value was found")
 
+/* Sampled simulation (timing/sample.h, docs/sampling.md): each launch runs
+ * in detail until its IPC is stable, the CTAs not yet placed then run
+ * functionally and its remaining cycles are projected. */
+#define GPU_CFG_sample(X)                                                    \
+    X(sample, mode, ENUM, GPU_SAMPLE_OFF, 0, 0, 0, "", gpu_sample_mode_names, \
+      "on: detailed timing until a launch's IPC is stable, then the CTAs "  \
+      "not yet placed run functionally (memory stays that of the "          \
+      "functional run) and the launch's remaining cycles are projected "    \
+      "(ptxemu run/bench run/exec --sample); off: every cycle simulated")   \
+    X(sample, window, U32, 1000, 10, 100000000, 0, "core cycles", NULL,     \
+      "Shortest IPC measurement window; once the first CTA wave has "      \
+      "retired, a window lasts at least that wave's time / K (K windows "   \
+      "then span a CTA's lifetime), and after 2K windows without a "        \
+      "verdict windows double, up to 64 times this")                        \
+    X(sample, windows, U32, 8, 2, 1000, 0, "windows", NULL,                 \
+      "K: the last K windows must each be within sample.threshold of their " \
+      "mean IPC, and that mean within sample.threshold of the mean of the " \
+      "K windows before, for the launch to count as stable")                \
+    X(sample, threshold, DBL, 0.05, 0.001, 1, 0, "fraction", NULL,          \
+      "epsilon: a window's IPC may differ from the mean of the last K by "  \
+      "at most this fraction of it")                                         \
+    X(sample, min_fraction, DBL, 0.05, 0, 1, 0, "fraction", NULL,           \
+      "CTAs that must have been placed in detail before the launch may "    \
+      "stop placing (besides one CTA wave retired on every SM used)")       \
+    X(sample, reuse, BOOL, true, 0, 0, 0, "", NULL,                         \
+      "A later launch of the same kernel with the same grid, block and "    \
+      "dynamic shared memory may take the stable IPC an earlier one "       \
+      "measured once its own first CTA wave agrees with it")
+
 /* How the simulator itself runs; results never depend on these. */
 #define GPU_CFG_sim(X)                                                       \
     X(sim, step_every_cycle, BOOL, false, 0, 0, 0, "", NULL,                 \
@@ -556,7 +593,7 @@ typedef struct gpu_name_list {
 #define GPU_CONFIG_GROUPS_B(G)                                               \
     G(l1d) G(l1i) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
     G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)  \
-    G(cdp) G(check) G(sim)
+    G(cdp) G(check) G(sample) G(sim)
 
 /* ------------------------------------------------------------ the struct */
 #define GPU_FIELD_U32(n) uint32_t n;

@@ -75,6 +75,12 @@ static const group_doc group_docs[] = {
             "as a TB group appended to its parent's kernel (dtbl)."},
     {"check", "Checks of the program's behaviour in functional runs (off by "
               "default; results and statistics do not change)."},
+    {"sample", "Sampled simulation (docs/sampling.md): a launch runs in detail "
+               "until its IPC over the last K windows is stable, then the CTAs "
+               "not yet placed run functionally and its remaining cycles are "
+               "projected from the measured rate, with an error estimate. "
+               "Memory is always exactly that of the functional run; the "
+               "statistics' cycles and IPC become projections (marked)."},
     {"sim", "How the simulator runs (not what it models): no setting here "
             "changes a result or a statistic."},
 };

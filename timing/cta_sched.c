@@ -182,7 +182,7 @@ static bool place_kernels(tm_gpu *g, uint64_t now, const sched_ctl *ctl,
         if (vi >= nk)
             continue;
         tm_kernel *k = g->kernels[g->kidx[vi]];
-        if (k->issued >= k->total)
+        if (k->issued >= k->total || k->sample_hold) /* held: timing/sample.c */
             continue;
         const tm_seg *seg = seg_of(k, k->next);
         build_sm_views(g, k, vi, &seg->req);

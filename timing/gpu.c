@@ -5,7 +5,7 @@
 #include "timing/gpu_internal.h"
 #include "timing/kernel_csv.h"
 #include "timing/run_limits.h"
-#include "runtime/warp.h"
+#include "timing/sample.h"
 
 #include <string.h>
 
@@ -75,6 +75,7 @@ tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **er
     g->smv = g_new0(sched_cta_sm_view, g->nsms);
     g->smview = g_new0(sched_sm_view, g->nsms);
     g->cta_retry_at = TM_NEVER;
+    g->sampler = tm_sampler_create(&g->cfg);
     tm_stats_init(&g->stats);
     tm_gpu_par_setup(g);
     return g;
@@ -96,6 +97,7 @@ void tm_gpu_destroy(tm_gpu *g)
     g_free(g->smv);
     g_free(g->smview);
     tm_pol_destroy(&g->pol);
+    tm_sampler_destroy(g->sampler);
     tm_stats_clear(&g->stats);
     g_free(g->csv_dir);
     g_free(g);
@@ -236,6 +238,7 @@ static void kernel_free(tm_kernel *k)
     g_free(k->finished_on);
     g_free(k->base);
     g_free(k->served_base);
+    tm_sample_kernel_free(k->smp);
     g_free(k);
 }
 
@@ -275,6 +278,7 @@ static void kernel_begin(tm_gpu *g, tm_kernel *k, uint64_t now)
         k->base[i] = g->sms[i]->c;
     }
     snapshot_mem(g, &k->mem_base, k->served_base, now);
+    tm_sample_begin(g, k, now);
     if (g->opts.trace)
         fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) arrives: %u CTAs\n",
                 (unsigned long long)now, k->id, k->L->kernel->name, k->total);
@@ -321,6 +325,7 @@ static void kernel_finish(tm_gpu *g, tm_kernel *k, uint64_t now)
         ks->tbs = k->tbs;
         k->tbs = NULL;
     }
+    tm_sample_finish(g, k, ks);
     g_ptr_array_add(g->stats.kernels, ks);
     if (g->opts.trace)
         fprintf(g->opts.trace, "cycle %llu: kernel %u (%s) finished\n",
@@ -423,69 +428,6 @@ static void fail_run(tm_gpu *g, GError **error)
     g->mem = memsys_create(&g->cfg, on_mem_done, g);
     g->env.mem = g->mem;
     g->env.failed = false;
-}
-
-/* Nothing can ever happen again: a barrier nobody else reaches, CTAs that
- * the policies hold back with nothing left to wake them, or a bug. */
-static void report_stall(tm_gpu *g, uint64_t now)
-{
-    for (uint32_t i = 0; i < g->nsms; i++) {
-        tm_cta *c = tm_sm_find_deadlock(g->sms[i]);
-        if (!c)
-            continue;
-        ex_warp *w0 = NULL;
-        GString *who = g_string_new(NULL);
-        for (uint32_t k = 0; k < c->nwarps; k++) {
-            ex_warp *w = &c->cta.warps[k];
-            if (w->state == WARP_AT_BARRIER) {
-                g_string_append_printf(who, "%swarp %u waits at barrier %u",
-                                       who->len ? ", " : "", k, w->barrier_id);
-                if (!w0)
-                    w0 = w;
-            } else {
-                g_string_append_printf(who, "%swarp %u has exited", who->len ? ", " : "", k);
-            }
-        }
-        if (w0) {
-            uint32_t id = w0->barrier_id;
-            ex_fault(w0, -1, "barrier deadlock: %u of %u threads arrived at barrier %u (%s)",
-                     c->cta.bar_arrived[id],
-                     c->cta.bar_expected[id] ? c->cta.bar_expected[id] : c->cta.nthreads, id,
-                     who->str);
-            tm_cta_publish_fault(c);
-        }
-        g_string_free(who, TRUE);
-        if (w0) {
-            g->env.failed = true;
-            return;
-        }
-    }
-    ex_launch *L = g->kernels[0]->L;
-    for (uint32_t i = 0; i < g->nkernels; i++)
-        if (g->kernels[i]->arrived && !g->kernels[i]->done) {
-            L = g->kernels[i]->L;
-            break;
-        }
-    L->failed = true;
-    if (!L->error)
-        L->error = g_string_new(NULL);
-    uint32_t waiting = 0, open = 0;
-    for (uint32_t i = 0; i < g->nkernels; i++)
-        if (g->kernels[i]->arrived && !g->kernels[i]->done)
-            waiting += g->kernels[i]->total - g->kernels[i]->issued;
-    for (uint32_t i = 0; i < g->nsms; i++)
-        open += tm_sm_accepts(g->sms[i]);
-    if (waiting)
-        g_string_printf(L->error, "kernel '%s': %u CTAs wait to be placed at cycle %llu but "
-                        "no SM runs anything and no policy asked to be asked again (%u of %u "
-                        "SMs accept CTAs; policies: kernel %s, cta %s, %u filters): a "
-                        "scheduling-policy deadlock", L->kernel->name, waiting,
-                        (unsigned long long)now, open, g->nsms, g->pol.sel.kernel->h.name,
-                        g->pol.sel.cta->h.name, g->pol.sel.nfilters);
-    else
-        g_string_printf(L->error, "kernel '%s': the timing model made no progress at cycle "
-                        "%llu (internal error)", L->kernel->name, (unsigned long long)now);
-    g->env.failed = true;
 }
 
 static void run_free(tm_gpu *g)
@@ -633,6 +575,8 @@ static uint64_t next_event(tm_gpu *g)
         next = g->cta_retry_at;
     if (g->pol.next_tick < next)
         next = g->pol.next_tick;
+    if (tm_sample_next(g) < next) /* a sampled kernel's projected end */
+        next = tm_sample_next(g);
     return next;
 }
 
@@ -704,6 +648,8 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
                 tm_sm_flush(g->sms[i], now);
         arrivals(g, now);
         tm_pol_tick(&g->pol, now);
+        if (g->sampler) /* IPC windows; a stable kernel holds its CTAs */
+            tm_sample_step(g, now);
         if (g->cta_dirty || now >= g->cta_retry_at)
             tm_gpu_schedule_ctas(g, now);
         step_sms(g, now);
@@ -738,6 +684,8 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
         tm_cdp_progress(g, now); /* grids complete, tail launches go (gpu_cdp.c) */
         for (uint32_t i = 0; i < g->nkernels; i++) {
             tm_kernel *k = g->kernels[i];
+            if (k->smp && !k->done && !tm_sample_settle(g, k, now))
+                continue; /* held CTAs run functionally; the projected end */
             if (!k->arrived || k->done || k->finished != k->total || k->pending_appends)
                 continue;
             if (tm_cdp_kernel_may_finish(g, k))
@@ -768,7 +716,7 @@ bool tm_gpu_run_at(tm_gpu *g, const tm_submit *subs, uint32_t n, GError **error)
          * (memsys_cycle may skip the cycles between) */
         uint64_t next = next_event(g);
         if (next == TM_NEVER) {
-            report_stall(g, now);
+            tm_gpu_report_stall(g, now);
             break;
         }
         if (g->cfg.sim.step_every_cycle)

@@ -85,6 +85,10 @@ typedef struct tm_kernel {
      * copies: checked after each cycle (tm_gpu_check_instrs) */
     bool instr_limit;
     uint64_t instrs_at_begin;    /* every SM's warp instructions when it began */
+    /* sampled simulation (timing/sample.c): its state (NULL: sample.mode =
+     * off), and whether its CTAs not yet placed are held back */
+    struct tm_sample_k *smp;
+    bool sample_hold;
 } tm_kernel;
 
 struct tm_gpu {
@@ -116,6 +120,7 @@ struct tm_gpu {
     struct tm_par *par;
     GHashTable *par_noted;       /* kernels (ex_func*) said to keep one thread */
     uint32_t instr_limits;       /* running kernels with tm_kernel.instr_limit */
+    struct tm_sampler *sampler;  /* sample.mode = on (timing/sample.h); NULL: off */
 };
 
 /* run_limits.c: after a cycle, stops (fails) a kernel whose CTAs run on
@@ -146,6 +151,11 @@ void tm_gpu_par_free(tm_gpu *g);
  * one thread while they are resident. */
 void tm_gpu_par_note(tm_gpu *g, const ex_launch *L);
 
+
+/* gpu_stall.c: nothing can ever happen again at `now` (a barrier no one
+ * else reaches, CTAs the policies hold back with nothing left to wake
+ * them, or a bug): the fault, and env.failed set. */
+void tm_gpu_report_stall(tm_gpu *g, uint64_t now);
 
 /* gpu.c, for gpu_cdp.c */
 tm_kernel *tm_gpu_kernel_add(tm_gpu *g, uint32_t *index);

@@ -132,6 +132,7 @@ void tm_kernel_stats_free(tm_kernel_stats *k)
     g_free(k->served_per_sm);
     g_free(k->cta_limit);
     g_free(k->off_end);
+    g_free(k->sample);
     if (k->tbs)
         g_array_free(k->tbs, TRUE);
     g_free(k);
@@ -258,6 +259,74 @@ static void jw_str(jw *j, const char *key, const char *v)
             g_string_append_c(j->out, (char)c);
     }
     g_string_append_c(j->out, '"');
+}
+
+static void jw_bool(jw *j, const char *key, bool v)
+{
+    jw_key(j, key);
+    g_string_append(j->out, v ? "true" : "false");
+}
+
+/* A launch under sample.mode = on (docs/sampling.md): what ran in detail,
+ * what was projected and how far to trust it. */
+static void write_sample(jw *j, const tm_sample_stat *s, uint64_t cycles, uint32_t ctas,
+                         uint64_t instrs)
+{
+    jw_open(j, "sample", '{');
+    jw_bool(j, "sampled", s->sampled);
+    jw_bool(j, "cycles_projected", s->sampled);
+    if (s->refused)
+        jw_str(j, "refused", s->refused);
+    jw_bool(j, "stable", s->stable);
+    if (s->sampled) {
+        if (s->reused_from >= 0)
+            jw_u64(j, "reused_from_launch", (uint64_t)s->reused_from);
+        jw_str(j, "projection", s->basis);
+        jw_u64(j, "detailed_cycles", s->detailed_cycles);
+        jw_u64(j, "projected_cycles", s->projected_cycles);
+        jw_u64(j, "cycles", cycles);
+        jw_u64(j, "detailed_ctas", s->detailed_ctas);
+        jw_dbl(j, "detailed_cta_fraction", tm_ratio(s->detailed_ctas, ctas));
+        jw_u64(j, "detailed_warp_instructions", s->detailed_instrs);
+        jw_dbl(j, "detailed_instruction_fraction", tm_ratio(s->detailed_instrs, instrs));
+        jw_dbl(j, "stable_ipc", s->stable_ipc);
+        jw_dbl(j, "window_ipc_rel_sd", s->ipc_rel_sd);
+        jw_u64(j, "window_cycles", s->window);
+        jw_u64(j, "windows", s->windows);
+        jw_u64(j, "error_cycles_95", s->error_cycles);
+        jw_dbl(j, "error_pct_95", 100.0 * tm_ratio(s->error_cycles, cycles));
+    }
+    jw_close(j, '}');
+}
+
+/* The run's sampling totals, when any launch had sample.mode = on. */
+static void write_sample_totals(jw *j, const tm_stats *st, uint64_t cycles)
+{
+    uint64_t n = 0, sampled = 0, refused = 0, det = 0, proj = 0, err = 0;
+    for (guint i = 0; st->kernels && i < st->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
+        if (!k->sample)
+            continue;
+        n++;
+        sampled += k->sample->sampled;
+        refused += k->sample->refused != NULL;
+        det += k->sample->sampled ? k->sample->detailed_cycles : tm_kernel_cycles(k);
+        proj += k->sample->projected_cycles;
+        err += k->sample->error_cycles;
+    }
+    if (!n)
+        return;
+    jw_open(j, "sample", '{');
+    jw_bool(j, "cycles_projected", sampled > 0);
+    jw_u64(j, "kernels_sampled", sampled);
+    jw_u64(j, "kernels_refused", refused);
+    jw_u64(j, "kernels_full", n - sampled);
+    jw_u64(j, "detailed_cycles", det);
+    jw_u64(j, "projected_cycles", proj);
+    /* the kernels' 95% half-widths added: no independence assumed */
+    jw_u64(j, "error_cycles_95", err);
+    jw_dbl(j, "error_pct_95", 100.0 * tm_ratio(err, cycles));
+    jw_close(j, '}');
 }
 
 static void jw_dims(jw *j, const char *key, const uint32_t d[3])
@@ -440,6 +509,8 @@ static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
     jw_u64(j, "warp_instructions", k->warp_instrs);
     jw_u64(j, "thread_instructions", k->thread_instrs);
     jw_dbl(j, "ipc", tm_ratio(k->warp_instrs, cycles));
+    if (k->sample)
+        write_sample(j, k->sample, cycles, k->ctas, k->warp_instrs);
     write_core(j, &k->total, cycles, k->ncores);
     write_l1i(j, cfg, &k->total);
     write_mem(j, &k->mem, k->total.mem_refusals);
@@ -545,6 +616,7 @@ void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out)
     jw_u64(&j, "warp_instructions", t.warp_instrs);
     jw_u64(&j, "thread_instructions", t.thread_instrs);
     jw_dbl(&j, "ipc", tm_ratio(t.warp_instrs, t.cycles));
+    write_sample_totals(&j, s, t.cycles);
     write_core(&j, &t.core, t.cycles, cfg->gpu.num_sms);
     write_l1i(&j, cfg, &t.core);
     write_mem(&j, &t.mem, t.core.mem_refusals);
@@ -648,4 +720,24 @@ bool tm_csv_close(tm_csv *c, bool keep, GError **error)
     g_free(c->last);
     memset(c, 0, sizeof *c);
     return good;
+}
+
+void tm_stats_print_sample(const tm_stats *s, FILE *out)
+{
+    uint64_t n = 0, sampled = 0, det = 0, proj = 0, err = 0;
+    for (guint i = 0; s->kernels && i < s->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(s->kernels, i);
+        if (!k->sample)
+            continue;
+        n++;
+        sampled += k->sample->sampled;
+        det += k->sample->sampled ? k->sample->detailed_cycles : tm_kernel_cycles(k);
+        proj += k->sample->projected_cycles;
+        err += k->sample->error_cycles;
+    }
+    if (n)
+        fprintf(out, "  sampled: %llu of %llu kernels projected; cycles = %llu detailed + %llu "
+                     "projected (+-%llu, 95%%)\n", (unsigned long long)sampled,
+                (unsigned long long)n, (unsigned long long)det, (unsigned long long)proj,
+                (unsigned long long)err);
 }

@@ -121,6 +121,27 @@ typedef struct tm_tb_stat {
                                     Fig. 2); < 0: not known */
 } tm_tb_stat;
 
+/* Sampled simulation of one launch (timing/sample.h; only with
+ * sample.mode = on).  When `sampled`, the launch's cycles (and so its IPC
+ * and end cycle) are detailed + projected, and its core and memory
+ * counters cover the detailed part only. */
+typedef struct tm_sample_stat {
+    bool sampled;                /* stopped in detail and projected the rest */
+    const char *refused;         /* why it ran in full although it could have
+                                    been long enough (static text); NULL: not */
+    bool stable;                 /* its IPC became stable (sampled, or stable
+                                    with nothing left to project) */
+    int64_t reused_from;         /* launch whose stable IPC it took; -1: own */
+    const char *basis;           /* "instructions" or "ctas" (sample.c) */
+    uint64_t detailed_cycles, projected_cycles;
+    uint32_t detailed_ctas;
+    uint64_t detailed_instrs;
+    double stable_ipc;           /* warp instructions per cycle it projected with */
+    double ipc_rel_sd;           /* relative standard deviation of the K windows */
+    uint32_t window, windows;    /* W and K */
+    uint64_t error_cycles;       /* 95% half-width on the projected cycles */
+} tm_sample_stat;
+
 typedef struct tm_kernel_stats {
     char *name;
     uint32_t launch;
@@ -142,6 +163,7 @@ typedef struct tm_kernel_stats {
     uint8_t *off_end;            /* per SM: 1 when a policy had it draining or
                                     gated as the kernel ended (ONAC, Seq-Det:
                                     the cores left on are their detected N) */
+    tm_sample_stat *sample;      /* NULL unless sample.mode = on */
 } tm_kernel_stats;
 
 static inline uint64_t tm_kernel_cycles(const tm_kernel_stats *k)
@@ -173,6 +195,9 @@ typedef struct tm_run_totals {
     tm_mem_counters mem;
 } tm_run_totals;
 void tm_stats_totals(const tm_stats *s, tm_run_totals *out);
+
+/* With sample.mode = on: one summary line of what was projected. */
+void tm_stats_print_sample(const tm_stats *s, FILE *out);
 
 /* The run as JSON (schema in the README and tests/timing/test_timing.c). */
 void tm_stats_write_json(const tm_stats *s, const gpu_config *cfg, GString *out);

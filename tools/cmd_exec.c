@@ -21,7 +21,7 @@
 #endif
 
 typedef struct exec_opts {
-    gboolean timing, quiet, race;
+    gboolean timing, quiet, race, sample;
     gchar *config, *stats, *log, *warp, *cta, *lib_dir, *keep_ptx;
     gchar **sets;
 } exec_opts;
@@ -58,6 +58,8 @@ static char *joined_sets(const exec_opts *o)
         g_ptr_array_add(a, g_strdup("check.races=true"));
     for (unsigned i = 0; o->sets && o->sets[i]; i++)
         g_ptr_array_add(a, g_strdup(o->sets[i]));
+    if (o->sample) /* after the --set overrides: --sample wins */
+        g_ptr_array_add(a, g_strdup("sample.mode=on"));
     g_ptr_array_add(a, NULL);
     char *s = g_strjoinv(";", (char **)a->pdata);
     g_ptr_array_free(a, TRUE);
@@ -277,6 +279,9 @@ int cmd_exec(int argc, char **argv)
         {"race-check", 0, 0, G_OPTION_ARG_NONE, &o.race,
          "report the first data race of each launch (functional; shorthand for --set "
          "check.races=true)", NULL},
+        {"sample", 0, 0, G_OPTION_ARG_NONE, &o.sample,
+         "with --timing: sampled simulation, cycles projected once a launch's IPC is stable "
+         "(shorthand for --set sample.mode=on; docs/sampling.md)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *oc = g_option_context_new("[options] -- PROGRAM [ARGS...]");
@@ -296,6 +301,10 @@ int cmd_exec(int argc, char **argv)
     }
     if (oargc > 1 || split + 1 >= argc) {
         fprintf(stderr, "ptxemu exec: usage: ptxemu exec [options] -- PROGRAM [ARGS...]\n");
+        goto out;
+    }
+    if (o.sample && !o.timing) {
+        fprintf(stderr, "ptxemu exec: --sample samples the timing model; add --timing\n");
         goto out;
     }
     sets = joined_sets(&o);

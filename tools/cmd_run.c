@@ -110,6 +110,9 @@ void timing_cli_add_group(GOptionContext *oc, timing_cli *t)
         {"step-every-cycle", 0, 0, G_OPTION_ARG_NONE, &t->step,
          "visit every SM every cycle instead of skipping idle cycles (same statistics, "
          "slower; sets sim.step_every_cycle)", NULL},
+        {"sample", 0, 0, G_OPTION_ARG_NONE, &t->sample,
+         "sampled simulation: each launch in detail until its IPC is stable, the rest "
+         "functionally with projected cycles (sets sample.mode=on; docs/sampling.md)", NULL},
         {"sched-trace", 0, 0, G_OPTION_ARG_FILENAME, &t->sched_trace,
          "write every scheduling decision (CTA placement, kernel start/end) to FILE", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -160,7 +163,7 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
 {
     bool any = t->config || t->sets || t->warp || t->cta || t->stats || t->csv_dir ||
                t->interval != TIMING_CLI_UNSET || t->sched_trace || t->regs != TIMING_CLI_UNSET ||
-               t->max_cycles != TIMING_CLI_UNSET || t->step;
+               t->max_cycles != TIMING_CLI_UNSET || t->step || t->sample;
     if (any && !t->timing) {
         fprintf(stderr, "%s: timing options need --timing\n", who);
         return false;
@@ -204,6 +207,13 @@ bool timing_cli_options(timing_cli *t, ptxemu_options *o, out_file *trace, const
     o->progress_seconds = t->progress ? 10 : 0;
     o->timing = t->timing;
     o->timing_config = t->config;
+    if (t->sample) { /* after the --set overrides: --sample wins */
+        guint n = t->sets ? g_strv_length(t->sets) : 0;
+        t->sets = g_renew(gchar *, t->sets, n + 2);
+        t->sets[n] = g_strdup("sample.mode=on");
+        t->sets[n + 1] = NULL;
+        t->sample = false; /* added once */
+    }
     o->timing_set = (const char *const *)t->sets;
     o->warp_sched = t->warp;
     o->cta_sched = t->cta;

@@ -47,6 +47,7 @@ typedef struct timing_cli {
     gint64 max_seconds; /* --max-seconds: limits.max_seconds */
     gboolean progress;  /* --progress: a line on stderr every 10 s */
     gboolean race;      /* --race-check: check.races (functional) */
+    gboolean sample;    /* --sample: sample.mode=on */
 } timing_cli;
 
 /* An option not given on the command line (an explicit 0 is an error). */

@@ -214,6 +214,8 @@ static void claso_cta_finished(void *st, const sched_ctl *c, const sched_cta_eve
 
 const sched_filter_ops sched_filter_claso = {
     .h = {.name = "claso",
+          .sample_refuse = "claso's per-kernel credits run down over the whole launch and bite at "
+                           "its end, which a projection from the stable part would miss",
           .summary = "CLASO credit-based admission: per-kernel local credits per core plus "
                      "one global pool (Yu et al. 2014)",
           .state_size = sizeof(claso_state),

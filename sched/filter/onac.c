@@ -11,6 +11,8 @@ static void onac_init(void *st, const sched_env *env)
 
 const sched_filter_ops sched_filter_onac = {
     .h = {.name = "onac",
+          .sample_refuse = "onac gates cores by IPC samples taken over the whole launch: the cores "
+                           "left on, and so the cycles, depend on when each decision falls",
           .summary = "ONAC: detects the core count within 2% of all-cores IPC by two-point "
                      "estimates; drains and gates the other cores (thesis ch. 4)",
           .state_size = sizeof(cc_state),

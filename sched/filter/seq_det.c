@@ -12,6 +12,8 @@ static void seq_det_init(void *st, const sched_env *env)
 
 const sched_filter_ops sched_filter_seq_det = {
     .h = {.name = "seq-det",
+          .sample_refuse = "seq-det removes cores one IPC sample at a time over the whole launch: "
+                           "the cores left on, and so the cycles, depend on when each decision falls",
           .summary = "Seq-Det: removes one core per IPC sample until N-1 misses 98% of the "
                      "all-cores IPC; drains and gates the other cores (thesis ch. 4)",
           .state_size = sizeof(cc_state),
