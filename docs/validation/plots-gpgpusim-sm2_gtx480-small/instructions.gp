@@ -1,0 +1,13 @@
+set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
+set output 'instructions.svg'
+set datafile separator ','
+set title 'instructions: r = 1.0000, MAPE = 0.3%, N = 46'
+set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (instructions)'
+set ylabel 'ptxemu, gtx480 (instructions)'
+set size square
+set grid
+set key top left
+set logscale xy
+set xrange [9316.8:7.2745e+07]
+set yrange [9316.8:7.2745e+07]
+plot x with lines lc rgb '#888888' dt 2 title 'y = x', 'instructions.csv' using 1:($1 > 0 && $2 > 0 && $3 == 1 ? $2 : 1/0) with points pt 7 ps 0.8 lc rgb '#1f77b4' title 'first half', 'instructions.csv' using 1:($1 > 0 && $2 > 0 && $3 == 2 ? $2 : 1/0) with points pt 5 ps 0.8 lc rgb '#d62728' title 'second half'
