@@ -98,7 +98,7 @@ static void test_order(void **state)
 {
     (void)state;
     const corr_key keys[] = {{5, 0, 1}, {3, 1, 0}, {5, 0, 0}, {3, 0, 2}, {3, 0, 2}};
-    unsigned order[5];
+    unsigned order[6];
     assert_int_equal(corr_order(keys, 5, order), 3);
     const unsigned want[] = {3, 4, 1, 2, 0};
     for (int i = 0; i < 5; i++)
