@@ -199,6 +199,11 @@ typedef struct gpu_name_list {
       "looked up l1d.hit_latency cycles after issue, so a miss or a "       \
       "store's write leaves for the L2 then (GPGPU-Sim's l1_latency_queue);" \
       " false: misses and writes leave the cycle after issue")              \
+    X(l1d, fence_invalidate, BOOL, false, 0, 0, 0, "", NULL,                 \
+      "A memory fence (membar/fence), once the warp's loads are back, "     \
+      "invalidates the SM's whole L1 data cache (GPGPU-Sim's "              \
+      "-gpgpu_flush_l1_cache at a membar); false: fences leave the L1 "    \
+      "alone")                                                               \
     X(l1d, set_index, ENUM, GPU_SET_INDEX_LINEAR, 0, 0, 0, "",               \
       gpu_set_index_names,                                                   \
       "Set-index function: linear (line index modulo sets) or fermi-hash "  \

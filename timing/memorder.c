@@ -23,7 +23,9 @@
  *    its line there (memsys.c), and the acquire and kernel-boundary rules
  *    above drop their lines too (the SM's cluster's, every cluster's), so
  *    they never serve a line the L1 could not.
- * Fences keep their issue-latency meaning in the SM model.  Functional
+ * Fences keep their issue-latency meaning in the SM model; with
+ * l1d.fence_invalidate (GPGPU-Sim's -gpgpu_flush_l1_cache) a fence also
+ * drops the SM's clean L1 lines, like an acquire.  Functional
  * values never pass through here: only the timing of these accesses
  * changes. */
 #include "timing/memsys_internal.h"
@@ -57,6 +59,12 @@ void ms_acquire(memsys *m, ms_sm *s)
     s->n.l1_acquire_drops += cache_drop_clean(&s->l1, COAL_KPARAM_BASE >> m->l1_shift);
     if (m->icc_on) /* the cluster's: memsys_commit drops them */
         s->f.acq_icc = s->f.dirty = true;
+}
+
+void memsys_fence(memsys *m, uint32_t sm)
+{
+    if (m->cfg.l1d.fence_invalidate)
+        ms_acquire(m, &m->sm[sm]);
 }
 
 void memsys_invalidate_l1(memsys *m)
