@@ -16,6 +16,8 @@
  *    others: under l1d.write_policy = write-back it is written through
  *    (and not allocated) instead;
  *  - atomics and reductions are performed at L2 already (memsys.c);
+ *    With l1d.volatile_cached (GPGPU-Sim's model) ld.volatile is served
+ *    by the L1 like a plain ld;
  *  - at a kernel boundary every SM's clean L1 and constant-cache lines go
  *    (the host or an earlier kernel may have written the data);
  *  - the clusters' coalesced caches (icc.mode = icc-cc; icc.h) are
@@ -35,7 +37,7 @@
 /* Order bits that make a global store write through to L2. */
 #define ORD_WRITE_THROUGH (EX_ORD_VOLATILE | EX_ORD_STRONG | EX_ORD_CG)
 
-unsigned ms_order_flags(const ex_access *acc, unsigned flags)
+unsigned ms_order_flags(const memsys *m, const ex_access *acc, unsigned flags)
 {
     if (acc->space != EX_SPACE_GLOBAL || acc->order == 0)
         return flags;
@@ -45,7 +47,10 @@ unsigned ms_order_flags(const ex_access *acc, unsigned flags)
     }
     if (acc->write)
         return flags | ((acc->order & ORD_WRITE_THROUGH) ? MS_WRITE_THROUGH : 0);
-    if (acc->order & ORD_BYPASS)
+    unsigned bypass = acc->order & ORD_BYPASS;
+    if (m->cfg.l1d.volatile_cached) /* GPGPU-Sim: ld.volatile is a plain ld */
+        bypass &= ~(unsigned)EX_ORD_VOLATILE;
+    if (bypass)
         flags |= MEMSYS_BYPASS_L1;
     if (acc->order & EX_ORD_ACQUIRE)
         flags |= MS_ACQUIRE;

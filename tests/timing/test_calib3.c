@@ -8,7 +8,15 @@
  *     invalidated the L1 and the second load misses again (0 hits, 2
  *     misses, 2 L2 hits, 1 line dropped) and pays the L2 round trip
  *     instead of the L1 hit: at least l2.hit_latency + 2 x noc.latency =
- *     128 cycles more.  Without the membar the key changes nothing. */
+ *     128 cycles more.  Without the membar the key changes nothing;
+ *   - l1d.volatile_cached: one thread's two ld.volatile of one word.
+ *     Without the key both bypass the L1 (2 bypasses, 2 L2 hits, no L1
+ *     lookup); with it the first misses and fills the L1, the second hits
+ *     (1 miss, 1 hit, 1 L2 hit, no bypass).  Time: the first now leaves
+ *     through the L1 latency queue (+34), the second takes the L1 hit
+ *     latency (35) instead of a bypassing L2 round trip (>= 1 + 120 +
+ *     2 x 4 = 129): the kernel ends at least 129 - 35 - 34 = 60 cycles
+ *     sooner. */
 #include "tests/support/test_util.h"
 
 #include <glib.h>
@@ -26,6 +34,11 @@ static const char *FENCE_PTX =
     "  .reg .b32 %r<5>;\n  .reg .b64 %rd<2>;\n"
     "  ld.param.u64 %rd1, [in];\n  ld.global.u32 %r1, [%rd1];\n"
     "  add.u32 %r2, %r1, 1;\n  ld.global.u32 %r3, [%rd1];\n"
+    "  add.u32 %r4, %r3, %r2;\n  ret;\n}\n"
+    ".visible .entry vv(.param .u64 in)\n{\n"
+    "  .reg .b32 %r<5>;\n  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.volatile.global.u32 %r1, [%rd1];\n"
+    "  add.u32 %r2, %r1, 1;\n  ld.volatile.global.u32 %r3, [%rd1];\n"
     "  add.u32 %r4, %r3, %r2;\n  ret;\n}\n";
 
 typedef struct calib_env {
@@ -62,13 +75,14 @@ static uint64_t stat_first(calib_env *e, const char *key)
 }
 
 typedef struct fence_run {
-    uint64_t cycles, l1_hits, l1_misses, l2_hits, drops;
+    uint64_t cycles, l1_hits, l1_misses, l2_hits, drops, bypasses;
 } fence_run;
 
-static fence_run run_fence(bool inval, const char *kernel)
+/* Runs `kernel` of FENCE_PTX (one thread) with `key` set to on/off. */
+static fence_run run_key(const char *key, bool on, const char *kernel)
 {
-    const char *sets[] = {inval ? "l1d.fence_invalidate=true" : "l1d.fence_invalidate=false",
-                          "const_cache.kernel_params=false", "l1i.enabled=false",
+    char *set = g_strdup_printf("%s=%s", key, on ? "true" : "false");
+    const char *sets[] = {set, "const_cache.kernel_params=false", "l1i.enabled=false",
                           "l2.memcpy_fill=true", NULL};
     calib_env e = env_open(sets, FENCE_PTX);
     ptxemu_dptr in = 0;
@@ -81,9 +95,15 @@ static fence_run run_fence(bool inval, const char *kernel)
                      PTXEMU_OK);
     fence_run r = {stat_first(&e, "cycles"), stat_first(&e, "l1_hits"),
                    stat_first(&e, "l1_misses"), stat_first(&e, "l2_hits"),
-                   stat_first(&e, "l1_acquire_drops")};
+                   stat_first(&e, "l1_acquire_drops"), stat_first(&e, "l1_bypasses")};
     ptxemu_ctx_destroy(e.ctx);
+    g_free(set);
     return r;
+}
+
+static fence_run run_fence(bool inval, const char *kernel)
+{
+    return run_key("l1d.fence_invalidate", inval, kernel);
 }
 
 static void test_fence_invalidate(void **state)
@@ -107,10 +127,29 @@ static void test_fence_invalidate(void **state)
     assert_int_equal(non.cycles, noff.cycles);
 }
 
+static void test_volatile_cached(void **state)
+{
+    (void)state;
+    fence_run off = run_key("l1d.volatile_cached", false, "vv");
+    fence_run on = run_key("l1d.volatile_cached", true, "vv");
+    assert_int_equal(off.bypasses, 2);
+    assert_int_equal(off.l1_hits, 0);
+    assert_int_equal(off.l1_misses, 0);
+    assert_int_equal(off.l2_hits, 2);
+    assert_int_equal(on.bypasses, 0);
+    assert_int_equal(on.l1_hits, 1);
+    assert_int_equal(on.l1_misses, 1);
+    assert_int_equal(on.l2_hits, 1);
+    if (on.cycles + 60 > off.cycles)
+        fail_msg("the L1 hit saved %lld cycles, expected >= 60",
+                 (long long)off.cycles - (long long)on.cycles);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fence_invalidate),
+        cmocka_unit_test(test_volatile_cached),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
