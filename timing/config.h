@@ -207,6 +207,15 @@ typedef struct gpu_name_list {
       "looked up l1d.hit_latency cycles after issue, so a miss or a "       \
       "store's write leaves for the L2 then (GPGPU-Sim's l1_latency_queue);" \
       " false: misses and writes leave the cycle after issue")              \
+    X(l1d, fence_invalidate, BOOL, false, 0, 0, 0, "", NULL,                 \
+      "A memory fence (membar/fence), once the warp's loads are back, "     \
+      "invalidates the SM's whole L1 data cache (GPGPU-Sim's "              \
+      "-gpgpu_flush_l1_cache at a membar); false: fences leave the L1 "    \
+      "alone")                                                               \
+    X(l1d, volatile_cached, BOOL, false, 0, 0, 0, "", NULL,                  \
+      "ld.volatile of global memory is looked up in the L1 like a plain "  \
+      "ld (GPGPU-Sim reads .volatile as no cache operator, i.e. .ca); "    \
+      "false: it reads the L2 and does not fill the L1")                   \
     X(l1d, set_index, ENUM, GPU_SET_INDEX_LINEAR, 0, 0, 0, "",               \
       gpu_set_index_names,                                                   \
       "Set-index function: linear (line index modulo sets) or fermi-hash "  \

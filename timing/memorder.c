@@ -16,6 +16,8 @@
  *    others: under l1d.write_policy = write-back it is written through
  *    (and not allocated) instead;
  *  - atomics and reductions are performed at L2 already (memsys.c);
+ *    With l1d.volatile_cached (GPGPU-Sim's model) ld.volatile is served
+ *    by the L1 like a plain ld;
  *  - at a kernel boundary every SM's clean L1 and constant-cache lines go
  *    (the host or an earlier kernel may have written the data);
  *  - the clusters' coalesced caches (icc.mode = icc-cc; icc.h) are
@@ -23,7 +25,9 @@
  *    its line there (memsys.c), and the acquire and kernel-boundary rules
  *    above drop their lines too (the SM's cluster's, every cluster's), so
  *    they never serve a line the L1 could not.
- * Fences keep their issue-latency meaning in the SM model.  Functional
+ * Fences keep their issue-latency meaning in the SM model; with
+ * l1d.fence_invalidate (GPGPU-Sim's -gpgpu_flush_l1_cache) a fence also
+ * drops the SM's clean L1 lines, like an acquire.  Functional
  * values never pass through here: only the timing of these accesses
  * changes. */
 #include "timing/memsys_internal.h"
@@ -33,7 +37,7 @@
 /* Order bits that make a global store write through to L2. */
 #define ORD_WRITE_THROUGH (EX_ORD_VOLATILE | EX_ORD_STRONG | EX_ORD_CG)
 
-unsigned ms_order_flags(const ex_access *acc, unsigned flags)
+unsigned ms_order_flags(const memsys *m, const ex_access *acc, unsigned flags)
 {
     if (acc->space != EX_SPACE_GLOBAL || acc->order == 0)
         return flags;
@@ -43,7 +47,10 @@ unsigned ms_order_flags(const ex_access *acc, unsigned flags)
     }
     if (acc->write)
         return flags | ((acc->order & ORD_WRITE_THROUGH) ? MS_WRITE_THROUGH : 0);
-    if (acc->order & ORD_BYPASS)
+    unsigned bypass = acc->order & ORD_BYPASS;
+    if (m->cfg.l1d.volatile_cached) /* GPGPU-Sim: ld.volatile is a plain ld */
+        bypass &= ~(unsigned)EX_ORD_VOLATILE;
+    if (bypass)
         flags |= MEMSYS_BYPASS_L1;
     if (acc->order & EX_ORD_ACQUIRE)
         flags |= MS_ACQUIRE;
@@ -57,6 +64,12 @@ void ms_acquire(memsys *m, ms_sm *s)
     s->n.l1_acquire_drops += cache_drop_clean(&s->l1, COAL_KPARAM_BASE >> m->l1_shift);
     if (m->icc_on) /* the cluster's: memsys_commit drops them */
         s->f.acq_icc = s->f.dirty = true;
+}
+
+void memsys_fence(memsys *m, uint32_t sm)
+{
+    if (m->cfg.l1d.fence_invalidate)
+        ms_acquire(m, &m->sm[sm]);
 }
 
 void memsys_invalidate_l1(memsys *m)

@@ -122,6 +122,12 @@ void memsys_get_extra_stats(const memsys *m, memsys_extra_stats *out);
  * return.  See memorder.c for the rest of the ordering rules. */
 void memsys_invalidate_l1(memsys *m);
 
+/* A memory fence of SM sm has issued (its warp's loads are back): with
+ * l1d.fence_invalidate its clean global L1 lines go, as GPGPU-Sim's
+ * -gpgpu_flush_l1_cache invalidates the L1 at every membar
+ * (shader.cc:3801-3812).  Nothing otherwise.  memorder.c. */
+void memsys_fence(memsys *m, uint32_t sm);
+
 /* A host copy of n bytes at device address addr (timing/memsys_copy.c):
  * with l2.memcpy_fill its lines are installed in the L2, clean, as
  * GPGPU-Sim's -gpgpu_perf_sim_memcpy does; else nothing happens. */

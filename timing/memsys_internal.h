@@ -314,7 +314,7 @@ enum {
     MS_ACQUIRE = 1u << 7,       /* acquire wider than the CTA: refresh the L1 */
 };
 /* `flags` plus what acc->order asks of the L1 (MEMSYS_BYPASS_L1 etc.). */
-unsigned ms_order_flags(const ex_access *acc, unsigned flags);
+unsigned ms_order_flags(const memsys *m, const ex_access *acc, unsigned flags);
 /* Drops the SM's clean global L1 lines (an acquire issued there; the
  * cluster ICC's are dropped by memsys_commit). */
 void ms_acquire(memsys *m, ms_sm *s);

@@ -327,7 +327,7 @@ static bool issue_flags(memsys *m, uint32_t smi, uint32_t warp, const ex_access 
         return false;
     }
     bool local = coal_is_local(acc->space);
-    flags = ms_order_flags(acc, flags);
+    flags = ms_order_flags(m, acc, flags);
     uint64_t addr0 = acc->addr[__builtin_ctz(acc->mask)];
     ms_refused *r = NULL;
     if (s->rc) {

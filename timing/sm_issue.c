@@ -229,6 +229,8 @@ tm_cta *tm_sm_issue(tm_sm *sm, tm_sched *s, tm_warp *tw, uint64_t now)
         sm->c.dp_instrs += dp;
         sm->c.alu_load += t->latency;
     }
+    if (t->flags & TM_INS_FENCE) /* l1d.fence_invalidate (memorder.c) */
+        memsys_fence(env->mem, sm->id);
     s->unit_free[t->unit] = now + busy;
     /* destinations are in the caller's window even when the instruction
      * was a call (calls drain first, so nothing else is pending) */

@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'cycles.svg'
 set datafile separator ','
-set title 'cycles: r = 0.9772, MAPE = 13.5%, N = 46'
+set title 'cycles: r = 0.9786, MAPE = 12.7%, N = 46'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (cycles)'
 set ylabel 'ptxemu, gtx480 (cycles)'
 set size square

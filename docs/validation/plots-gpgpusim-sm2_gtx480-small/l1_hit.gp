@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'l1_hit.svg'
 set datafile separator ','
-set title 'l1_hit: r = 0.9545, MAPE = 119.0%, N = 43'
+set title 'l1_hit: r = 0.9676, MAPE = 55.3%, N = 46'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (l1_hit)'
 set ylabel 'ptxemu, gtx480 (l1_hit)'
 set size square

@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'warp_instructions.svg'
 set datafile separator ','
-set title 'warp_instructions: r = 1.0000, MAPE = 0.5%, N = 46'
+set title 'warp_instructions: r = 1.0000, MAPE = 0.7%, N = 46'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (warp_instructions)'
 set ylabel 'ptxemu, gtx480 (warp_instructions)'
 set size square

@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'cycles.svg'
 set datafile separator ','
-set title 'cycles: r = 0.9897, MAPE = 11.3%, N = 300'
+set title 'cycles: r = 0.9870, MAPE = 11.1%, N = 300'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (cycles)'
 set ylabel 'ptxemu, gtx480 (cycles)'
 set size square

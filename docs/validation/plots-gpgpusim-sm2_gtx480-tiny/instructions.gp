@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'instructions.svg'
 set datafile separator ','
-set title 'instructions: r = 0.9952, MAPE = 0.3%, N = 300'
+set title 'instructions: r = 0.9989, MAPE = 0.2%, N = 300'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (instructions)'
 set ylabel 'ptxemu, gtx480 (instructions)'
 set size square

@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'ipc.svg'
 set datafile separator ','
-set title 'ipc: r = 0.9909, MAPE = 14.5%, N = 300'
+set title 'ipc: r = 0.9909, MAPE = 14.1%, N = 300'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (ipc)'
 set ylabel 'ptxemu, gtx480 (ipc)'
 set size square

@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'l1_hit.svg'
 set datafile separator ','
-set title 'l1_hit: r = 0.8292, MAPE = 48.2%, N = 297'
+set title 'l1_hit: r = 0.8832, MAPE = 34.6%, N = 300'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (l1_hit)'
 set ylabel 'ptxemu, gtx480 (l1_hit)'
 set size square

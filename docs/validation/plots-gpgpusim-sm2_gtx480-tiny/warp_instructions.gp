@@ -1,7 +1,7 @@
 set terminal svg size 640,600 dynamic noenhanced font 'sans,11'
 set output 'warp_instructions.svg'
 set datafile separator ','
-set title 'warp_instructions: r = 0.9991, MAPE = 0.4%, N = 300'
+set title 'warp_instructions: r = 0.9996, MAPE = 0.4%, N = 300'
 set xlabel 'GPGPU-Sim dev 6b244a5d SM2_GTX480 (warp_instructions)'
 set ylabel 'ptxemu, gtx480 (warp_instructions)'
 set size square
