@@ -235,7 +235,23 @@ static void submit(tm_gpu *g, uint32_t i, uint64_t ready)
         g->kmu_next = ready;
 }
 
+/* L (the levels key) of the run's LaPerm TB policy; 0 for any other policy,
+ * which has no priority queues to search. */
+static uint32_t laperm_levels(const tm_gpu *g)
+{
+    const char *p = gpu_config_choice_name(sched_names_cta, g->cfg.cta.policy);
+    if (!strcmp(p, "laperm-tbpri"))
+        return g->cfg.policy.laperm_tbpri_levels;
+    if (!strcmp(p, "laperm-smxbind"))
+        return g->cfg.policy.laperm_smxbind_levels;
+    if (!strcmp(p, "laperm-adaptive"))
+        return g->cfg.policy.laperm_adaptive_levels;
+    return 0;
+}
+
 /* Cycles from launch `rec` until it reaches the GPU.  dtbl: cdp.dtbl_latency.
+ * Under a LaPerm policy: dtbl, the queue insert search (cdp.dtbl_insert_latency)
+ * overlapped with that setup; cdp, plus L x cdp.kmu_search_latency.
  * cdp: the device runtime's calls as the DTBL paper's method models them
  * (docs/cdp.md): a fixed part per launching warp instruction
  * (cdp.launch_latency) and a part per launch in it
@@ -244,8 +260,13 @@ static void submit(tm_gpu *g, uint32_t i, uint64_t ready)
  * cycles, the last one when the whole call would have ended. */
 static uint64_t latency(tm_gpu *g, const ex_cdp_launch *rec)
 {
-    if (g->cfg.cdp.mode == GPU_CDP_DTBL)
-        return g->cfg.cdp.dtbl_latency;
+    uint32_t levels = laperm_levels(g);
+    if (g->cfg.cdp.mode == GPU_CDP_DTBL) {
+        /* LaPerm's queue insert overlaps the TB group's setup (sec. IV-E) */
+        uint64_t setup = g->cfg.cdp.dtbl_latency;
+        uint64_t insert = levels ? g->cfg.cdp.dtbl_insert_latency : 0;
+        return insert > setup ? insert : setup;
+    }
     tm_cdp_state *s = &g->cdp;
     uint32_t warp = rec->parent_thread / 32;
     if (s->warp_launches && s->warp_parent == rec->parent_id && s->warp_cta == rec->parent_cta &&
@@ -258,8 +279,10 @@ static uint64_t latency(tm_gpu *g, const ex_cdp_launch *rec)
         s->warp_cycle = rec->launch_cycle;
         s->warp_launches = 1;
     }
+    /* LaPerm's KMU searches up to L priority levels per dispatch (sec. IV-E) */
     return g->cfg.cdp.launch_latency +
-           (uint64_t)s->warp_launches * g->cfg.cdp.launch_latency_per_lane;
+           (uint64_t)s->warp_launches * g->cfg.cdp.launch_latency_per_lane +
+           (uint64_t)levels * g->cfg.cdp.kmu_search_latency;
 }
 
 bool tm_cdp_on_launch(void *user, ex_launch *parent, ex_cdp_launch *rec, const char **why)
