@@ -231,6 +231,15 @@ static void test_tb_stats_dtbl(void **state)
         const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, i);
         if (t->cta < 8) {
             assert_int_equal(t->depth, 0);
+            /* Fig. 2 by hand: every TB touches only the one line of done[],
+             * so P2's and P4's children share all of it with them (pc/c = 1),
+             * the other parents have no children, and every parent shares
+             * its line with the other parents */
+            if (t->cta == 2 || t->cta == 4)
+                assert_true(t->children_shared == 1.0);
+            else
+                assert_true(t->children_shared < 0);
+            assert_true(t->shared_with_grid == 1.0);
             continue;
         }
         /* TBs 8-9 are C0-C1 (P2's), 10-13 are C2-C5 (P4's) */
@@ -243,6 +252,7 @@ static void test_tb_stats_dtbl(void **state)
         /* the parent stores done[p], the child done[8..13]: both in the one
          * 128-byte line of the 56-byte buffer (allocations are 256-aligned) */
         assert_true(t->shared_with_parent == 1.0);
+        assert_true(t->shared_with_siblings == 1.0); /* cos/cs = 1 line / 1 line */
     }
     g_array_free(a, TRUE);
     world_close(&w);
@@ -390,12 +400,19 @@ static uint64_t fan_min_wait(const char *policy, const char *mode, const char *s
                      PTXEMU_OK);
     const tm_stats *st = ptxemu_timing_stats(w.ctx);
     uint64_t best = UINT64_MAX;
+    /* Fig. 2 by hand: child i writes a[32i..32i+31], its own 128-byte line
+     * (a is 256-aligned), so it shares none with its 31 siblings; the parent
+     * touches no global memory: it shares none of its children's lines. */
     for (guint i = 0; i < st->kernels->len; i++) {
         const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
         for (guint j = 0; k->tbs && j < k->tbs->len; j++) {
             const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, j);
             if (t->depth == 1 && t->issue_cycle - t->launch_cycle < best)
                 best = t->issue_cycle - t->launch_cycle;
+            if (t->depth == 1)
+                assert_true(t->shared_with_siblings == 0.0);
+            else
+                assert_true(t->children_shared == 0.0);
         }
     }
     world_close(&w);
