@@ -51,6 +51,7 @@ def load(results):
                     slots += c.get("issue_slots", 0)
             same = wait = kids = 0
             shared = []
+            fig2 = fig2_measures(s)
             for k in s.get("kernels", []):
                 for tb in k.get("tbs", []):
                     if tb.get("depth", 0) > 0 and "parent_sm" in tb:
@@ -68,8 +69,25 @@ def load(results):
                 "imbalance": imb, "no_warp": busy / slots if slots else float("nan"),
                 "same_sm": same / kids if kids else float("nan"),
                 "wait": wait / kids if kids else float("nan"), "kids": kids,
-                "shared": mean(shared)}
+                "shared": mean(shared), "fig2": fig2}
     return res, benches
+
+
+def fig2_measures(stats):
+    """The seed's three Fig. 2 ratios from one run's per-TB statistics
+    (docs/cdp.md): parent-child pc/c averaged over the TBs that launched,
+    child-sibling cos/cs over the child TBs with siblings, among parents
+    over the host-launched TBs of grids that launched."""
+    pc, cs, ap = [], [], []
+    for k in stats.get("kernels", []):
+        for tb in k.get("tbs", []):
+            if "children_shared" in tb:
+                pc.append(tb["children_shared"])
+            if "shared_with_siblings" in tb:
+                cs.append(tb["shared_with_siblings"])
+            if tb.get("depth", 0) == 0 and "shared_with_grid" in tb:
+                ap.append(tb["shared_with_grid"])
+    return {"parent_child": mean(pc), "child_sibling": mean(cs), "among_parents": mean(ap)}
 
 
 def gmean(xs):
@@ -211,6 +229,26 @@ def main():
     print("| **mean over benchmarks** | | " +
           " | ".join(fmt(100 * mean(avg[m]), ".1f") + "%" for m in MODES) + " |")
     print("| seed (Fig. 2, average) | | 38.4% | 38.4% |")
+    print()
+    print("Fig. 2's three measures as the seed defines them (docs/cdp.md: `children_shared`")
+    print("= pc/c per parent TB, `shared_with_siblings` = cos/cs per child TB,")
+    print("`shared_with_grid` per host-launched TB of a launching grid, the seed's")
+    print("undefined \"among parents\"), dtbl RR runs:\n")
+    print("| benchmark | parent-child (pc/c) | child-sibling (cos/cs) | among parents |")
+    print("|---|---|---|---|")
+    cols = ("parent_child", "child_sibling", "among_parents")
+    sums = {c: [] for c in cols}
+    for b in benches:
+        v = res.get((b, "dtbl", "rr"))
+        f = v["fig2"] if v else {}
+        for c in cols:
+            if f.get(c) is not None and not math.isnan(f[c]):
+                sums[c].append(f[c])
+        print(f"| {b} | " + " | ".join(fmt(100 * f[c], ".1f") + "%" if f.get(c) is not None
+                                       and not math.isnan(f[c]) else "—" for c in cols) + " |")
+    print("| **mean over benchmarks** | " +
+          " | ".join(fmt(100 * mean(sums[c]), ".1f") + "%" for c in cols) + " |")
+    print("| seed (Fig. 2, average) | 38.4% | 30.5% | 9.3% |")
     print()
 
 

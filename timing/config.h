@@ -538,7 +538,22 @@ typedef struct gpu_name_list {
       "dtbl mode: cycles from the launching instruction until the TB "      \
       "group joins the kernel's pool. Unsourced placeholder: LaPerm (sec. " \
       "V) says DTBL's TB-group launch latency is modelled directly in the " \
-      "simulator and gives no figure; no published value was found")
+      "simulator and gives no figure; no published value was found")      \
+    X(cdp, kmu_search_latency, U32, 0, 0, 1000000, 0, "core cycles", NULL, \
+      "cdp mode under a LaPerm TB policy (laperm-*): cycles per priority "  \
+      "level the KMU searches to dispatch a device kernel from the "        \
+      "priority queues; the worst case, all L levels (laperm.levels), is "  \
+      "added to the launch path. LaPerm sec. IV-E: 'may incur maximum "     \
+      "extra L cycles ... one cycle for each' (k20c: 1). 0: not modelled") \
+    X(cdp, dtbl_insert_latency, U32, 0, 0, 1000000, 0, "core cycles",     \
+      NULL,                                                                  \
+      "dtbl mode under a LaPerm TB policy (laperm-*): cycles to search the " \
+      "SMX's 128-entry on-chip priority queue for a TB group's insert "     \
+      "position, charged at its worst case and overlapped with the TB "     \
+      "group's setup (dtbl_latency): the group joins max(dtbl_latency, "    \
+      "this) after the launch. LaPerm sec. IV-E: 'can be 128 cycles in "    \
+      "the worst case ... can be hidden by the setting up process' (k20c: " \
+      "128). 0: not modelled")
 
 /* Sampled simulation (timing/sample.h, docs/sampling.md): each launch runs
  * in detail until its IPC is stable, the CTAs not yet placed then run

@@ -91,7 +91,7 @@ static void group_placed(tm_kernel *k, const tm_seg *seg, uint32_t cta, uint32_t
     sched_cta_group *gr =
         &g_array_index(k->groups, sched_cta_group, (guint)(seg - (const tm_seg *)(void *)k->segs->data));
     tm_tb_stat t = {cta, sm, now, gr->depth, gr->parent_kernel, gr->parent_cta, gr->parent_sm,
-                    gr->launch_cycle, seg->L->launch_id, cta - seg->first, -1.0};
+                    gr->launch_cycle, seg->L->launch_id, cta - seg->first, -1.0, -1.0, -1.0, -1.0};
     if (!k->tbs)
         k->tbs = g_array_new(FALSE, FALSE, sizeof(tm_tb_stat));
     g_array_append_val(k->tbs, t);

@@ -140,6 +140,63 @@ static bool module_launches(const ex_module *m)
     return false;
 }
 
+/* Lines of a set that `count` (line -> TBs touching it) says were touched by
+ * at least `min` TBs. */
+static guint lines_counted(GHashTable *set, GHashTable *count, guint min)
+{
+    guint n = 0;
+    GHashTableIter it;
+    gpointer line;
+    g_hash_table_iter_init(&it, set);
+    while (g_hash_table_iter_next(&it, &line, NULL))
+        n += GPOINTER_TO_UINT(g_hash_table_lookup(count, line)) >= min;
+    return n;
+}
+
+/* line -> number of the TBs in `tbs` (tm_tb_stat *, lines under `key`)
+ * that touched it */
+static GHashTable *count_lines(GHashTable *lines, GPtrArray *tbs, GPtrArray *keys)
+{
+    GHashTable *count = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (guint i = 0; i < tbs->len; i++) {
+        GHashTable *set = g_hash_table_lookup(lines, keys->pdata[i]);
+        GHashTableIter it;
+        gpointer line;
+        g_hash_table_iter_init(&it, set ? set : count);
+        while (set && g_hash_table_iter_next(&it, &line, NULL))
+            g_hash_table_insert(count, line, GUINT_TO_POINTER(
+                GPOINTER_TO_UINT(g_hash_table_lookup(count, line)) + 1));
+    }
+    return count;
+}
+
+typedef struct fp_group { GPtrArray *tbs, *keys; } fp_group;
+
+static void fp_group_free(gpointer p)
+{
+    fp_group *f = p;
+    g_ptr_array_free(f->tbs, TRUE);
+    g_ptr_array_free(f->keys, TRUE);
+    g_free(f);
+}
+
+static void fp_add(GHashTable *groups, gpointer gkey, tm_tb_stat *t, gpointer lkey)
+{
+    fp_group *f = g_hash_table_lookup(groups, gkey);
+    if (!f) {
+        f = g_new0(fp_group, 1);
+        f->tbs = g_ptr_array_new();
+        f->keys = g_ptr_array_new();
+        g_hash_table_insert(groups, gkey, f);
+    }
+    g_ptr_array_add(f->tbs, t);
+    g_ptr_array_add(f->keys, lkey);
+}
+
+/* LaPerm's Fig. 2 footprints, from the 128-byte lines each TB touched:
+ * per child TB shared_with_parent and shared_with_siblings (cos/cs); per
+ * parent TB children_shared (pc/c); per TB of a grid that launched,
+ * shared_with_grid (the seed's "among parents"). */
 void tm_cdp_footprints(tm_gpu *g, guint first)
 {
     tm_cdp_state *s = &g->cdp;
@@ -149,19 +206,29 @@ void tm_cdp_footprints(tm_gpu *g, guint first)
     for (guint i = 0; i < s->grids->len; i++)
         g_hash_table_insert(grid_of, GUINT_TO_POINTER(grid_at(g, i)->L->launch_id),
                             GUINT_TO_POINTER(i + 1));
+    GHashTable *tb_at = g_hash_table_new(g_direct_hash, g_direct_equal); /* lines key -> TB */
+    GHashTable *kids = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, fp_group_free);
+    GHashTable *grids = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, fp_group_free);
     for (guint k = first; k < g->stats.kernels->len; k++) {
         const tm_kernel_stats *ks = g_ptr_array_index(g->stats.kernels, k);
         for (guint i = 0; ks->tbs && i < ks->tbs->len; i++) {
             tm_tb_stat *t = &g_array_index(ks->tbs, tm_tb_stat, i);
+            guint me = GPOINTER_TO_UINT(g_hash_table_lookup(grid_of, GUINT_TO_POINTER(t->grid)));
+            if (!me)
+                continue;
+            gpointer key = line_key(me - 1, t->grid_cta);
+            g_hash_table_insert(tb_at, key, t);
+            fp_add(grids, GUINT_TO_POINTER(me), t, key);
             if (!t->depth)
                 continue;
-            guint me = GPOINTER_TO_UINT(g_hash_table_lookup(grid_of, GUINT_TO_POINTER(t->grid)));
             guint pa = GPOINTER_TO_UINT(
                 g_hash_table_lookup(grid_of, GUINT_TO_POINTER(t->parent_kernel)));
-            if (!me || !pa)
+            if (!pa)
                 continue;
-            GHashTable *mine = g_hash_table_lookup(s->lines, line_key(me - 1, t->grid_cta));
-            GHashTable *theirs = g_hash_table_lookup(s->lines, line_key(pa - 1, t->parent_cta));
+            gpointer pkey = line_key(pa - 1, t->parent_cta);
+            fp_add(kids, pkey, t, key);
+            GHashTable *mine = g_hash_table_lookup(s->lines, key);
+            GHashTable *theirs = g_hash_table_lookup(s->lines, pkey);
             if (!mine || !g_hash_table_size(mine))
                 continue;
             guint both = 0;
@@ -173,6 +240,47 @@ void tm_cdp_footprints(tm_gpu *g, guint first)
             t->shared_with_parent = (double)both / g_hash_table_size(mine);
         }
     }
+    GHashTable *launched = g_hash_table_new(g_direct_hash, g_direct_equal); /* grids */
+    GHashTableIter it;
+    gpointer pkey, value;
+    g_hash_table_iter_init(&it, kids);
+    while (g_hash_table_iter_next(&it, &pkey, &value)) {
+        fp_group *f = value;
+        g_hash_table_add(launched, GSIZE_TO_POINTER((GPOINTER_TO_SIZE(pkey) >> 32) + 1));
+        GHashTable *count = count_lines(s->lines, f->tbs, f->keys);
+        guint all = g_hash_table_size(count);
+        tm_tb_stat *parent = g_hash_table_lookup(tb_at, pkey);
+        GHashTable *pset = g_hash_table_lookup(s->lines, pkey);
+        if (parent && all)
+            parent->children_shared = pset ? (double)lines_counted(pset, count, 1) / all : 0.0;
+        for (guint i = 0; f->tbs->len > 1 && i < f->tbs->len; i++) {
+            GHashTable *mine = g_hash_table_lookup(s->lines, f->keys->pdata[i]);
+            guint shared = mine ? lines_counted(mine, count, 2) : 0;
+            guint own = mine ? g_hash_table_size(mine) - shared : 0; /* only mine */
+            if (all > own) /* siblings' union: everything but the lines only I touched */
+                ((tm_tb_stat *)f->tbs->pdata[i])->shared_with_siblings =
+                    (double)shared / (all - own);
+        }
+        g_hash_table_destroy(count);
+    }
+    g_hash_table_iter_init(&it, grids);
+    while (g_hash_table_iter_next(&it, &pkey, &value)) {
+        fp_group *f = value;
+        if (!g_hash_table_contains(launched, pkey) || f->tbs->len < 2)
+            continue;
+        GHashTable *count = count_lines(s->lines, f->tbs, f->keys);
+        for (guint i = 0; i < f->tbs->len; i++) {
+            GHashTable *mine = g_hash_table_lookup(s->lines, f->keys->pdata[i]);
+            if (mine && g_hash_table_size(mine))
+                ((tm_tb_stat *)f->tbs->pdata[i])->shared_with_grid =
+                    (double)lines_counted(mine, count, 2) / g_hash_table_size(mine);
+        }
+        g_hash_table_destroy(count);
+    }
+    g_hash_table_destroy(launched);
+    g_hash_table_destroy(grids);
+    g_hash_table_destroy(kids);
+    g_hash_table_destroy(tb_at);
     g_hash_table_destroy(grid_of);
 }
 
@@ -235,7 +343,23 @@ static void submit(tm_gpu *g, uint32_t i, uint64_t ready)
         g->kmu_next = ready;
 }
 
+/* L (the levels key) of the run's LaPerm TB policy; 0 for any other policy,
+ * which has no priority queues to search. */
+static uint32_t laperm_levels(const tm_gpu *g)
+{
+    const char *p = gpu_config_choice_name(sched_names_cta, g->cfg.cta.policy);
+    if (!strcmp(p, "laperm-tbpri"))
+        return g->cfg.policy.laperm_tbpri_levels;
+    if (!strcmp(p, "laperm-smxbind"))
+        return g->cfg.policy.laperm_smxbind_levels;
+    if (!strcmp(p, "laperm-adaptive"))
+        return g->cfg.policy.laperm_adaptive_levels;
+    return 0;
+}
+
 /* Cycles from launch `rec` until it reaches the GPU.  dtbl: cdp.dtbl_latency.
+ * Under a LaPerm policy: dtbl, the queue insert search (cdp.dtbl_insert_latency)
+ * overlapped with that setup; cdp, plus L x cdp.kmu_search_latency.
  * cdp: the device runtime's calls as the DTBL paper's method models them
  * (docs/cdp.md): a fixed part per launching warp instruction
  * (cdp.launch_latency) and a part per launch in it
@@ -244,8 +368,13 @@ static void submit(tm_gpu *g, uint32_t i, uint64_t ready)
  * cycles, the last one when the whole call would have ended. */
 static uint64_t latency(tm_gpu *g, const ex_cdp_launch *rec)
 {
-    if (g->cfg.cdp.mode == GPU_CDP_DTBL)
-        return g->cfg.cdp.dtbl_latency;
+    uint32_t levels = laperm_levels(g);
+    if (g->cfg.cdp.mode == GPU_CDP_DTBL) {
+        /* LaPerm's queue insert overlaps the TB group's setup (sec. IV-E) */
+        uint64_t setup = g->cfg.cdp.dtbl_latency;
+        uint64_t insert = levels ? g->cfg.cdp.dtbl_insert_latency : 0;
+        return insert > setup ? insert : setup;
+    }
     tm_cdp_state *s = &g->cdp;
     uint32_t warp = rec->parent_thread / 32;
     if (s->warp_launches && s->warp_parent == rec->parent_id && s->warp_cta == rec->parent_cta &&
@@ -258,8 +387,10 @@ static uint64_t latency(tm_gpu *g, const ex_cdp_launch *rec)
         s->warp_cycle = rec->launch_cycle;
         s->warp_launches = 1;
     }
+    /* LaPerm's KMU searches up to L priority levels per dispatch (sec. IV-E) */
     return g->cfg.cdp.launch_latency +
-           (uint64_t)s->warp_launches * g->cfg.cdp.launch_latency_per_lane;
+           (uint64_t)s->warp_launches * g->cfg.cdp.launch_latency_per_lane +
+           (uint64_t)levels * g->cfg.cdp.kmu_search_latency;
 }
 
 bool tm_cdp_on_launch(void *user, ex_launch *parent, ex_cdp_launch *rec, const char **why)

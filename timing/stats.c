@@ -531,7 +531,13 @@ static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
                 jw_u64(j, "launch_cycle", t->launch_cycle);
                 if (t->shared_with_parent >= 0)
                     jw_dbl(j, "shared_with_parent", t->shared_with_parent);
+                if (t->shared_with_siblings >= 0)
+                    jw_dbl(j, "shared_with_siblings", t->shared_with_siblings);
             }
+            if (t->children_shared >= 0)
+                jw_dbl(j, "children_shared", t->children_shared);
+            if (t->shared_with_grid >= 0)
+                jw_dbl(j, "shared_with_grid", t->shared_with_grid);
             jw_close(j, '}');
         }
         jw_close(j, ']');

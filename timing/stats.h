@@ -119,6 +119,15 @@ typedef struct tm_tb_stat {
     double shared_with_parent;   /* of the 128-byte global lines it touched, the
                                     fraction its parent TB touched too (LaPerm
                                     Fig. 2); < 0: not known */
+    double shared_with_siblings; /* child: of the lines its sibling TBs (same
+                                    parent TB) touched, the fraction it touched
+                                    too (Fig. 2's cos/cs); < 0: not known */
+    double children_shared;      /* parent: of the lines its children touched
+                                    (union), the fraction it touched (Fig. 2's
+                                    pc/c); < 0: no children */
+    double shared_with_grid;     /* TB of a grid that launched: of its lines,
+                                    the fraction another TB of its grid touched
+                                    (Fig. 2's "among parents"); < 0: not known */
 } tm_tb_stat;
 
 /* Sampled simulation of one launch (timing/sample.h; only with

@@ -231,6 +231,15 @@ static void test_tb_stats_dtbl(void **state)
         const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, i);
         if (t->cta < 8) {
             assert_int_equal(t->depth, 0);
+            /* Fig. 2 by hand: every TB touches only the one line of done[],
+             * so P2's and P4's children share all of it with them (pc/c = 1),
+             * the other parents have no children, and every parent shares
+             * its line with the other parents */
+            if (t->cta == 2 || t->cta == 4)
+                assert_true(t->children_shared == 1.0);
+            else
+                assert_true(t->children_shared < 0);
+            assert_true(t->shared_with_grid == 1.0);
             continue;
         }
         /* TBs 8-9 are C0-C1 (P2's), 10-13 are C2-C5 (P4's) */
@@ -243,6 +252,7 @@ static void test_tb_stats_dtbl(void **state)
         /* the parent stores done[p], the child done[8..13]: both in the one
          * 128-byte line of the 56-byte buffer (allocations are 256-aligned) */
         assert_true(t->shared_with_parent == 1.0);
+        assert_true(t->shared_with_siblings == 1.0); /* cos/cs = 1 line / 1 line */
     }
     g_array_free(a, TRUE);
     world_close(&w);
@@ -365,6 +375,69 @@ static void test_launch_latency(void **state)
     world_close(&w);
 }
 
+/* One warp instruction of `fan` launches 32 children on an idle 4-SM GPU;
+ * returns the shortest child wait (launch instruction to issue). */
+static uint64_t fan_min_wait(const char *policy, const char *mode, const char *setup)
+{
+    char *pol = g_strdup_printf("cta.policy=%s", policy);
+    char *md = g_strdup_printf("cdp.mode=%s", mode);
+    char *su = g_strdup_printf("cdp.dtbl_latency=%s", setup);
+    const char *sets[] = {"gpu.num_sms=4", pol, md, su, "cdp.launch_latency=1000",
+                          "cdp.launch_latency_per_lane=0", "cdp.kmu_search_latency=1",
+                          "cdp.dtbl_insert_latency=128", "laperm-tbpri.levels=4", NULL};
+    world w;
+    world_open(&w, CDP_PTX, sets);
+    g_free(pol);
+    g_free(md);
+    g_free(su);
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(w.ctx, &d, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(w.ctx, d, 0, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    int n = 32 * 32;
+    void *args[] = {&d, &n};
+    assert_int_equal(ptxemu_launch(w.mod, "_Z3fanPii", (ptxemu_dim3){1, 1, 1},
+                                   (ptxemu_dim3){32, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    uint64_t best = UINT64_MAX;
+    /* Fig. 2 by hand: child i writes a[32i..32i+31], its own 128-byte line
+     * (a is 256-aligned), so it shares none with its 31 siblings; the parent
+     * touches no global memory: it shares none of its children's lines. */
+    for (guint i = 0; i < st->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
+        for (guint j = 0; k->tbs && j < k->tbs->len; j++) {
+            const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, j);
+            if (t->depth == 1 && t->issue_cycle - t->launch_cycle < best)
+                best = t->issue_cycle - t->launch_cycle;
+            if (t->depth == 1)
+                assert_true(t->shared_with_siblings == 0.0);
+            else
+                assert_true(t->children_shared == 0.0);
+        }
+    }
+    world_close(&w);
+    return best;
+}
+
+/* LaPerm's launch-path costs (sec. IV-E; configs/k20c.ini).  A dtbl group
+ * joins its kernel's pool the cycle it arrives and its first TB issues the
+ * next cycle (+1); a cdp child kernel that finds a free KDU entry issues its
+ * first TB the cycle it reaches the KMU (+0).
+ *   dtbl, rr:     setup 100                          -> 100 + 1
+ *   dtbl, TB-Pri: max(setup 100, insert 128)         -> 128 + 1
+ *   dtbl, TB-Pri: setup 200 hides the insert         -> 200 + 1
+ *   cdp, rr:      1000 + 1 lane x 0                  -> 1000
+ *   cdp, TB-Pri:  1000 + L (4) levels x 1 searched   -> 1004 */
+static void test_launch_path_costs(void **state)
+{
+    (void)state;
+    assert_int_equal(fan_min_wait("rr", "dtbl", "100"), 101);
+    assert_int_equal(fan_min_wait("laperm-tbpri", "dtbl", "100"), 129);
+    assert_int_equal(fan_min_wait("laperm-tbpri", "dtbl", "200"), 201);
+    assert_int_equal(fan_min_wait("rr", "cdp", "100"), 1000);
+    assert_int_equal(fan_min_wait("laperm-tbpri", "cdp", "100"), 1004);
+}
+
 /* Every TB policy x {cdp, dtbl} x the device-launch kernels: the CPU's answers. */
 static void run_cdp_kernels(const char *policy, const char *mode)
 {
@@ -457,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_fig4_adaptive),
         cmocka_unit_test(test_tb_stats_dtbl),
         cmocka_unit_test(test_launch_latency),
+        cmocka_unit_test(test_launch_path_costs),
         cmocka_unit_test(test_limits_timing),
         cmocka_unit_test(test_policies_modes),
     };
