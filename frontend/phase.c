@@ -33,22 +33,26 @@ void ptx_phase_opts_init(ptx_phase_opts *o)
     o->loads = PTX_PHASE_LOADS_OFFCHIP;
 }
 
-static const char *const blocks_names[] = {"split", "linear"};
-static const char *const loads_names[] = {"offchip", "all"};
+const char *const ptx_phase_blocks_names[] = {"split", "linear", NULL};
+const char *const ptx_phase_loads_names[] = {"offchip", "all", NULL};
+#define blocks_names ptx_phase_blocks_names
+#define loads_names ptx_phase_loads_names
+#define N_BLOCKS 2u
+#define N_LOADS 2u
 
 const char *ptx_phase_blocks_name(ptx_phase_blocks b)
 {
-    return (unsigned)b < G_N_ELEMENTS(blocks_names) ? blocks_names[b] : "?";
+    return (unsigned)b < N_BLOCKS ? blocks_names[b] : "?";
 }
 
 const char *ptx_phase_loads_name(ptx_phase_loads l)
 {
-    return (unsigned)l < G_N_ELEMENTS(loads_names) ? loads_names[l] : "?";
+    return (unsigned)l < N_LOADS ? loads_names[l] : "?";
 }
 
 bool ptx_phase_blocks_lookup(const char *name, ptx_phase_blocks *out)
 {
-    for (unsigned k = 0; k < G_N_ELEMENTS(blocks_names); k++)
+    for (unsigned k = 0; k < N_BLOCKS; k++)
         if (g_strcmp0(name, blocks_names[k]) == 0) {
             *out = (ptx_phase_blocks)k;
             return true;
@@ -58,7 +62,7 @@ bool ptx_phase_blocks_lookup(const char *name, ptx_phase_blocks *out)
 
 bool ptx_phase_loads_lookup(const char *name, ptx_phase_loads *out)
 {
-    for (unsigned k = 0; k < G_N_ELEMENTS(loads_names); k++)
+    for (unsigned k = 0; k < N_LOADS; k++)
         if (g_strcmp0(name, loads_names[k]) == 0) {
             *out = (ptx_phase_loads)k;
             return true;

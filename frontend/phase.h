@@ -105,6 +105,10 @@ typedef struct ptx_phase_opts {
     ptx_phase_loads loads;
 } ptx_phase_opts;
 
+/* Choice names in enum order, NULL-terminated (config keys phase.blocks
+ * and phase.loads, timing/config.h). */
+extern const char *const ptx_phase_blocks_names[];
+extern const char *const ptx_phase_loads_names[];
 /* The defaults (SPLIT, OFFCHIP). */
 void ptx_phase_opts_init(ptx_phase_opts *o);
 /* Names for options and output: "split"/"linear", "offchip"/"all"; the

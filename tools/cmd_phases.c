@@ -387,8 +387,13 @@ int cmd_phases(int argc, char **argv)
         lat = &gcfg.latency;
     }
     g_strfreev(sets);
+    /* the options: the config's phase.blocks/phase.loads, then the flags */
     ptx_phase_opts popts;
     ptx_phase_opts_init(&popts);
+    if (!status && (config || sets)) {
+        popts.blocks = (ptx_phase_blocks)gcfg.phase.blocks;
+        popts.loads = (ptx_phase_loads)gcfg.phase.loads;
+    }
     if (!status && blocks && !ptx_phase_blocks_lookup(blocks, &popts.blocks)) {
         fprintf(stderr, "ptxemu phases: --blocks: '%s' is not split or linear\n", blocks);
         status = 2;
