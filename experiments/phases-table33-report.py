@@ -67,6 +67,30 @@ def sass_counts(bench):
     return res
 
 
+BENCH_NAME = {"bptree": "b+tree"}  # benchmark directory -> `ptxemu bench` name
+
+
+def inputs_small(ptxemu, bench):
+    """Per kernel of a size-small timing run on m2090 (lrr): launches,
+    largest launch's CTAs, threads per CTA and CTAs per SM."""
+    with tempfile.TemporaryDirectory() as d:
+        st = os.path.join(d, "s.json")
+        subprocess.run([ptxemu, "bench", "run", BENCH_NAME.get(bench, bench), "--size", "small",
+                        "--timing", "--config", "m2090", "--stats", st],
+                       check=True, capture_output=True)
+        data = json.load(open(st))
+    res = {}
+    for k in data["kernels"]:
+        r = res.setdefault(k["name"], {"launches": 0, "ctas": 0})
+        r["launches"] += 1
+        if k["ctas"] >= r["ctas"]:
+            r["ctas"] = k["ctas"]
+            r["threads"] = k["occupancy"]["threads_per_cta"]
+            r["per_sm"] = k["occupancy"]["ctas_per_sm"]
+            r["limited_by"] = k["occupancy"]["limited_by"]
+    return res, data["gpu"]
+
+
 def ratio(a, b):
     return a / b if b else float("nan")
 
@@ -91,6 +115,7 @@ def main():
     benches = sorted({r["ptxemu_benchmark"] for r in rows})
     res = {v: {b: phases_json(a.ptxemu, b, *v) for b in benches} for v in VARIANTS}
     sass = {b: sass_counts(b) for b in benches}
+    small = {b: inputs_small(a.ptxemu, b) for b in benches}
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
@@ -171,6 +196,43 @@ def main():
           f"{r['shortest_phase']} |")
     with open(os.path.join(os.path.dirname(a.data), "analysis.md")) as f:
         w("\n" + f.read().strip() + "\n")
+
+    w("\n## Prepared for the ch. 3 rerun\n")
+    w("Not a result: what the rerun of Figs. 3.7-3.8 needs, in one place.  **Typing** is the "
+      "thesis's (Fig. 3.7 and §3.5.2 text; columns `type_single`/`type_two` of "
+      "[`thesis-tables.csv`](phases-table33/thesis-tables.csv)), not ours: A = GTO beats RR, "
+      "B = RR beats GTO.  **Waves per SM** = CTAs / (16 SMs x CTAs per SM); the thesis's from "
+      "its Tables 3.2/3.3 (CTAs, CTAs/core), ours from a size-small timing run on m2090 (lrr, "
+      "largest launch of the kernel; CTAs per SM is the occupancy the timing model computes).  "
+      "Size paper was not run here; benchmarks/README.md says `paper` uses the grids the seeds "
+      "report, and the last column assumes so (thesis CTAs / (16 x our CTAs per SM)).  Where our "
+      "CTAs per SM differ from the thesis's (marked ≠), the warps a scheduler chooses from differ "
+      "too, whatever the input: our register counts come from our PTX, not the thesis's binaries.\n")
+    w("| thesis kernel | type single | type two | ptxemu kernel | thesis CTAs x threads | thesis CTAs/SM "
+      "| thesis waves/SM | ours (small): launches | CTAs x threads | CTAs/SM (limit) | waves/SM "
+      "| waves at paper grid, our CTAs/SM |")
+    w("|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|")
+    nsm = 16
+    for r, k, figs in pairs:
+        sm, gpu = small[r["ptxemu_benchmark"]]
+        nsm = gpu.get("num_sms", nsm) if isinstance(gpu, dict) else nsm
+        t_ctas, t_per = int(r["total_ctas"]), int(r["ctas_per_core"])
+        q = sm.get(k)
+        tw = t_ctas / (16 * t_per)
+        if q:
+            mark = "" if q["per_sm"] == t_per else " ≠"
+            ow = q["ctas"] / (nsm * q["per_sm"])
+            pw = t_ctas / (16 * q["per_sm"])
+            ours = (f"{q['launches']} | {q['ctas']} x {q['threads']} | {q['per_sm']} ({q['limited_by']}){mark} | "
+                    f"{ow:.2f} | {pw:.1f}")
+        else:
+            ours = "- | not launched at size small | - | - | -"
+        w(f"| {r['abbrev']} | {r['type_single']} | {r['type_two']} | {k} | {t_ctas} x {r['threads_per_cta']} | "
+          f"{t_per} | {tw:.1f} | {ours} |")
+    w("\nThe rerun (issue 33): `experiments/thesis-ch3.ini` with the thesis's typing above, at size "
+      "paper or at a reduced input that keeps the thesis's waves per SM and CTAs per SM "
+      "(EXPERIMENT-METHOD.md §1), and PA under both phase readings (`--set phase.blocks=split` and "
+      "`=linear`).\n")
     with open(a.out, "w") as f:
         f.write("\n".join(o) + "\n")
 
