@@ -133,7 +133,8 @@ def main():
     w("# Phases: `ptxemu phases` beside thesis Tables 3.2 and 3.3\n")
     w("Regenerate with `experiments/phases-table33.sh` (runs `experiments/phases-table33-report.py`; "
       "`ptxemu phases benchmarks/B/kernels.ptx --json --config m2090 [--blocks B --loads L]` per benchmark "
-      "and `ptxas -arch=sm_75` for the SASS counts).  Commit: `%s`%s.  Thesis numbers: "
+      "`ptxas -arch=sm_75` for the SASS counts, and `ptxemu bench run B --size small --timing --config m2090` "
+      "for the last section's CTAs per SM).  Commit: `%s`%s.  Thesis numbers: "
       "[`phases-table33/thesis-tables.csv`](phases-table33/thesis-tables.csv) (Tables 3.2/3.3, §3.5.1, "
       "pp. 30-31).\n" % (commit, " (with uncommitted changes)" if dirty else ""))
     w("Config: `m2090` (thesis Table 3.1: GPGPU-Sim 3.2 configured as a Tesla M2090); its latency "
