@@ -14,12 +14,60 @@ static bool space_is_long(ptx_space s)
 
 /* The row says which opcodes are long (OPF_LONG) and which are long only
  * off chip (OPF_LONG_SPACE: loads, stores, prefetches). */
-bool ptx_instr_is_long_latency(const ptx_instr *in)
+bool ptx_instr_is_long_latency_opts(const ptx_instr *in, ptx_phase_loads loads)
 {
     unsigned flags = ptx_opcode_info((ptx_opcode)in->op)->flags;
     if (flags & PTX_OPF_LONG_SPACE)
-        return space_is_long((ptx_space)in->space);
+        return loads == PTX_PHASE_LOADS_ALL || space_is_long((ptx_space)in->space);
     return (flags & PTX_OPF_LONG) != 0;
+}
+
+bool ptx_instr_is_long_latency(const ptx_instr *in)
+{
+    return ptx_instr_is_long_latency_opts(in, PTX_PHASE_LOADS_OFFCHIP);
+}
+
+void ptx_phase_opts_init(ptx_phase_opts *o)
+{
+    o->blocks = PTX_PHASE_BLOCKS_SPLIT;
+    o->loads = PTX_PHASE_LOADS_OFFCHIP;
+}
+
+const char *const ptx_phase_blocks_names[] = {"split", "linear", NULL};
+const char *const ptx_phase_loads_names[] = {"offchip", "all", NULL};
+#define blocks_names ptx_phase_blocks_names
+#define loads_names ptx_phase_loads_names
+#define N_BLOCKS 2u
+#define N_LOADS 2u
+
+const char *ptx_phase_blocks_name(ptx_phase_blocks b)
+{
+    return (unsigned)b < N_BLOCKS ? blocks_names[b] : "?";
+}
+
+const char *ptx_phase_loads_name(ptx_phase_loads l)
+{
+    return (unsigned)l < N_LOADS ? loads_names[l] : "?";
+}
+
+bool ptx_phase_blocks_lookup(const char *name, ptx_phase_blocks *out)
+{
+    for (unsigned k = 0; k < N_BLOCKS; k++)
+        if (g_strcmp0(name, blocks_names[k]) == 0) {
+            *out = (ptx_phase_blocks)k;
+            return true;
+        }
+    return false;
+}
+
+bool ptx_phase_loads_lookup(const char *name, ptx_phase_loads *out)
+{
+    for (unsigned k = 0; k < N_LOADS; k++)
+        if (g_strcmp0(name, loads_names[k]) == 0) {
+            *out = (ptx_phase_loads)k;
+            return true;
+        }
+    return false;
 }
 
 uint32_t ptx_instr_latency(const ptx_instr *in, const ptx_latency_table *lat)
@@ -49,7 +97,8 @@ static uint32_t fallthrough_block(const ptx_cfg *cfg, uint32_t b)
 }
 
 /* Splits the blocks into phases (thesis §3.4.2.1, top-to-bottom walk). */
-static void form_phases(ptx_phase_info *pi, const ptx_cfg *cfg, GArray *phases)
+static void form_phases(ptx_phase_info *pi, const ptx_cfg *cfg, GArray *phases,
+                        ptx_phase_blocks rule)
 {
     const ptx_func *f = cfg->func;
     uint32_t nregs = f->regs->len;
@@ -68,7 +117,10 @@ static void form_phases(ptx_phase_info *pi, const ptx_cfg *cfg, GArray *phases)
             ptx_phase ph = {.first = i, .end = i, .block = b,
                             .next = PTX_PHASE_NONE, .trigger_reg = -1,
                             .trigger_src = PTX_PHASE_NONE};
-            bool start = i == blk->first;
+            /* linear: only the function's first instruction starts a phase
+             * without a long-op reason */
+            bool start = rule == PTX_PHASE_BLOCKS_LINEAR ? phases->len == 0
+                                                          : i == blk->first;
             if (start) {
                 ph.start = PTX_PHASE_START_BLOCK;
             } else {
@@ -124,6 +176,17 @@ static void form_phases(ptx_phase_info *pi, const ptx_cfg *cfg, GArray *phases)
 ptx_phase_info *ptx_phase_analyze(const ptx_cfg *cfg,
                                   const ptx_latency_table *lat)
 {
+    return ptx_phase_analyze_opts(cfg, lat, NULL);
+}
+
+ptx_phase_info *ptx_phase_analyze_opts(const ptx_cfg *cfg, const ptx_latency_table *lat,
+                                       const ptx_phase_opts *opts)
+{
+    ptx_phase_opts o;
+    if (opts)
+        o = *opts;
+    else
+        ptx_phase_opts_init(&o);
     const ptx_func *f = cfg->func;
     ptx_phase_info *pi = g_new0(ptx_phase_info, 1);
     uint32_t n = f->instrs->len;
@@ -137,13 +200,13 @@ ptx_phase_info *ptx_phase_analyze(const ptx_cfg *cfg,
     for (uint32_t i = 0; i < n; i++) {
         const ptx_instr *in = ptx_func_instr(f, i);
         pi->latency[i] = ptx_instr_latency(in, lat);
-        pi->is_long[i] = ptx_instr_is_long_latency(in);
+        pi->is_long[i] = ptx_instr_is_long_latency_opts(in, o.loads);
         pi->nlong += pi->is_long[i];
         pi->phase_of[i] = PTX_PHASE_NONE; /* instructions outside any block */
     }
 
     GArray *phases = g_array_new(FALSE, FALSE, sizeof(ptx_phase));
-    form_phases(pi, cfg, phases);
+    form_phases(pi, cfg, phases, o.blocks);
     pi->nphases = phases->len;
     pi->phases = (ptx_phase *)(void *)g_array_free(phases, FALSE);
 
@@ -158,31 +221,36 @@ ptx_phase_info *ptx_phase_analyze(const ptx_cfg *cfg,
         ph->length = acc;
     }
 
-    /* next(P): same block, else the first phase of the fall-through block
-     * (skipping empty blocks). */
-    uint32_t *block_first = g_new(uint32_t, cfg->nblocks ? cfg->nblocks : 1);
+    /* next(P): the phase of the instruction after P's last one when that
+     * is in the same block, else the first phase of the fall-through block
+     * (skipping empty blocks).  With blocks=split this is the next phase of
+     * the same block or the fall-through block's first phase. */
+    uint32_t *block_of = g_new(uint32_t, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++)
+        block_of[i] = PTX_CFG_NONE;
     for (uint32_t b = 0; b < cfg->nblocks; b++)
-        block_first[b] = PTX_PHASE_NONE;
-    for (uint32_t p = pi->nphases; p-- > 0;)
-        block_first[pi->phases[p].block] = p;
+        for (uint32_t i = cfg->blocks[b].first; i < cfg->blocks[b].end && i < n; i++)
+            block_of[i] = b;
     for (uint32_t p = 0; p < pi->nphases; p++) {
         ptx_phase *ph = &pi->phases[p];
-        if (p + 1 < pi->nphases && pi->phases[p + 1].block == ph->block) {
-            ph->next = p + 1;
+        uint32_t b = block_of[ph->end - 1];
+        if (b == PTX_CFG_NONE)
+            continue;
+        if (ph->end < cfg->blocks[b].end) {
+            ph->next = pi->phase_of[ph->end];
             continue;
         }
-        uint32_t b = ph->block;
         for (uint32_t steps = 0; steps < cfg->nblocks; steps++) {
             b = fallthrough_block(cfg, b);
             if (b == PTX_CFG_NONE)
                 break;
-            if (block_first[b] != PTX_PHASE_NONE) {
-                ph->next = block_first[b];
+            if (cfg->blocks[b].end > cfg->blocks[b].first) {
+                ph->next = pi->phase_of[cfg->blocks[b].first];
                 break;
             }
         }
     }
-    g_free(block_first);
+    g_free(block_of);
 
     pi->longest_phase = pi->shortest_phase = PTX_PHASE_NONE;
     for (uint32_t p = 0; p < pi->nphases; p++) {

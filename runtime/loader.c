@@ -155,10 +155,12 @@ static void describe_instr(GString *out, const ptx_module *ir, const ptx_func *f
 }
 
 /* Fills the phase fields of out[0..n) from the phase pass run with `lat`
- * (NULL: the default table of isa/latency.h). */
-static void fill_phases(const ex_func *ef, const ptx_latency_table *lat, ex_annot *out)
+ * and options `opts` (NULL: the default table of isa/latency.h, the default
+ * options). */
+static void fill_phases(const ex_func *ef, const ptx_latency_table *lat,
+                        const ptx_phase_opts *opts, ex_annot *out)
 {
-    ptx_phase_info *ph = ptx_phase_analyze(ef->cfg, lat);
+    ptx_phase_info *ph = ptx_phase_analyze_opts(ef->cfg, lat, opts);
     if (!ph)
         return;
     for (uint32_t i = 0; i < ef->ir->instrs->len; i++) {
@@ -179,7 +181,7 @@ static void annotate(ex_module *m, ex_func *ef)
 {
     uint32_t n = ef->ir->instrs->len;
     ef->annot = g_new0(ex_annot, n + 1);
-    fill_phases(ef, NULL, ef->annot);
+    fill_phases(ef, NULL, NULL, ef->annot);
     ptx_phase_info *ph = ptx_phase_analyze(ef->cfg, NULL);
     ef->nphases = ph ? ph->nphases : 0;
     ptx_phase_info_free(ph);
@@ -199,13 +201,14 @@ static void annotate(ex_module *m, ex_func *ef)
     ptx_spin_info_free(sp);
 }
 
-ex_annot *ex_func_annotate(const ex_func *ef, const ptx_latency_table *lat)
+ex_annot *ex_func_annotate(const ex_func *ef, const ptx_latency_table *lat,
+                           const ptx_phase_opts *opts)
 {
     uint32_t n = ef->ir->instrs->len;
     ex_annot *a = g_new0(ex_annot, n + 1);
     if (ef->annot)
         memcpy(a, ef->annot, sizeof *a * (n + 1)); /* spin candidates */
-    fill_phases(ef, lat, a);
+    fill_phases(ef, lat, opts, a);
     return a;
 }
 

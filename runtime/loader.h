@@ -4,6 +4,7 @@
 #define PTXEMU_RUNTIME_LOADER_H
 
 #include "runtime/exec.h"
+#include "frontend/phase.h"
 
 /* Decodes `ir`; instructions without semantics are described (with their
  * location) in `unsupported`, and get no handler. */
@@ -19,8 +20,10 @@ void ex_module_free(ex_module *m);
 bool ex_module_check_shared(const ex_module *m, uint64_t limit, const char *what,
                             GError **err);
 /* The annotations of ef's instructions with phases measured in the
- * latencies of `lat` (a GPU config's table; NULL: the default table), one
+ * latencies of `lat` (a GPU config's table; NULL: the default table) and
+ * the rule options `opts` (NULL: the defaults, frontend/phase.h), one
  * more entry than instructions; free with g_free. */
-ex_annot *ex_func_annotate(const ex_func *ef, const ptx_latency_table *lat);
+ex_annot *ex_func_annotate(const ex_func *ef, const ptx_latency_table *lat,
+                           const ptx_phase_opts *opts);
 
 #endif

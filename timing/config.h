@@ -12,6 +12,7 @@
 #ifndef PTXEMU_TIMING_CONFIG_H
 #define PTXEMU_TIMING_CONFIG_H
 
+#include "frontend/phase.h"
 #include "isa/latency.h"
 #include "sched/sched.h"
 
@@ -448,6 +449,19 @@ typedef struct gpu_name_list {
       "SIMT reconvergence stack (off), or on for modules whose .target is "  \
       "sm_70 or newer (auto); the presets of pre-Volta GPUs set off")
 
+/* The phase pass's reading of the thesis (frontend/phase.h,
+ * docs/experiments/phases-table33.md): what the phase-aware policies see. */
+#define GPU_CFG_phase(X)                                                     \
+    X(phase, blocks, ENUM, PTX_PHASE_BLOCKS_SPLIT, 0, 0, 0, "",               \
+      ptx_phase_blocks_names,                                                \
+      "split: every basic block starts a phase (thesis 3.4.2.1 text); "      \
+      "linear: only a read of a long-op register does, across blocks "       \
+      "(what Tables 3.2/3.3's counts imply)")                                \
+    X(phase, loads, ENUM, PTX_PHASE_LOADS_OFFCHIP, 0, 0, 0, "",               \
+      ptx_phase_loads_names,                                                 \
+      "Loads that are long-latency for phases: offchip (global, local, "     \
+      "texture, generic) or all (param, shared and const too)")
+
 #define GPU_CFG_spin(X)                                                      \
     X(spin, policy, ENUM, 0, 0, 0, 0, "", sched_names_backoff,               \
       "Spin detection and warp backoff policy")
@@ -616,7 +630,7 @@ typedef struct gpu_name_list {
 #define GPU_CONFIG_GROUPS_A(G) G(gpu) G(clock) G(core) G(units)
 #define GPU_CONFIG_GROUPS_B(G)                                               \
     G(l1d) G(l1i) G(l2) G(const_cache) G(tex_cache) G(noc) G(dram) G(icc)           \
-    G(energy) G(warp) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)  \
+    G(energy) G(warp) G(phase) G(spin) G(fetch) G(cta) G(kernel) G(stats) G(limits)  \
     G(cdp) G(check) G(sample) G(sim)
 
 /* ------------------------------------------------------------ the struct */

@@ -55,6 +55,8 @@ static const group_doc group_docs[] = {
                "placeholders; docs/energy.md gives each derivation. Compare "
                "normalised values only (ONAC, ICC)."},
     {"warp", "Warp scheduler (ordering policy) of every SM scheduler."},
+    {"phase", "The phase pass's reading of the thesis (frontend/phase.h): what the phase-aware "
+              "policies (pa, pa-tl) see; docs/experiments/phases-table33.md compares the readings."},
     {"spin", "Spin detection and warp backoff (the backoff level)."},
     {"fetch", "Fetch-stage policy: which waiting warp gets its instruction "
               "buffer refilled next."},

@@ -158,7 +158,8 @@ tm_func *tm_func_build(const gpu_config *cfg, const ex_func *fn)
     f->fn = fn;
     f->ins = g_new0(tm_ins, fn->ninstrs + 1);
     /* phases in this config's latencies: what the schedulers see */
-    f->annot = ex_func_annotate(fn, &cfg->latency);
+    ptx_phase_opts po = {(ptx_phase_blocks)cfg->phase.blocks, (ptx_phase_loads)cfg->phase.loads};
+    f->annot = ex_func_annotate(fn, &cfg->latency, &po);
     for (uint32_t i = 0; i < fn->ninstrs; i++) {
         const ex_instr *in = &fn->code[i];
         tm_ins *t = &f->ins[i];

@@ -331,7 +331,7 @@ static void json_latency(GString *o, const ptx_latency_table *lat)
 
 int cmd_phases(int argc, char **argv)
 {
-    gchar *kernel = NULL, *config = NULL;
+    gchar *kernel = NULL, *config = NULL, *blocks = NULL, *loads = NULL;
     gchar **sets = NULL;
     gboolean json = FALSE, summary = FALSE;
     GOptionEntry entries[] = {
@@ -341,6 +341,12 @@ int cmd_phases(int argc, char **argv)
          "the timing model's schedulers see", "NAME|FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
          "override one config key (repeatable), e.g. latency.fp_add=6", "GROUP.KEY=VALUE"},
+        {"blocks", 0, 0, G_OPTION_ARG_STRING, &blocks,
+         "split (default): every basic block starts a phase; linear: only the long-op rule "
+         "does, across blocks (docs/experiments/phases-table33.md)", "split|linear"},
+        {"loads", 0, 0, G_OPTION_ARG_STRING, &loads,
+         "offchip (default): loads/stores of global, local, texture and generic memory are "
+         "long; all: of any space", "offchip|all"},
         {"json", 0, 0, G_OPTION_ARG_NONE, &json, "print JSON (docs/phases-json.md)", NULL},
         {"summary", 's', 0, G_OPTION_ARG_NONE, &summary,
          "print only the per-kernel summary table", NULL},
@@ -381,11 +387,32 @@ int cmd_phases(int argc, char **argv)
         lat = &gcfg.latency;
     }
     g_strfreev(sets);
+    /* the options: the config's phase.blocks/phase.loads, then the flags */
+    ptx_phase_opts popts;
+    ptx_phase_opts_init(&popts);
+    if (!status && (config || sets)) {
+        popts.blocks = (ptx_phase_blocks)gcfg.phase.blocks;
+        popts.loads = (ptx_phase_loads)gcfg.phase.loads;
+    }
+    if (!status && blocks && !ptx_phase_blocks_lookup(blocks, &popts.blocks)) {
+        fprintf(stderr, "ptxemu phases: --blocks: '%s' is not split or linear\n", blocks);
+        status = 2;
+    }
+    if (!status && loads && !ptx_phase_loads_lookup(loads, &popts.loads)) {
+        fprintf(stderr, "ptxemu phases: --loads: '%s' is not offchip or all\n", loads);
+        status = 2;
+    }
+    g_free(blocks);
+    g_free(loads);
     if (status) {
         g_free(kernel);
         g_free(config);
         return status;
     }
+    /* the options show only when they differ from the defaults, so default
+     * output stays what it was before they existed */
+    bool opts_default = popts.blocks == PTX_PHASE_BLOCKS_SPLIT &&
+                        popts.loads == PTX_PHASE_LOADS_OFFCHIP;
 
     ptx_module *m = ptx_parse_file(argv[1], &err);
     if (!m) {
@@ -406,7 +433,7 @@ int cmd_phases(int argc, char **argv)
             status = 1;
             continue;
         }
-        fn_result r = {f, cfg, ptx_phase_analyze(cfg, lat), ptx_spin_analyze(m, cfg),
+        fn_result r = {f, cfg, ptx_phase_analyze_opts(cfg, lat, &popts), ptx_spin_analyze(m, cfg),
                        labels_by_instr(m, f)};
         g_array_append_val(results, r);
     }
@@ -425,6 +452,10 @@ int cmd_phases(int argc, char **argv)
         json_str(out, argv[1]);
         g_string_append(out, ",\n");
         json_latency(out, lat);
+        if (!opts_default)
+            g_string_append_printf(out, "  \"phase_options\": {\"blocks\": \"%s\", \"loads\": \"%s\"},\n",
+                                   ptx_phase_blocks_name(popts.blocks),
+                                   ptx_phase_loads_name(popts.loads));
         g_string_append(out, "  \"functions\": [");
         for (guint k = 0; k < results->len; k++) {
             g_string_append(out, k ? ",\n" : "\n");
@@ -447,12 +478,17 @@ int cmd_phases(int argc, char **argv)
         if (!summary) {
             g_string_append_printf(out, "// %s: phases and spin candidates; latencies: built-in "
                                         "GPGPU-Sim 3.x GTX480 (Fermi) table\n", argv[1]);
+
             for (guint k = 0; k < results->len; k++) {
                 g_string_append_c(out, '\n');
                 text_function(out, m, &rs[k]);
             }
             g_string_append_c(out, '\n');
         }
+        if (!opts_default)
+            g_string_append_printf(out, "phase options: blocks=%s loads=%s\n",
+                                   ptx_phase_blocks_name(popts.blocks),
+                                   ptx_phase_loads_name(popts.loads));
         text_summary(out, rs, results->len);
     }
     fwrite(out->str, 1, out->len, stdout);

@@ -284,6 +284,92 @@ static void test_nested_loops(void **state)
     release(&a);
 }
 
+/* The phase-rule options (ptx_phase_opts) on a hand-worked kernel
+ * (tests/corpus/phase/rules_loop.ptx; blocks 0-7, 8-11 loop, 12-17).
+ * Latencies: ld/st/mov/setp/bra/bar/ret 1, mul.wide 4, add.s64/s32/f32 4.
+ *   split/offchip:  [0-7] 14 | [8-11] 10 | [12-17] 9          -> 3 / 14 / 9
+ *   linear/offchip: [0-7] 14 | [8-17] 19 (the loop's add reads the
+ *                   global load across the block boundary)     -> 2 / 19 / 14
+ *   split/all:      [0-3] 7 | [4-7] 7 (reads ld.param %rd1) | [8-11] 10 |
+ *                   [12-14] 3 | [15-17] 6 (reads ld.shared %f3) -> 5 / 10 / 3
+ *   linear/all:     [0-3] 7 | [4-7] 7 | [8-14] 13 | [15-17] 6   -> 4 / 13 / 6 */
+static ptx_phase_info *analyse_opts(analysed *a, ptx_phase_blocks b, ptx_phase_loads l)
+{
+    ptx_phase_opts o;
+    ptx_phase_opts_init(&o);
+    o.blocks = b;
+    o.loads = l;
+    return ptx_phase_analyze_opts(a->cfg, NULL, &o);
+}
+
+static void test_rule_options(void **state)
+{
+    (void)state;
+    analysed a = analyse("tests/corpus/phase/rules_loop.ptx", "rules_loop", NULL);
+    assert_int_equal(a.pi->ninstrs, 18);
+    assert_int_equal(a.cfg->nblocks, 3);
+
+    /* the default options are ptx_phase_analyze's */
+    ptx_phase_info *pi = analyse_opts(&a, PTX_PHASE_BLOCKS_SPLIT, PTX_PHASE_LOADS_OFFCHIP);
+    assert_int_equal(pi->nphases, 3);
+    check_phase(pi, 0, 0, 8, 14, 1);
+    check_phase(pi, 1, 8, 12, 10, 2);
+    check_phase(pi, 2, 12, 18, 9, PTX_PHASE_NONE);
+    assert_int_equal(a.pi->nphases, 3);
+    assert_int_equal(pi->longest, 14);
+    assert_int_equal(pi->shortest, 9);
+    ptx_phase_info_free(pi);
+
+    pi = analyse_opts(&a, PTX_PHASE_BLOCKS_LINEAR, PTX_PHASE_LOADS_OFFCHIP);
+    assert_int_equal(pi->nphases, 2);
+    check_phase(pi, 0, 0, 8, 14, 1);
+    check_phase(pi, 1, 8, 18, 19, PTX_PHASE_NONE);
+    assert_int_equal(pi->phases[1].start, PTX_PHASE_START_LONGOP);
+    assert_int_equal(pi->phases[1].trigger_reg, reg_id(a.f, "%f1"));
+    assert_int_equal(pi->phases[1].trigger_src, 5);
+    const uint32_t dist[] = {14, 13, 12, 11, 7, 3, 2, 1, 19, 15, 11, 10, 9, 8, 7, 6, 2, 1};
+    check_u32s(pi->distance, dist, 18);
+    assert_int_equal(pi->longest, 19);
+    assert_int_equal(pi->shortest, 14);
+    assert_int_equal(pi->nlong, 5); /* ld.global, bra, bar, st.global, ret */
+    ptx_phase_info_free(pi);
+
+    pi = analyse_opts(&a, PTX_PHASE_BLOCKS_SPLIT, PTX_PHASE_LOADS_ALL);
+    assert_int_equal(pi->nphases, 5);
+    check_phase(pi, 0, 0, 4, 7, 1);
+    check_phase(pi, 1, 4, 8, 7, 2);
+    check_phase(pi, 2, 8, 12, 10, 3);
+    check_phase(pi, 3, 12, 15, 3, 4);
+    check_phase(pi, 4, 15, 18, 6, PTX_PHASE_NONE);
+    assert_int_equal(pi->phases[1].trigger_reg, reg_id(a.f, "%rd1"));
+    assert_int_equal(pi->phases[4].trigger_reg, reg_id(a.f, "%f3"));
+    assert_int_equal(pi->longest, 10);
+    assert_int_equal(pi->shortest, 3);
+    assert_int_equal(pi->nlong, 9); /* + 2 ld.param, st.shared, ld.shared */
+    ptx_phase_info_free(pi);
+
+    pi = analyse_opts(&a, PTX_PHASE_BLOCKS_LINEAR, PTX_PHASE_LOADS_ALL);
+    assert_int_equal(pi->nphases, 4);
+    check_phase(pi, 0, 0, 4, 7, 1);
+    check_phase(pi, 1, 4, 8, 7, 2);
+    check_phase(pi, 2, 8, 15, 13, 3); /* %r1 (ld.param) was dropped at phase 1 */
+    check_phase(pi, 3, 15, 18, 6, PTX_PHASE_NONE);
+    assert_int_equal(pi->longest, 13);
+    assert_int_equal(pi->shortest, 6);
+    ptx_phase_info_free(pi);
+
+    ptx_phase_blocks b;
+    ptx_phase_loads l;
+    assert_true(ptx_phase_blocks_lookup("linear", &b));
+    assert_int_equal(b, PTX_PHASE_BLOCKS_LINEAR);
+    assert_true(ptx_phase_loads_lookup("all", &l));
+    assert_int_equal(l, PTX_PHASE_LOADS_ALL);
+    assert_false(ptx_phase_blocks_lookup("blocks", &b));
+    assert_string_equal(ptx_phase_blocks_name(PTX_PHASE_BLOCKS_SPLIT), "split");
+    assert_string_equal(ptx_phase_loads_name(PTX_PHASE_LOADS_OFFCHIP), "offchip");
+    release(&a);
+}
+
 /* nvcc's vector add (bounds check: three blocks). */
 static void test_nvcc_vector_add(void **state)
 {
@@ -485,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_several_loads),
         cmocka_unit_test(test_blocks),
         cmocka_unit_test(test_nested_loops),
+        cmocka_unit_test(test_rule_options),
         cmocka_unit_test(test_nvcc_vector_add),
         cmocka_unit_test(test_long_latency_classes),
         cmocka_unit_test(test_corpus_invariants),
