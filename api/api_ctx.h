@@ -82,6 +82,14 @@ ptxemu_status api_memset(ptxemu_ctx *ctx, ptxemu_dptr dst, int value, size_t n);
 void api_queue_init(ptxemu_ctx *ctx);
 void api_queue_destroy(ptxemu_ctx *ctx);
 ptxemu_status api_queue_drain(ptxemu_ctx *ctx);
+/* Synchronous copies and launches wait for queued work first (the default
+ * stream): returns the queue's error from the calling function. */
+#define WAIT_QUEUE(ctx)                                              \
+    do {                                                             \
+        ptxemu_status qs_ = ctx ? api_queue_drain(ctx) : PTXEMU_OK; \
+        if (qs_ != PTXEMU_OK)                                        \
+            return qs_;                                              \
+    } while (0)
 /* Runs the queue now (api_queue_drain does, or with host lanes the lane
  * that completes a round does). */
 ptxemu_status api_queue_run(ptxemu_ctx *ctx);
