@@ -331,6 +331,10 @@ typedef struct gpu_name_list {
       "Buffer depth of each injection and ejection port")                    \
     X(noc, latency, U32, 4, 1, 1000, 0, "NoC cycles", NULL,                  \
       "Cycles a flit takes through the crossbar without contention")        \
+    X(noc, header, U32, 0, 0, 1024, 0, "bytes", NULL,                        \
+      "Control bytes a data-carrying packet (read reply, write request) "   \
+      "adds to its data when it is cut into flits (GPGPU-Sim: 8); 0: the "  \
+      "header travels as sideband control")                                  \
     X(noc, slice_ports, BOOL, false, 0, 0, 0, "", NULL,                      \
       "Each L2 slice has its own crossbar port on both crossbars "          \
       "(GPGPU-Sim: one node per memory sub-partition); false: one port "    \

@@ -66,7 +66,8 @@ static void to_ret(memsys *m, l2_slice *s, uint32_t p, uint64_t ready)
 {
     noc_pkt *pk = &m->pool[p];
     pk->ready = ready;
-    pk->flits = (uint16_t)noc_flits(pk->bytes, m->cfg.noc.channel_width);
+    pk->flits =
+        (uint16_t)noc_flits(pk->bytes, m->cfg.noc.header, m->cfg.noc.channel_width);
     fifo_push(m->pool, &s->ret, p);
 }
 
@@ -109,7 +110,7 @@ static bool l2_accept(memsys *m, ms_part *pt, uint32_t sl, uint32_t p, uint64_t 
         bool ack = pk->flags & PKTF_ACK;
         if (ack && !ret_room(m, s, 1))
             return false;
-        noc_eject(&m->req, m->pool, part_port(m, pt->id, sl));
+        noc_eject(&m->req, m->pool, part_port(m, pt->id, sl), k);
         l2_store(m, s, sl, key, local, pk->bytes, pk->sm);
         if (ack) {
             /* the packet goes back as the acknowledgement, after the same
@@ -124,7 +125,7 @@ static bool l2_accept(memsys *m, ms_part *pt, uint32_t sl, uint32_t p, uint64_t 
     } else if (cache_lookup(&s->c, key, true)) {
         if (!ret_room(m, s, 1))
             return false;
-        noc_eject(&m->req, m->pool, part_port(m, pt->id, sl));
+        noc_eject(&m->req, m->pool, part_port(m, pt->id, sl), k);
         m->st.l2_hits++;
         if (pk->kind == PKT_ATOMIC)
             l2_store(m, s, sl, key, local, pk->bytes, pk->sm);
@@ -146,7 +147,7 @@ static bool l2_accept(memsys *m, ms_part *pt, uint32_t sl, uint32_t p, uint64_t 
             m->dram_pending++;
             wake_dram(m, pt, at);
         }
-        noc_eject(&m->req, m->pool, part_port(m, pt->id, sl));
+        noc_eject(&m->req, m->pool, part_port(m, pt->id, sl), k);
         mshr_add(&s->m, e, p);
         m->st.l2_misses++;
     }

@@ -258,7 +258,9 @@ static void bus_step(memsys *m, uint32_t ci, uint64_t k)
         if (!cc_hit)
             entry = icc_find(&cl->icc, pk->addr);
     }
-    uint32_t flits = pk->kind == PKT_READ ? 1 : noc_flits(pk->bytes, m->cfg.noc.channel_width);
+    uint32_t flits = pk->kind == PKT_READ
+                         ? 1
+                         : noc_flits(pk->bytes, m->cfg.noc.header, m->cfg.noc.channel_width);
     bool consumed_here = cc_hit || entry >= 0;
     if (!consumed_here && !noc_can_inject(&m->req, ci, flits))
         return; /* port full: the bus stalls this cycle */
@@ -328,7 +330,7 @@ static uint64_t icnt_tick(memsys *m, uint64_t k)
                 continue;
             }
             if (m->pool[q->head].ready <= k) {
-                uint32_t p = noc_eject(&m->rep, m->pool, ci);
+                uint32_t p = noc_eject(&m->rep, m->pool, ci, k);
                 m->n_rep_out--;
                 cluster_deliver(m, &m->cl[ci], p, k);
             }
@@ -637,6 +639,22 @@ void memsys_get_extra_stats(const memsys *m, memsys_extra_stats *out)
         out->tex_misses += n->tex_misses;
     }
     out->noc_flits = m->req.flits_sent + m->rep.flits_sent;
+    out->noc_req_flits = m->req.flits_sent;
+    out->noc_req_packets = m->req.packets_sent;
+    out->noc_req_inj_wait = m->req.inj_wait_sum;
+    out->noc_req_ej_wait = m->req.ej_wait_sum;
+    out->noc_req_ejected = m->req.ejected;
+    out->noc_rep_flits = m->rep.flits_sent;
+    out->noc_rep_packets = m->rep.packets_sent;
+    out->noc_rep_inj_wait = m->rep.inj_wait_sum;
+    out->noc_rep_ej_wait = m->rep.ej_wait_sum;
+    out->noc_rep_ejected = m->rep.ejected;
+    out->noc_req_inj_wait_max = m->req.inj_wait_max;
+    out->noc_req_ej_wait_max = m->req.ej_wait_max;
+    out->noc_rep_inj_wait_max = m->rep.inj_wait_max;
+    out->noc_rep_ej_wait_max = m->rep.ej_wait_max;
+    out->noc_cluster_ports = m->req.nin;
+    out->noc_mem_ports = m->req.nout;
     for (uint32_t p = 0; p < m->nparts; p++) {
         const dram_stats *d = dram_get_stats(m->part[p].dr);
         out->dram_activates += d->activates;

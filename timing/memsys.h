@@ -111,6 +111,18 @@ typedef struct memsys_extra_stats {
                                      (volatile, strong wider than the CTA, .cg,
                                      .cv): neither L1 hits nor misses */
     uint64_t l1_acquire_drops;    /* L1 lines dropped by acquires (memorder.c) */
+    /* Per crossbar (req: cluster ports -> memory ports; rep: back), for
+     * link utilisation and queueing (noc.h): flits and packets granted,
+     * injection waits (NoC cycles) and ejection waits (the consumer's
+     * cycles: L2 for req, NoC for rep) summed over `ejected` packets. */
+    uint64_t noc_req_flits, noc_req_packets, noc_req_inj_wait, noc_req_ej_wait,
+        noc_req_ejected;
+    uint64_t noc_rep_flits, noc_rep_packets, noc_rep_inj_wait, noc_rep_ej_wait,
+        noc_rep_ejected;
+    /* Not differences: maxima since the run began, and the port counts. */
+    uint64_t noc_req_inj_wait_max, noc_req_ej_wait_max;
+    uint64_t noc_rep_inj_wait_max, noc_rep_ej_wait_max;
+    uint64_t noc_cluster_ports, noc_mem_ports;
 } memsys_extra_stats;
 
 void memsys_get_extra_stats(const memsys *m, memsys_extra_stats *out);

@@ -50,6 +50,10 @@ void noc_step(noc_xbar *x, noc_pkt *pool, uint64_t tick, noc_arrive_fn arrive,
             continue;
         uint32_t id = fifo_pop(pool, q);
         x->queued--;
+        uint64_t w = tick - p->ready;
+        x->inj_wait_sum += w;
+        if (w > x->inj_wait_max)
+            x->inj_wait_max = w;
         x->in_free[i] = x->out_free[o] = tick + p->flits;
         uint64_t at = tick + x->latency + p->flits - 1;
         p->ready = at;

@@ -104,6 +104,12 @@ typedef struct noc_xbar {
     uint32_t queued;                /* packets in input buffers */
     uint32_t rr;
     uint64_t flits_sent, packets_sent;
+    /* Queueing (docs/stats-json.md "noc"): a packet's wait at its input
+     * from the first cycle it could be granted to its grant (NoC cycles),
+     * and in the output buffer from arrival to ejection (the consumer's
+     * cycles). */
+    uint64_t inj_wait_sum, inj_wait_max;
+    uint64_t ej_wait_sum, ej_wait_max, ejected;
 } noc_xbar;
 
 void noc_init(noc_xbar *x, uint32_t nin, uint32_t nout, uint32_t depth,
@@ -123,16 +129,24 @@ static inline void noc_inject(noc_xbar *x, noc_pkt *pool, uint32_t in, uint32_t 
 /* One NoC cycle of arbitration and transfer. */
 void noc_step(noc_xbar *x, noc_pkt *pool, uint64_t tick, noc_arrive_fn arrive,
               void *ctx);
-/* Takes the head of output `o` (the caller checked it has arrived). */
-static inline uint32_t noc_eject(noc_xbar *x, noc_pkt *pool, uint32_t o)
+/* Takes the head of output `o` (the caller checked it has arrived) at the
+ * consumer's tick `now`, in the clock its arrival (`ready`) was given in. */
+static inline uint32_t noc_eject(noc_xbar *x, noc_pkt *pool, uint32_t o, uint64_t now)
 {
-    return fifo_pop(pool, &x->out[o]);
+    uint32_t i = fifo_pop(pool, &x->out[o]);
+    uint64_t w = now > pool[i].ready ? now - pool[i].ready : 0;
+    x->ej_wait_sum += w;
+    if (w > x->ej_wait_max)
+        x->ej_wait_max = w;
+    x->ejected++;
+    return i;
 }
-/* Flits for `bytes` of data on a channel of `width` bytes: at least one,
- * the header rides along with the data (sideband control). */
-static inline uint32_t noc_flits(uint32_t bytes, uint32_t width)
+/* Flits for `bytes` of data plus a `header` of control bytes (noc.header
+ * bytes; 0: the header rides along as sideband control) on a channel of
+ * `width` bytes: at least one. */
+static inline uint32_t noc_flits(uint32_t bytes, uint32_t header, uint32_t width)
 {
-    uint32_t f = (bytes + width - 1) / width;
+    uint32_t f = (bytes + header + width - 1) / width;
     return f ? f : 1;
 }
 

@@ -29,7 +29,16 @@
     X(latency_count) X(latency_overlapped_sum) X(l1_port_stalls)             \
     X(l1_accesses) X(const_hits) X(const_misses) X(l2_accesses) X(noc_flits) \
     X(dram_activates) X(dram_bytes) X(dram_same_sm) X(l1_bypasses)         \
-    X(l1_acquire_drops) X(tex_hits) X(tex_misses)
+    X(l1_acquire_drops) X(tex_hits) X(tex_misses) NOC_FIELDS(X)
+#define NOC_FIELDS(X)                                                        \
+    X(noc_req_flits) X(noc_req_packets) X(noc_req_inj_wait)                  \
+    X(noc_req_ej_wait) X(noc_req_ejected) X(noc_rep_flits)                   \
+    X(noc_rep_packets) X(noc_rep_inj_wait) X(noc_rep_ej_wait)                \
+    X(noc_rep_ejected)
+/* Kept as they are by a kernel's difference, combined by max. */
+#define MAX_FIELDS(X)                                                        \
+    X(noc_req_inj_wait_max) X(noc_req_ej_wait_max) X(noc_rep_inj_wait_max)   \
+    X(noc_rep_ej_wait_max) X(noc_cluster_ports) X(noc_mem_ports)
 #define MEMSYS_FIELDS(X)                                                     \
     X(l1_hits) X(l1_misses) X(l1_mshr_merges) X(l1_reservation_fails)        \
     X(l2_hits) X(l2_misses) X(l2_mshr_merges) X(noc_read_requests)           \
@@ -40,7 +49,8 @@
 #define EXTRA_FIELDS(X)                                                      \
     X(l1_port_stalls) X(l1_accesses) X(const_hits) X(const_misses)           \
     X(l2_accesses) X(noc_flits) X(dram_activates) X(dram_bytes) X(dram_same_sm) \
-    X(l1_bypasses) X(l1_acquire_drops) X(tex_hits) X(tex_misses)
+    X(l1_bypasses) X(l1_acquire_drops) X(tex_hits) X(tex_misses)             \
+    NOC_FIELDS(X) MAX_FIELDS(X)
 
 void tm_core_counters_add(tm_core_counters *d, const tm_core_counters *s)
 {
@@ -88,6 +98,9 @@ void tm_mem_counters_add(tm_mem_counters *d, const tm_mem_counters *s)
 {
 #define X(f) d->f += s->f;
     MEM_FIELDS(X)
+#undef X
+#define X(f) d->f = d->f > s->f ? d->f : s->f;
+    MAX_FIELDS(X)
 #undef X
 }
 
@@ -460,6 +473,42 @@ static void write_mem(jw *j, const tm_mem_counters *m, uint64_t refusals)
     jw_close(j, '}');
 }
 
+/* One crossbar direction: utilisation of its input and output ports
+ * (flits / (NoC cycles x ports), a flit holding one of each for a cycle)
+ * and the queueing of its packets (noc.h). */
+static void write_noc_dir(jw *j, const char *name, uint64_t flits, uint64_t packets,
+                          uint64_t inj_wait, uint64_t inj_max, uint64_t ej_wait,
+                          uint64_t ejected, uint64_t ej_max, uint64_t nin, uint64_t nout,
+                          double noc_cycles)
+{
+    jw_open(j, name, '{');
+    jw_u64(j, "flits", flits);
+    jw_u64(j, "packets", packets);
+    jw_u64(j, "in_ports", nin);
+    jw_u64(j, "out_ports", nout);
+    jw_dbl(j, "in_utilisation", noc_cycles > 0 && nin ? (double)flits / (noc_cycles * (double)nin) : 0);
+    jw_dbl(j, "out_utilisation", noc_cycles > 0 && nout ? (double)flits / (noc_cycles * (double)nout) : 0);
+    jw_dbl(j, "injection_wait_mean", tm_ratio(inj_wait, packets));
+    jw_u64(j, "injection_wait_max_run", inj_max);
+    jw_dbl(j, "ejection_wait_mean", tm_ratio(ej_wait, ejected));
+    jw_u64(j, "ejection_wait_max_run", ej_max);
+    jw_close(j, '}');
+}
+
+static void write_noc(jw *j, const gpu_config *cfg, const tm_mem_counters *m, uint64_t cycles)
+{
+    double noc_cycles = (double)cycles * cfg->clock.icnt / cfg->clock.core;
+    jw_open(j, "noc", '{');
+    jw_dbl(j, "noc_cycles", noc_cycles);
+    write_noc_dir(j, "request", m->noc_req_flits, m->noc_req_packets, m->noc_req_inj_wait,
+                  m->noc_req_inj_wait_max, m->noc_req_ej_wait, m->noc_req_ejected,
+                  m->noc_req_ej_wait_max, m->noc_cluster_ports, m->noc_mem_ports, noc_cycles);
+    write_noc_dir(j, "reply", m->noc_rep_flits, m->noc_rep_packets, m->noc_rep_inj_wait,
+                  m->noc_rep_inj_wait_max, m->noc_rep_ej_wait, m->noc_rep_ejected,
+                  m->noc_rep_ej_wait_max, m->noc_mem_ports, m->noc_cluster_ports, noc_cycles);
+    jw_close(j, '}');
+}
+
 static void write_energy(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
 {
     tm_energy e;
@@ -514,6 +563,7 @@ static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
     write_core(j, &k->total, cycles, k->ncores);
     write_l1i(j, cfg, &k->total);
     write_mem(j, &k->mem, k->total.mem_refusals);
+    write_noc(j, cfg, &k->mem, cycles);
     write_energy(j, cfg, k);
     if (k->tbs) { /* dynamic parallelism: each TB's SM and origin */
         jw_open(j, "tbs", '[');

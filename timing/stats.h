@@ -89,6 +89,15 @@ typedef struct tm_mem_counters {
     uint64_t l2_accesses, noc_flits, dram_activates, dram_bytes, dram_same_sm;
     uint64_t l1_bypasses, l1_acquire_drops;
     uint64_t tex_hits, tex_misses;
+    uint64_t noc_req_flits, noc_req_packets, noc_req_inj_wait, noc_req_ej_wait,
+        noc_req_ejected;
+    uint64_t noc_rep_flits, noc_rep_packets, noc_rep_inj_wait, noc_rep_ej_wait,
+        noc_rep_ejected;
+    /* not subtracted per kernel (MAX_FIELDS): maxima since the run began,
+     * port counts */
+    uint64_t noc_req_inj_wait_max, noc_req_ej_wait_max;
+    uint64_t noc_rep_inj_wait_max, noc_rep_ej_wait_max;
+    uint64_t noc_cluster_ports, noc_mem_ports;
 } tm_mem_counters;
 
 void tm_mem_counters_from(tm_mem_counters *dst, const memsys_stats *src,
