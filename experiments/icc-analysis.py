@@ -230,8 +230,15 @@ def write_headlines(nbench, rows):
     if os.path.exists(path):
         with open(path) as f:
             keep = [r for r in csv.reader(f) if r and r[0] != "id" and r[0] not in rows]
-    commit = subprocess.run(["git", "-C", root, "describe", "--always", "--dirty"],
+    # the commit the numbers were made on; `-dirty` when a source (not the
+    # pages this regeneration is writing) differs from it
+    commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no",
+                              "--", ".", ":(exclude)docs"],
+                             capture_output=True, text=True).stdout.strip()
+    if changed:
+        commit += "-dirty"
     new = []
     for hid, (paper, ratio, better) in rows.items():
         ours = "" if ratio is None else "%.1f" % ((ratio - 1.0) * 100.0)
