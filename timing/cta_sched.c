@@ -227,6 +227,7 @@ static bool place_kernels(tm_gpu *g, uint64_t now, const sched_ctl *ctl,
             sched_cta_event e = {k->id, v.next_cta, (uint32_t)s, NULL};
             tm_pol_event_send(&g->pol, now, TM_EV_CTA_ISSUED, (uint32_t)s, SCHED_NONE, &e);
             tm_sm_launch(g->sms[s], seg->L, k, k->id, v.next_cta - seg->first, &seg->req, now);
+            g->occupied[(uint32_t)s / 64] |= 1ull << ((uint32_t)s % 64);
             k->resident[s]++;
             k->issued_on[s]++;
             k->placed[v.next_cta] = 1;

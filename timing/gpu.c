@@ -67,6 +67,7 @@ tm_gpu *tm_gpu_create(const gpu_config *cfg, const tm_options *opts, GError **er
     g->nsms = g->cfg.gpu.num_sms;
     g->sms = g_new0(tm_sm *, g->nsms);
     g->visited = g_new0(uint32_t, g->nsms);
+    g->occupied = g_new0(uint64_t, (g->nsms + 63) / 64);
     for (uint32_t i = 0; i < g->nsms; i++) {
         g->sms[i] = tm_sm_create(&g->env, i, 0);
         g->sms[i]->step = g->cfg.sim.step_every_cycle;
@@ -90,6 +91,7 @@ void tm_gpu_destroy(tm_gpu *g)
         tm_sm_destroy(g->sms[i]);
     g_free(g->sms);
     g_free(g->visited);
+    g_free(g->occupied);
     memsys_destroy(g->mem);
     g_hash_table_destroy(g->env.funcs);
     g_mutex_clear(&g->env.funcs_lock);
@@ -523,15 +525,18 @@ static void step_sms(tm_gpu *g, uint64_t now)
         tm_par_visit(g->par, g->sms, g->nsms, now, workers);
     } else {
         n = 0;
-        for (uint32_t i = 0; i < g->nsms; i++) {
-            tm_sm *sm = g->sms[i];
-            if (!tm_sm_due(sm, now))
-                continue;
-            vis[n++] = i;
-            tm_sm_visit(sm, now);
-            if (sm->failed)
-                break;
-        }
+        bool failed = false;
+        for (uint32_t w = 0; w * 64 < g->nsms && !failed; w++)
+            for (uint64_t bits = g->occupied[w]; bits; bits &= bits - 1) {
+                uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                tm_sm *sm = g->sms[i];
+                if (!tm_sm_due(sm, now))
+                    continue;
+                vis[n++] = i;
+                tm_sm_visit(sm, now);
+                if ((failed = sm->failed))
+                    break;
+            }
     }
     if (g->par)
         tm_par_count(g->par, n);
@@ -562,11 +567,15 @@ static void step_sms(tm_gpu *g, uint64_t now)
 static uint64_t next_event(tm_gpu *g)
 {
     uint64_t next = memsys_next_cycle(g->mem);
-    for (uint32_t i = 0; i < g->nsms; i++) {
-        uint64_t w = tm_sm_next_wake(g->sms[i]);
-        if (w < next)
-            next = w;
-    }
+    for (uint32_t w = 0; w * 64 < g->nsms; w++)
+        for (uint64_t bits = g->occupied[w]; bits; bits &= bits - 1) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            const tm_sm *sm = g->sms[i];
+            if (!sm->resident) /* empty until a launch sets the bit again */
+                g->occupied[w] &= ~(1ull << (i & 63));
+            else if (sm->next_wake < next)
+                next = sm->next_wake;
+        }
     if (g->kmu_next < next)
         next = g->kmu_next;
     if (tm_cdp_next_cycle(g) < next)

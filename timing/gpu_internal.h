@@ -101,6 +101,10 @@ struct tm_gpu {
     tm_sm **sms;
     uint32_t nsms;
     uint32_t *visited;           /* nsms: the SMs a cycle visits (step_sms) */
+    /* bit per SM, a superset of the SMs holding a CTA: set at each CTA
+     * launch, cleared by the GPU loop's scans once the SM is empty, so the
+     * two scans per cycle skip idle SMs (never due, no wake-up) */
+    uint64_t *occupied;
     uint64_t now;                /* last simulated cycle */
     tm_stats stats;
     /* the current run */

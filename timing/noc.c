@@ -38,7 +38,9 @@ void noc_step(noc_xbar *x, noc_pkt *pool, uint64_t tick, noc_arrive_fn arrive,
         return;
     uint32_t start = x->rr;
     x->rr = x->rr + 1 == x->nin ? 0 : x->rr + 1;
-    for (uint32_t k = 0, i = start; k < x->nin; k++, i = i + 1 == x->nin ? 0 : i + 1) {
+    /* inputs start..nin-1 then 0..start-1: two straight runs, no wrap test */
+    for (uint32_t run = 0; run < 2; run++)
+    for (uint32_t i = run ? 0 : start, end = run ? start : x->nin; i < end; i++) {
         pkt_fifo *q = &x->in[i];
         if (q->n == 0 || x->in_free[i] > tick)
             continue;
