@@ -2,6 +2,7 @@
 #include "tests/support/test_util.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 
@@ -158,4 +159,59 @@ uint32_t test_rng(uint32_t *state)
 {
     uint32_t x = test_lcg(state);
     return x ^ (x >> 13);
+}
+
+/* Start of the idx-th number called `key`, or NULL. */
+static const char *json_find(const char *json, const char *key, unsigned idx)
+{
+    char *pat = g_strdup_printf("\"%s\":", key);
+    const char *p = json;
+    for (unsigned k = 0; p && (p = strstr(p, pat)) && k < idx; k++)
+        p++;
+    if (p)
+        p += strlen(pat);
+    g_free(pat);
+    return p;
+}
+
+uint64_t test_json_nth(const char *json, const char *key, unsigned idx)
+{
+    assert_non_null(json);
+    const char *p = json_find(json, key, idx);
+    if (!p)
+        fail_msg("no %s number %u in the statistics", key, idx);
+    return g_ascii_strtoull(p, NULL, 10);
+}
+
+double test_json_real(const char *json, const char *key, unsigned idx)
+{
+    assert_non_null(json);
+    const char *p = json_find(json, key, idx);
+    if (!p)
+        fail_msg("no %s number %u in the statistics", key, idx);
+    return g_ascii_strtod(p, NULL);
+}
+
+unsigned test_json_count(const char *json, const char *key)
+{
+    char *pat = g_strdup_printf("\"%s\":", key);
+    unsigned n = 0;
+    for (const char *p = json; (p = strstr(p, pat)); p++)
+        n++;
+    g_free(pat);
+    return n;
+}
+
+void test_timing_open(const char *config, const char *const *sets, const char *ptx,
+                      const char *name, ptxemu_ctx **ctx, ptxemu_module **mod)
+{
+    ptxemu_options o = {0};
+    o.timing = 1;
+    o.timing_config = config;
+    o.timing_set = sets;
+    *ctx = NULL;
+    if (ptxemu_ctx_create(ctx, &o) != PTXEMU_OK)
+        fail_msg("context: %s", ptxemu_last_error(*ctx));
+    if (ptxemu_module_load_string(*ctx, ptx, name, mod) != PTXEMU_OK)
+        fail_msg("module: %s", ptxemu_last_error(*ctx));
 }

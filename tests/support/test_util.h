@@ -80,4 +80,18 @@ uint32_t test_lcg(uint32_t *state);
 /* test_lcg's new state x tempered as x ^ (x >> 13). */
 uint32_t test_rng(uint32_t *state);
 
+/* Numbers in the timing statistics JSON, found by key: the kernels come in
+ * launch order, then the total.  test_json_nth gives the idx-th (0-based)
+ * number called `key` and fails the test when there is none; test_json_real
+ * the same as a double; test_json_count how often `key` names a number. */
+uint64_t test_json_nth(const char *json, const char *key, unsigned idx);
+double test_json_real(const char *json, const char *key, unsigned idx);
+unsigned test_json_count(const char *json, const char *key);
+
+/* A timing context on preset `config` with the "key=value" overrides `sets`
+ * (NULL-terminated, may be NULL) and `ptx` loaded as module `name`; fails
+ * the test with the library's message when either step fails. */
+void test_timing_open(const char *config, const char *const *sets, const char *ptx,
+                      const char *name, ptxemu_ctx **ctx, ptxemu_module **mod);
+
 #endif

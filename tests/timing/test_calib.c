@@ -67,15 +67,8 @@ typedef struct calib_env {
 
 static calib_env env_open(const char *const *sets, const char *ptx)
 {
-    ptxemu_options o = {0};
-    o.timing = 1;
-    o.timing_config = "gtx480";
-    o.timing_set = sets;
     calib_env e = {0};
-    if (ptxemu_ctx_create(&e.ctx, &o) != PTXEMU_OK)
-        fail_msg("context: %s", ptxemu_last_error(e.ctx));
-    if (ptxemu_module_load_string(e.ctx, ptx, "calib.ptx", &e.mod) != PTXEMU_OK)
-        fail_msg("module: %s", ptxemu_last_error(e.ctx));
+    test_timing_open("gtx480", sets, ptx, "calib.ptx", &e.ctx, &e.mod);
     return e;
 }
 
@@ -83,17 +76,7 @@ static calib_env env_open(const char *const *sets, const char *ptx)
  * order, then the total). */
 static uint64_t stat_nth(calib_env *e, const char *key, unsigned idx)
 {
-    const char *json = ptxemu_timing_stats_json(e->ctx);
-    assert_non_null(json);
-    char *pat = g_strdup_printf("\"%s\":", key);
-    const char *p = json;
-    for (unsigned k = 0; p && (p = strstr(p, pat)) && k < idx; k++)
-        p++;
-    if (!p)
-        fail_msg("no %s number %u in the statistics", key, idx);
-    uint64_t v = g_ascii_strtoull(p + strlen(pat), NULL, 10);
-    g_free(pat);
-    return v;
+    return test_json_nth(ptxemu_timing_stats_json(e->ctx), key, idx);
 }
 
 /* ------------------------------------------------------------ memcpy fill */

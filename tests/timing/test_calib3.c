@@ -48,30 +48,15 @@ typedef struct calib_env {
 
 static calib_env env_open(const char *const *sets, const char *ptx)
 {
-    ptxemu_options o = {0};
-    o.timing = 1;
-    o.timing_config = "gtx480";
-    o.timing_set = sets;
     calib_env e = {0};
-    if (ptxemu_ctx_create(&e.ctx, &o) != PTXEMU_OK)
-        fail_msg("context: %s", ptxemu_last_error(e.ctx));
-    if (ptxemu_module_load_string(e.ctx, ptx, "calib3.ptx", &e.mod) != PTXEMU_OK)
-        fail_msg("module: %s", ptxemu_last_error(e.ctx));
+    test_timing_open("gtx480", sets, ptx, "calib3.ptx", &e.ctx, &e.mod);
     return e;
 }
 
 /* The first number called `key` in the statistics JSON (the first kernel's). */
 static uint64_t stat_first(calib_env *e, const char *key)
 {
-    const char *json = ptxemu_timing_stats_json(e->ctx);
-    assert_non_null(json);
-    char *pat = g_strdup_printf("\"%s\":", key);
-    const char *p = strstr(json, pat);
-    if (!p)
-        fail_msg("no %s in the statistics", key);
-    uint64_t v = g_ascii_strtoull(p + strlen(pat), NULL, 10);
-    g_free(pat);
-    return v;
+    return test_json_nth(ptxemu_timing_stats_json(e->ctx), key, 0);
 }
 
 typedef struct fence_run {

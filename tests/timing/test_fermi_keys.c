@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "api/ptxemu.h"
+#include "tests/support/test_util.h"
 #include "timing/cache.h"
 #include "timing/config.h"
 #include "timing/memsys.h"
@@ -83,18 +84,6 @@ static void test_fermi_hash_needs_32_or_64_sets(void **state)
 
 /* ------------------------------------------------------------ DP on SFU */
 
-/* The first number called `key` in the statistics JSON (the kernel's). */
-static double json_first(const char *json, const char *key)
-{
-    char *pat = g_strdup_printf("\"%s\":", key);
-    const char *p = strstr(json, pat);
-    if (!p)
-        fail_msg("no %s in the statistics", key);
-    double v = g_ascii_strtod(p + strlen(pat), NULL);
-    g_free(pat);
-    return v;
-}
-
 /* One warp runs `pairs` independent add.f64 / sqrt.approx.f32 pairs
  * (destinations rotate over 16 registers, far beyond the 8-cycle
  * latencies). */
@@ -134,7 +123,7 @@ static uint64_t dp_sfu_cycles(bool on_sfu, unsigned pairs)
      * pairs x energy.dp_inst 1.9 nJ and pairs x energy.sfu_inst 1.6 nJ */
     const char *json = ptxemu_timing_stats_json(ctx);
     assert_non_null(json);
-    double dp_j = json_first(json, "dp_j"), sfu_j = json_first(json, "sfu_j");
+    double dp_j = test_json_real(json, "dp_j", 0), sfu_j = test_json_real(json, "sfu_j", 0);
     if (fabs(dp_j - pairs * 1.9e-9) > 1e-12 || fabs(sfu_j - pairs * 1.6e-9) > 1e-12)
         fail_msg("energy: dp %g J, sfu %g J; by hand %g, %g", dp_j, sfu_j, pairs * 1.9e-9,
                  pairs * 1.6e-9);

@@ -316,21 +316,6 @@ static kctx k_open(void)
     return k;
 }
 
-/* The idx-th (0-based) number called `key` in the statistics JSON: one
- * memory block per kernel in launch order, then the total. */
-static uint64_t json_nth(const char *json, const char *key, unsigned idx)
-{
-    char *pat = g_strdup_printf("\"%s\":", key);
-    const char *p = json;
-    for (unsigned k = 0; p && (p = strstr(p, pat)) && k < idx; k++)
-        p++;
-    if (!p)
-        fail_msg("no %s number %u in the statistics", key, idx);
-    uint64_t v = g_ascii_strtoull(p + strlen(pat), NULL, 10);
-    g_free(pat);
-    return v;
-}
-
 enum { VALUE = 0x5eed, DELAY = 2000, BOUND = 100000 };
 
 /* Runs a handshake kernel on two CTAs (one per SM); returns out[0..5]. */
@@ -363,10 +348,10 @@ static void check_handshake(const char *kernel, const uint32_t out[6], const cha
 {
     printf("# %s: consumer on SM %u, producer on SM %u, %u flag loads, L1 bypasses %llu, "
            "hits %llu, misses %llu, acquire drops %llu\n",
-           kernel, out[3], out[4], out[1], (unsigned long long)json_nth(json, "l1_bypasses", 0),
-           (unsigned long long)json_nth(json, "l1_hits", 0),
-           (unsigned long long)json_nth(json, "l1_misses", 0),
-           (unsigned long long)json_nth(json, "l1_acquire_drops", 0));
+           kernel, out[3], out[4], out[1], (unsigned long long)test_json_nth(json, "l1_bypasses", 0),
+           (unsigned long long)test_json_nth(json, "l1_hits", 0),
+           (unsigned long long)test_json_nth(json, "l1_misses", 0),
+           (unsigned long long)test_json_nth(json, "l1_acquire_drops", 0));
     assert_int_not_equal(out[3], out[4]);
     assert_int_equal(out[2], 1);
     assert_true(out[1] >= 2 && out[1] < BOUND);
@@ -386,10 +371,10 @@ static void test_handshake_acquire(void **state)
     /* loads: the priming read (miss), out[1] spin loads (bypasses), the
      * data read after the acquire (a miss again: the acquire dropped the
      * line, which without it would have been a stale hit) */
-    assert_int_equal(json_nth(json, "l1_bypasses", 0), out[1]);
-    assert_int_equal(json_nth(json, "l1_hits", 0), 0);
-    assert_int_equal(json_nth(json, "l1_misses", 0), 2);
-    assert_int_equal(json_nth(json, "l1_acquire_drops", 0), 1);
+    assert_int_equal(test_json_nth(json, "l1_bypasses", 0), out[1]);
+    assert_int_equal(test_json_nth(json, "l1_hits", 0), 0);
+    assert_int_equal(test_json_nth(json, "l1_misses", 0), 2);
+    assert_int_equal(test_json_nth(json, "l1_acquire_drops", 0), 1);
     g_free(json);
 }
 
@@ -402,9 +387,9 @@ static void test_handshake_volatile(void **state)
     handshake("handshake_volatile", out, &json);
     check_handshake("handshake_volatile", out, json);
     /* out[1] volatile flag loads and one volatile data load, none in L1 */
-    assert_int_equal(json_nth(json, "l1_bypasses", 0), (uint64_t)out[1] + 1);
-    assert_int_equal(json_nth(json, "l1_hits", 0), 0);
-    assert_int_equal(json_nth(json, "l1_misses", 0), 0);
+    assert_int_equal(test_json_nth(json, "l1_bypasses", 0), (uint64_t)out[1] + 1);
+    assert_int_equal(test_json_nth(json, "l1_hits", 0), 0);
+    assert_int_equal(test_json_nth(json, "l1_misses", 0), 0);
     g_free(json);
 }
 
@@ -437,8 +422,8 @@ static void test_relaunch_misses_again(void **state)
         assert_int_equal(out[i], 2 * seed);
     const char *json = ptxemu_timing_stats_json(k.ctx);
     for (unsigned kern = 0; kern < 2; kern++) {
-        assert_int_equal(json_nth(json, "l1_misses", kern), nsms);
-        assert_int_equal(json_nth(json, "l1_hits", kern), nsms);
+        assert_int_equal(test_json_nth(json, "l1_misses", kern), nsms);
+        assert_int_equal(test_json_nth(json, "l1_hits", kern), nsms);
     }
     ptxemu_ctx_destroy(k.ctx);
 }

@@ -70,32 +70,6 @@ static void assert_within(double measured, double expected, double tol, const ch
                  tol * 100);
 }
 
-/* How often `key` names a number in the statistics JSON. */
-static unsigned json_count(const char *json, const char *key)
-{
-    char *pat = g_strdup_printf("\"%s\":", key);
-    unsigned n = 0;
-    for (const char *p = json; (p = strstr(p, pat)); p++)
-        n++;
-    g_free(pat);
-    return n;
-}
-
-/* The idx-th (0-based) number called `key` in the statistics JSON: the
- * kernels come in launch order, each with one memory block, then the total. */
-static uint64_t json_nth(const char *json, const char *key, unsigned idx)
-{
-    char *pat = g_strdup_printf("\"%s\":", key);
-    const char *p = json;
-    for (unsigned k = 0; p && (p = strstr(p, pat)) && k < idx; k++)
-        p++;
-    if (!p)
-        fail_msg("no %s number %u in the statistics", key, idx);
-    uint64_t v = g_ascii_strtoull(p + strlen(pat), NULL, 10);
-    g_free(pat);
-    return v;
-}
-
 /* ------------------------------------------------------------ pointer-chase */
 
 /* Expected cycles per step.  The PTX loop (benchmarks/pointer-chase/
@@ -158,8 +132,8 @@ static void check_chase(const char *preset, double l2_mem, double dram_cold)
          * more accesses of exactly the intended level. */
         const char *json = ptxemu_timing_stats_json(env.ctx);
         assert_non_null(json);
-#define EXTRA(key) (json_nth(json, key, 3) - json_nth(json, key, 1))
-        assert_int_equal(json_count(json, "l1_hits"), 4 + 1); /* 4 launches + total */
+#define EXTRA(key) (test_json_nth(json, key, 3) - test_json_nth(json, key, 1))
+        assert_int_equal(test_json_count(json, "l1_hits"), 4 + 1); /* 4 launches + total */
         if (l == PC_L1) {
             assert_int_equal(EXTRA("l1_hits"), n);
             assert_int_equal(EXTRA("l1_misses"), 0);
