@@ -20,6 +20,7 @@
 #include "timing/cache.h"
 #include "timing/config.h"
 #include "timing/memsys.h"
+#include "tests/support/memsys_harness.h"
 
 #include <glib.h>
 #include <math.h>
@@ -152,74 +153,22 @@ static void test_dp_on_sfu(void **state)
 
 /* ------------------------------------------------------------ memory side */
 
-#define NOT_DONE UINT64_MAX
-
-typedef struct mh {
-    gpu_config cfg;
-    memsys *m;
-    uint64_t done_at[8];
-    uint64_t cycle;
-} mh;
-
-static void mh_done(void *user, uint64_t token, uint64_t cycle)
-{
-    mh *h = user;
-    assert_true(token < 8);
-    h->done_at[token] = cycle;
-}
-
-static mh *mh_new(const char *const *sets)
-{
-    mh *h = g_new0(mh, 1);
-    GError *err = NULL;
-    if (!gpu_config_load_preset("gtx480", &h->cfg, &err) ||
-        (sets && !gpu_config_apply_overrides(&h->cfg, sets, &err)))
-        fail_msg("%s", err->message);
-    h->m = memsys_create(&h->cfg, mh_done, h);
-    for (unsigned i = 0; i < 8; i++)
-        h->done_at[i] = NOT_DONE;
-    return h;
-}
-
-static void mh_free(mh *h)
-{
-    memsys_destroy(h->m);
-    g_free(h);
-}
-
-static uint64_t mh_step(mh *h)
-{
-    memsys_cycle(h->m, h->cycle);
-    return h->cycle++;
-}
-
 /* A warp load of 4-byte words, lane l at base + l * stride. */
 static ex_access load_of(uint64_t base, uint64_t stride)
 {
-    ex_access a;
-    memset(&a, 0, sizeof a);
-    a.mask = 0xffffffffu;
-    a.space = EX_SPACE_GLOBAL;
-    a.size = 4;
-    for (unsigned l = 0; l < WARP_SIZE; l++)
-        a.addr[l] = base + l * stride;
-    return a;
+    return memh_access(EX_SPACE_GLOBAL, false, 0xffffffffu, base, stride, 4);
 }
 
 /* Cycles of one cold load on SM 0 with the memory system otherwise idle. */
 static uint64_t cold_miss(const char *latency)
 {
     const char *const sets[] = {latency, NULL};
-    mh *h = mh_new(sets);
+    memh *h = memh_new("gtx480", sets, 8);
     ex_access a = load_of(0x700000000ull, 4);
-    uint64_t c = mh_step(h);
+    uint64_t c = memh_step(h);
     assert_true(memsys_issue(h->m, 0, 0, &a, 1, c));
-    while (h->done_at[1] == NOT_DONE) {
-        assert_true(h->cycle - c < 100000);
-        mh_step(h);
-    }
-    uint64_t t = h->done_at[1] - c;
-    mh_free(h);
+    uint64_t t = memh_wait(h, 1) - c;
+    memh_free(h);
     return t;
 }
 
@@ -249,19 +198,19 @@ static bool second_load_taken(const char *mq)
     /* without the L1 latency queue, whose stages would hold the packets
      * in front of the miss queue (its bound grows by them) */
     const char *const sets[] = {"gpu.sms_per_cluster=5", mq, "l1d.latency_queue=false", NULL};
-    mh *h = mh_new(sets);
-    uint64_t c = mh_step(h);
+    memh *h = memh_new("gtx480", sets, 8);
+    uint64_t c = memh_step(h);
     for (uint32_t sm = 0; sm < 5; sm++) {
         ex_access a = load_of(0x700000000ull + sm * 0x10000ull, 16); /* 4 lines */
         assert_true(memsys_issue(h->m, sm, 0, &a, sm, c));
     }
     while (h->cycle < c + 4)
-        mh_step(h);
-    uint64_t c4 = mh_step(h);
+        memh_step(h);
+    uint64_t c4 = memh_step(h);
     assert_int_equal(c4, c + 4);
     ex_access b = load_of(0x700100000ull, 16);
     bool taken = memsys_issue(h->m, 0, 1, &b, 5, c4);
-    mh_free(h);
+    memh_free(h);
     return taken;
 }
 

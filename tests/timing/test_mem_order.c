@@ -30,6 +30,7 @@
 #include "tests/support/test_util.h"
 #include "timing/config.h"
 #include "timing/memsys.h"
+#include "tests/support/memsys_harness.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -90,39 +91,12 @@ static void test_order_bits(void **state)
 /* ------------------------------------------------------------ memsys */
 
 #define MAX_TOKENS 64
-#define NOT_DONE UINT64_MAX
 
-typedef struct harness {
-    gpu_config cfg;
-    memsys *m;
-    uint64_t done_at[MAX_TOKENS];
-    uint64_t cycle;
-    uint64_t token;
-} harness;
-
-static void on_done(void *user, uint64_t token, uint64_t cycle)
-{
-    harness *h = user;
-    assert_true(token < MAX_TOKENS);
-    h->done_at[token] = cycle;
-}
+typedef memh harness;
 
 static harness *h_new(const char *const *sets)
 {
-    harness *h = g_new0(harness, 1);
-    GError *err = NULL;
-    if (!gpu_config_load_preset("m2090", &h->cfg, &err))
-        fail_msg("m2090: %s", err->message);
-    if (sets && !gpu_config_apply_overrides(&h->cfg, sets, &err))
-        fail_msg("overrides: %s", err->message);
-    h->m = memsys_create(&h->cfg, on_done, h);
-    return h;
-}
-
-static void h_free(harness *h)
-{
-    memsys_destroy(h->m);
-    g_free(h);
+    return memh_new("m2090", sets, MAX_TOKENS);
 }
 
 /* Issues one access of `space` by lanes 0-31 (4 bytes each, one line) on
@@ -131,26 +105,13 @@ static void h_free(harness *h)
 static uint64_t h_access_in(harness *h, uint8_t space, uint32_t sm, uint64_t addr, bool write,
                             uint8_t order)
 {
-    ex_access a;
-    memset(&a, 0, sizeof a);
-    a.mask = FULL_MASK;
-    a.space = space;
-    a.write = write;
-    a.size = 4;
+    ex_access a = memh_access(space, write, FULL_MASK, addr, 4, 4);
     a.order = order;
-    for (unsigned l = 0; l < WARP_SIZE; l++)
-        a.addr[l] = addr + 4u * l;
-    uint64_t t = h->token++;
-    assert_true(t < MAX_TOKENS);
-    h->done_at[t] = NOT_DONE;
-    uint64_t c = h->cycle;
-    memsys_cycle(h->m, h->cycle++);
+    uint64_t t = memh_token(h);
+    uint64_t c = memh_step(h);
     assert_true(memsys_issue(h->m, sm, 0, &a, t, c));
-    for (uint64_t n = 0; !memsys_idle(h->m); n++) {
-        assert_true(n < 100000);
-        memsys_cycle(h->m, h->cycle++);
-    }
-    assert_true(h->done_at[t] != NOT_DONE);
+    memh_drain(h);
+    assert_true(h->done_at[t] != MEMH_NOT_DONE);
     return h->done_at[t] - c;
 }
 
@@ -217,7 +178,7 @@ static void test_ordered_loads_bypass_l1(void **state)
             expect_delta(h, &b, 1, 0, 0, "weak load after an ordered load");
         }
     }
-    h_free(h);
+    memh_free(h);
 }
 
 /* An acquire drops this SM's clean global lines, not another SM's. */
@@ -241,7 +202,7 @@ static void test_acquire_drops_global_lines(void **state)
     h_access(h, 1, a, false, 0);
     h_access(h, 1, b, false, 0);
     expect_delta(h, &c1, 2, 0, 0, "SM 1 (no acquire there)");
-    h_free(h);
+    memh_free(h);
 }
 
 /* Under a write-back L1 a weak store stays in L1; a volatile or release
@@ -263,7 +224,7 @@ static void test_strong_store_writes_through(void **state)
         h_access(h, 0, line + 256u * (i + 1), true, strong[i]);
         assert_int_equal(h_count(h).writes - b.writes, 1);
     }
-    h_free(h);
+    memh_free(h);
 }
 
 /* A kernel boundary: a line cached before it misses after it, in L1 and
@@ -289,7 +250,7 @@ static void test_kernel_boundary_invalidates(void **state)
     expect_delta(h, &b, 0, 1, 0, "after the boundary");
     assert_int_equal(h_count(h).const_hits - b.const_hits, 0);
     assert_int_equal(h_count(h).const_misses - b.const_misses, clines);
-    h_free(h);
+    memh_free(h);
 }
 
 /* ------------------------------------------------------------ kernels */

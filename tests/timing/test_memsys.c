@@ -14,110 +14,27 @@
 #include "timing/config.h"
 #include "timing/dram.h"
 #include "timing/memsys.h"
+#include "tests/support/memsys_harness.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MAX_TOKENS 65536
-#define NOT_DONE UINT64_MAX
+#define NOT_DONE MEMH_NOT_DONE
 
-typedef struct harness {
-    gpu_config cfg;
-    memsys *m;
-    uint64_t done_at[MAX_TOKENS];
-    uint64_t ndone;
-    uint64_t cycle;   /* next cycle to simulate */
-} harness;
-
-static void on_done(void *user, uint64_t token, uint64_t cycle)
-{
-    harness *h = user;
-    assert_true(token < MAX_TOKENS);
-    assert_int_equal(h->done_at[token], NOT_DONE);
-    h->done_at[token] = cycle;
-    h->ndone++;
-}
-
-static gpu_config load(const char *preset, const char *const *sets)
-{
-    gpu_config c;
-    GError *err = NULL;
-    if (!gpu_config_load_preset(preset, &c, &err))
-        fail_msg("preset %s: %s", preset, err->message);
-    if (sets && !gpu_config_apply_overrides(&c, sets, &err))
-        fail_msg("overrides: %s", err->message);
-    return c;
-}
-
-static harness *h_new(const char *preset, const char *const *sets)
-{
-    harness *h = g_new0(harness, 1);
-    h->cfg = load(preset, sets);
-    h->m = memsys_create(&h->cfg, on_done, h);
-    for (size_t i = 0; i < MAX_TOKENS; i++)
-        h->done_at[i] = NOT_DONE;
-    return h;
-}
-
-static void h_free(harness *h)
-{
-    memsys_destroy(h->m);
-    g_free(h);
-}
-
-/* One core cycle: memsys first, then the caller issues in the same cycle. */
-static uint64_t h_step(harness *h)
-{
-    memsys_cycle(h->m, h->cycle);
-    return h->cycle++;
-}
-
-static void h_drain(harness *h)
-{
-    for (uint64_t n = 0; !memsys_idle(h->m); n++) {
-        assert_true(n < 10000000);
-        h_step(h);
-    }
-}
-
-/* A warp access: lanes in `mask`, lane l at base + l * stride. */
-static ex_access acc_make(uint8_t space, bool write, uint32_t mask, uint64_t base,
-                          uint64_t stride, uint16_t size)
-{
-    ex_access a;
-    memset(&a, 0, sizeof a);
-    a.mask = mask;
-    a.space = space;
-    a.write = write;
-    a.size = size;
-    for (unsigned l = 0; l < WARP_SIZE; l++)
-        a.addr[l] = base + l * stride;
-    return a;
-}
-
-/* Issues (retrying while refused) and returns the issue cycle. */
-static uint64_t h_issue(harness *h, uint32_t sm, uint32_t warp, const ex_access *a,
-                        uint64_t token)
-{
-    for (uint64_t n = 0;; n++) {
-        assert_true(n < 1000000);
-        uint64_t c = h_step(h);
-        if (memsys_issue(h->m, sm, warp, a, token, c))
-            return c;
-    }
-}
+typedef memh harness;
 
 /* Latency of one load issued alone (memsys otherwise idle). */
 static uint64_t h_load_latency(harness *h, uint32_t sm, uint64_t addr, uint64_t token)
 {
-    ex_access a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, addr, 4, 4);
-    uint64_t c = h_issue(h, sm, 0, &a, token);
+    ex_access a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, addr, 4, 4);
+    uint64_t c = memh_issue(h, sm, 0, &a, token);
     while (h->done_at[token] == NOT_DONE) {
         assert_true(h->cycle - c < 100000);
-        h_step(h);
+        memh_step(h);
     }
-    h_drain(h);
+    memh_drain(h);
     return h->done_at[token] - c;
 }
 
@@ -156,7 +73,7 @@ static void assert_within(double measured, double expected, double tol, const ch
 static void test_latencies_m2090(void **state)
 {
     (void)state;
-    harness *h = h_new("m2090", NULL);
+    harness *h = memh_new("m2090", NULL, MAX_TOKENS);
     uint64_t line = 0x700000000ull;
 
     uint64_t dram = h_load_latency(h, 0, line, 1);
@@ -184,16 +101,16 @@ static void test_latencies_m2090(void **state)
     assert_int_equal(st.served_per_sm[1], 1);
 
     /* a volatile / .cg load skips the L1 copy: an L2 hit again */
-    ex_access a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, line, 4, 4);
-    uint64_t c = h_step(h);
+    ex_access a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, line, 4, 4);
+    uint64_t c = memh_step(h);
     assert_true(memsys_issue_flags(h->m, 0, 0, &a, 4, c, MEMSYS_BYPASS_L1));
-    h_drain(h);
+    memh_drain(h);
     assert_int_equal(h->done_at[4] - c, l2);
     /* a kernel boundary empties the L1s: the line comes from L2 again */
     assert_int_equal(h_load_latency(h, 0, line, 5), l1);
     memsys_invalidate_l1(h->m);
     assert_int_equal(h_load_latency(h, 0, line, 6), l2);
-    h_free(h);
+    memh_free(h);
 }
 
 /* GTX480 (GPGPU-Sim SM2_GTX480): core = NoC = L2 = 700 MHz, DRAM 924 MHz
@@ -212,7 +129,7 @@ static void test_latencies_m2090(void **state)
 static void test_latencies_gtx480(void **state)
 {
     (void)state;
-    harness *h = h_new("gtx480", NULL);
+    harness *h = memh_new("gtx480", NULL, MAX_TOKENS);
     uint64_t line = 0x700000000ull;
     uint64_t dram = h_load_latency(h, 0, line, 1);
     uint64_t l1 = h_load_latency(h, 0, line, 2);
@@ -222,7 +139,7 @@ static void test_latencies_gtx480(void **state)
     assert_within((double)l1, 35, 0.10, "L1 hit");
     assert_within((double)l2, 135 + 34, 0.10, "L2 hit");
     assert_within((double)dram, 257 + 34, 0.10, "DRAM access");
-    h_free(h);
+    memh_free(h);
 }
 
 /* ------------------------------------------------------------ bandwidth */
@@ -236,12 +153,12 @@ static void stream(harness *h, uint32_t lines_per_sm, uint64_t *cycles)
     uint32_t *next = g_new0(uint32_t, nsms);
     uint64_t start = h->cycle, token = 0, left = (uint64_t)nsms * lines_per_sm;
     while (left) {
-        uint64_t c = h_step(h);
+        uint64_t c = memh_step(h);
         for (uint32_t s = 0; s < nsms; s++) {
             if (next[s] == lines_per_sm)
                 continue;
             uint64_t addr = 0x700000000ull + ((uint64_t)next[s] * nsms + s) * line;
-            ex_access a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, addr, 4, 4);
+            ex_access a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, addr, 4, 4);
             if (memsys_issue(h->m, s, next[s] % 48, &a, token % MAX_TOKENS, c)) {
                 h->done_at[token % MAX_TOKENS] = NOT_DONE;
                 token++;
@@ -250,7 +167,7 @@ static void stream(harness *h, uint32_t lines_per_sm, uint64_t *cycles)
             }
         }
     }
-    h_drain(h);
+    memh_drain(h);
     *cycles = h->cycle - start;
     g_free(next);
 }
@@ -267,7 +184,7 @@ static void on_done_count(void *user, uint64_t token, uint64_t cycle)
 static void test_stream_bandwidth(void **state)
 {
     (void)state;
-    harness *h = h_new("m2090", NULL);
+    harness *h = memh_new("m2090", NULL, MAX_TOKENS);
     memsys_destroy(h->m);
     uint64_t completed = 0;
     h->m = memsys_create(&h->cfg, on_done_count, &completed);
@@ -292,7 +209,7 @@ static void test_stream_bandwidth(void **state)
            (double)st.latency_sum / (double)st.latency_count);
     assert_true(got >= 0.70 * peak_per_cycle);
     assert_true(got <= peak_per_cycle);
-    h_free(h);
+    memh_free(h);
 }
 
 /* ------------------------------------------------------------ coalescing */
@@ -302,41 +219,41 @@ static void test_coalescing(void **state)
     (void)state;
     coal_out co;
     /* 32 lanes x 4 consecutive bytes: one 128-byte line, all 4 sectors */
-    ex_access a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
+    ex_access a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
     coalesce(&a, 0, 0, 128, &co);
     assert_int_equal(co.ntx, 1);
     assert_int_equal(co.tx[0].line, 0x700000000ull);
     assert_int_equal(co.tx[0].sectors, 0xf);
     /* misaligned by 64 bytes: two lines, 2 sectors each */
-    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000040ull, 4, 4);
+    a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000040ull, 4, 4);
     coalesce(&a, 0, 0, 128, &co);
     assert_int_equal(co.ntx, 2);
     assert_int_equal(co.tx[0].sectors, 0xc);
     assert_int_equal(co.tx[1].sectors, 0x3);
     /* 128-byte stride: one line per lane */
-    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 128, 4);
+    a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 128, 4);
     coalesce(&a, 0, 0, 128, &co);
     assert_int_equal(co.ntx, 32);
     for (unsigned i = 0; i < 32; i++)
         assert_int_equal(co.tx[i].sectors, 1);
     /* all lanes on one word: one transaction */
-    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000010ull, 0, 4);
+    a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000010ull, 0, 4);
     coalesce(&a, 0, 0, 128, &co);
     assert_int_equal(co.ntx, 1);
     assert_int_equal(co.tx[0].sectors, 1);
     /* local: every lane at offset 8 -> one interleaved 128-byte chunk; an
      * 8-byte access at offset 0 -> two chunks */
-    a = acc_make(EX_SPACE_LOCAL, false, FULL_MASK, 8, 0, 4);
+    a = memh_access(EX_SPACE_LOCAL, false, FULL_MASK, 8, 0, 4);
     coalesce(&a, 3, 5, 128, &co);
     assert_int_equal(co.ntx, 1);
     assert_int_equal(co.tx[0].line, coal_local_addr(3, 5, 0, 8));
-    a = acc_make(EX_SPACE_LOCAL, false, FULL_MASK, 0, 0, 8);
+    a = memh_access(EX_SPACE_LOCAL, false, FULL_MASK, 0, 0, 8);
     coalesce(&a, 3, 5, 128, &co);
     assert_int_equal(co.ntx, 2);
     /* different warps' local memory never share lines */
     assert_true(coal_local_addr(0, 1, 0, 0) - coal_local_addr(0, 0, 0, 0) >= 128);
     /* constant: 32 lanes on 4 distinct addresses of one line = 4 passes */
-    a = acc_make(EX_SPACE_CONST, false, FULL_MASK, 0x700000000ull, 0, 4);
+    a = memh_access(EX_SPACE_CONST, false, FULL_MASK, 0x700000000ull, 0, 4);
     for (unsigned l = 0; l < WARP_SIZE; l++)
         a.addr[l] = 0x700000000ull + (l % 4) * 4;
     coalesce(&a, 0, 0, 64, &co);
@@ -344,19 +261,19 @@ static void test_coalescing(void **state)
     assert_int_equal(co.naddrs, 4);
 
     /* through memsys: transactions counted after coalescing */
-    harness *h = h_new("m2090", NULL);
-    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
-    h_issue(h, 0, 0, &a, 1);
-    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x710000000ull, 128, 4);
-    h_issue(h, 1, 0, &a, 2);
-    h_drain(h);
+    harness *h = memh_new("m2090", NULL, MAX_TOKENS);
+    a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
+    memh_issue(h, 0, 0, &a, 1);
+    a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x710000000ull, 128, 4);
+    memh_issue(h, 1, 0, &a, 2);
+    memh_drain(h);
     memsys_stats st;
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.warp_accesses, 2);
     assert_int_equal(st.transactions, 33);
     assert_int_equal(st.noc_read_requests, 33);
     assert_int_equal(st.dram_reads, 33);
-    h_free(h);
+    memh_free(h);
 }
 
 /* ------------------------------------------------------------ MSHRs */
@@ -364,12 +281,12 @@ static void test_coalescing(void **state)
 static void test_mshr_merge(void **state)
 {
     (void)state;
-    harness *h = h_new("m2090", NULL);
-    ex_access a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
-    uint64_t c0 = h_issue(h, 0, 0, &a, 1);
-    uint64_t c1 = h_issue(h, 0, 1, &a, 2);
+    harness *h = memh_new("m2090", NULL, MAX_TOKENS);
+    ex_access a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
+    uint64_t c0 = memh_issue(h, 0, 0, &a, 1);
+    uint64_t c1 = memh_issue(h, 0, 1, &a, 2);
     assert_int_equal(c1, c0 + 1);
-    h_drain(h);
+    memh_drain(h);
     memsys_stats st;
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.l1_misses, 2);
@@ -382,15 +299,15 @@ static void test_mshr_merge(void **state)
     /* a full MSHR table refuses the whole instruction and counts it */
     uint32_t n = h->cfg.l1d.mshrs;
     for (uint32_t i = 0; i < n; i++) {
-        a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x720000000ull + i * 128ull, 4, 4);
+        a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x720000000ull + i * 128ull, 4, 4);
         assert_true(memsys_issue(h->m, 2, i, &a, 10 + i, h->cycle + i));
     }
-    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x730000000ull, 4, 4);
+    a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x730000000ull, 4, 4);
     assert_false(memsys_issue(h->m, 2, 0, &a, 99, h->cycle + n));
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.l1_reservation_fails, 1);
-    h_drain(h);
-    h_free(h);
+    memh_drain(h);
+    memh_free(h);
 }
 
 /* ------------------------------------------------------------ FR-FCFS */
@@ -414,7 +331,7 @@ static void dram_logger(void *ctx, const dram_req *r, uint64_t done)
 static void run_frfcfs(const char *sched, uint32_t expect_second, uint64_t *hits)
 {
     const char *sets[] = {sched, NULL};
-    gpu_config cfg = load("m2090", sets);
+    gpu_config cfg = memh_config("m2090", sets);
     dram *d = dram_create(&cfg);
     uint64_t row_bytes = cfg.dram.row_buffer * cfg.dram.banks; /* next row, bank 0 */
     dram_req a = {0, 0, 0, 64, false}, b = {row_bytes, 1, 1, 64, false},
@@ -451,7 +368,7 @@ static void test_frfcfs(void **state)
 static void test_dram_timing(void **state)
 {
     (void)state;
-    gpu_config cfg = load("m2090", NULL);
+    gpu_config cfg = memh_config("m2090", NULL);
     dram *d = dram_create(&cfg);
     dram_req r = {0, 7, 0, 128, false};
     dram_log log = {0};
@@ -471,20 +388,20 @@ static void test_dram_timing(void **state)
 
 static void mixed_run(memsys_stats *st, uint64_t *sum_done, uint64_t **served)
 {
-    harness *h = h_new("icc60", (const char *const[]){"icc.mode=icc-cc", NULL});
+    harness *h = memh_new("icc60", (const char *const[]){"icc.mode=icc-cc", NULL}, MAX_TOKENS);
     uint32_t nsms = h->cfg.gpu.num_sms;
     uint64_t token = 1;
     for (uint32_t round = 0; round < 40; round++) {
         for (uint32_t s = 0; s < nsms; s += 3) {
             uint64_t base = 0x700000000ull + ((round * 7 + s) % 97) * 512ull;
-            ex_access a = acc_make(EX_SPACE_GLOBAL, (round + s) % 5 == 0, FULL_MASK,
+            ex_access a = memh_access(EX_SPACE_GLOBAL, (round + s) % 5 == 0, FULL_MASK,
                                    base, (round % 3) ? 4 : 64, 4);
-            uint64_t c = h_step(h);
+            uint64_t c = memh_step(h);
             if (memsys_issue(h->m, s, round % 48, &a, token, c))
                 token++;
         }
     }
-    h_drain(h);
+    memh_drain(h);
     memsys_get_stats(h->m, st);
     *served = g_new(uint64_t, nsms);
     memcpy(*served, st->served_per_sm, sizeof(uint64_t) * nsms);
@@ -494,7 +411,7 @@ static void mixed_run(memsys_stats *st, uint64_t *sum_done, uint64_t **served)
         assert_true(h->done_at[t] != NOT_DONE);
         *sum_done = *sum_done * 31 + h->done_at[t];
     }
-    h_free(h);
+    memh_free(h);
 }
 
 static void test_determinism(void **state)
@@ -521,15 +438,15 @@ static void test_determinism(void **state)
 static void icc_pair(const char *mode, uint64_t *noc_reads, memsys_stats *out)
 {
     const char *sets[] = {mode, NULL};
-    harness *h = h_new("icc60", sets);
-    ex_access a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
-    h_issue(h, 0, 0, &a, 1);
-    h_issue(h, 1, 0, &a, 2);  /* SM 1: same cluster (5 SMs per cluster) */
-    h_drain(h);
+    harness *h = memh_new("icc60", sets, MAX_TOKENS);
+    ex_access a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
+    memh_issue(h, 0, 0, &a, 1);
+    memh_issue(h, 1, 0, &a, 2);  /* SM 1: same cluster (5 SMs per cluster) */
+    memh_drain(h);
     assert_true(h->done_at[1] != NOT_DONE && h->done_at[2] != NOT_DONE);
     memsys_get_stats(h->m, out);
     *noc_reads = out->noc_read_requests;
-    h_free(h);
+    memh_free(h);
 }
 
 static void test_icc_merge(void **state)
@@ -550,13 +467,13 @@ static void test_icc_merge(void **state)
     /* icc-cc: a coalesced line stays in the coalesced cache, so a third SM
      * of the cluster reading it later is served inside the cluster */
     const char *sets[] = {"icc.mode=icc-cc", NULL};
-    harness *h = h_new("icc60", sets);
-    ex_access a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
-    h_issue(h, 0, 0, &a, 1);
-    h_issue(h, 1, 0, &a, 2);
-    h_drain(h);
-    uint64_t c = h_issue(h, 2, 0, &a, 3);
-    h_drain(h);
+    harness *h = memh_new("icc60", sets, MAX_TOKENS);
+    ex_access a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
+    memh_issue(h, 0, 0, &a, 1);
+    memh_issue(h, 1, 0, &a, 2);
+    memh_drain(h);
+    uint64_t c = memh_issue(h, 2, 0, &a, 3);
+    memh_drain(h);
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.icc_merges, 1);
     assert_int_equal(st.icc_cache_hits, 1);
@@ -565,14 +482,14 @@ static void test_icc_merge(void **state)
     assert_true(h->done_at[3] - c < 10);
 
     /* an SM of another cluster (SM 5) is not merged */
-    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700001000ull, 4, 4);
-    h_issue(h, 0, 0, &a, 4);
-    h_issue(h, 5, 0, &a, 5);
-    h_drain(h);
+    a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700001000ull, 4, 4);
+    memh_issue(h, 0, 0, &a, 4);
+    memh_issue(h, 5, 0, &a, 5);
+    memh_drain(h);
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.icc_merges, 1);
     assert_int_equal(st.noc_read_requests, 3);
-    h_free(h);
+    memh_free(h);
 }
 
 /* The ICC seed's test (SEED-TARGETS.md §8, last row; §6.1-6.3): three SMs
@@ -585,12 +502,12 @@ static void test_icc_seed_row(void **state)
 {
     (void)state;
     const char *sets[] = {"icc.mode=icc-cc", NULL};
-    harness *h = h_new("icc60", sets);
+    harness *h = memh_new("icc60", sets, MAX_TOKENS);
     const uint64_t X = 0x700000000ull;
-    ex_access rx = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, X, 4, 4);
+    ex_access rx = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, X, 4, 4);
     for (uint32_t sm = 0; sm < 3; sm++) /* SMs 0-2: cluster 0 (5 SMs each) */
-        h_issue(h, sm, 0, &rx, 1 + sm);
-    h_drain(h);
+        memh_issue(h, sm, 0, &rx, 1 + sm);
+    memh_drain(h);
     memsys_stats st;
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.noc_read_requests, 1);
@@ -602,74 +519,74 @@ static void test_icc_seed_row(void **state)
     assert_int_equal(h->done_at[2], h->done_at[1]);
     assert_int_equal(h->done_at[3], h->done_at[1]);
     /* a later read by SM 3 hits the coalesced cache: no NoC request */
-    uint64_t c = h_issue(h, 3, 0, &rx, 4);
-    h_drain(h);
+    uint64_t c = memh_issue(h, 3, 0, &rx, 4);
+    memh_drain(h);
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.icc_cache_hits, 1);
     assert_int_equal(st.noc_read_requests, 1);
     assert_true(h->done_at[4] - c < 10);
     /* a write by SM 0 bypasses the merge table and invalidates X in the
      * coalesced cache: SM 4's read goes to L2 again */
-    ex_access wx = acc_make(EX_SPACE_GLOBAL, true, 1, X, 4, 4);
-    h_issue(h, 0, 0, &wx, 5);
-    h_drain(h);
+    ex_access wx = memh_access(EX_SPACE_GLOBAL, true, 1, X, 4, 4);
+    memh_issue(h, 0, 0, &wx, 5);
+    memh_drain(h);
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.noc_write_requests, 1);
     assert_int_equal(st.icc_merges, 2);
-    h_issue(h, 4, 0, &rx, 6);
-    h_drain(h);
+    memh_issue(h, 4, 0, &rx, 6);
+    memh_drain(h);
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.icc_cache_hits, 1);
     assert_int_equal(st.noc_read_requests, 2);
     /* a single requester does not fill the coalesced cache: line Z read by
      * SM 1 alone, then by SM 2, crosses the NoC twice */
     const uint64_t Z = X + 0x10000;
-    ex_access rz = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, Z, 4, 4);
-    h_issue(h, 1, 0, &rz, 7);
-    h_drain(h);
-    h_issue(h, 2, 0, &rz, 8);
-    h_drain(h);
+    ex_access rz = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, Z, 4, 4);
+    memh_issue(h, 1, 0, &rz, 7);
+    memh_drain(h);
+    memh_issue(h, 2, 0, &rz, 8);
+    memh_drain(h);
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.noc_read_requests, 4);
     assert_int_equal(st.icc_cache_hits, 1);
     /* a coalesced line (W, SMs 0 and 1) serves SM 2, but is gone after a
      * kernel boundary: SM 3 then reads it over the NoC */
-    ex_access rw = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, X + 0x40000, 4, 4);
-    h_issue(h, 0, 0, &rw, 9);
-    h_issue(h, 1, 0, &rw, 10);
-    h_drain(h);
-    h_issue(h, 2, 0, &rw, 11);
-    h_drain(h);
+    ex_access rw = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, X + 0x40000, 4, 4);
+    memh_issue(h, 0, 0, &rw, 9);
+    memh_issue(h, 1, 0, &rw, 10);
+    memh_drain(h);
+    memh_issue(h, 2, 0, &rw, 11);
+    memh_drain(h);
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.noc_read_requests, 5);
     assert_int_equal(st.icc_cache_hits, 2);
     memsys_invalidate_l1(h->m);
-    h_issue(h, 3, 0, &rw, 12);
-    h_drain(h);
+    memh_issue(h, 3, 0, &rw, 12);
+    memh_drain(h);
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.icc_cache_hits, 2);
     assert_int_equal(st.noc_read_requests, 6);
-    h_free(h);
+    memh_free(h);
 
     /* a full table (1 entry): SM 0's read of A takes it; SM 1's read of B
      * goes out untracked; SM 2's read of B is not merged (B is not in the
      * table) but SM 3's read of A is */
     const char *one[] = {"icc.mode=icc", "icc.merge_table=1", NULL};
-    h = h_new("icc60", one);
-    ex_access ra = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, X, 4, 4);
-    ex_access rb = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, X + 0x20000, 4, 4);
-    h_issue(h, 0, 0, &ra, 1);
-    h_issue(h, 1, 0, &rb, 2);
-    h_issue(h, 2, 0, &rb, 3);
-    h_issue(h, 3, 0, &ra, 4);
-    h_drain(h);
+    h = memh_new("icc60", one, MAX_TOKENS);
+    ex_access ra = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, X, 4, 4);
+    ex_access rb = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, X + 0x20000, 4, 4);
+    memh_issue(h, 0, 0, &ra, 1);
+    memh_issue(h, 1, 0, &rb, 2);
+    memh_issue(h, 2, 0, &rb, 3);
+    memh_issue(h, 3, 0, &ra, 4);
+    memh_drain(h);
     memsys_get_stats(h->m, &st);
     assert_int_equal(st.noc_read_requests, 3);
     assert_int_equal(st.icc_merges, 1);
     for (uint32_t t = 1; t <= 4; t++)
         assert_true(h->done_at[t] != NOT_DONE);
     assert_int_equal(h->done_at[4], h->done_at[1]);
-    h_free(h);
+    memh_free(h);
 }
 
 /* ------------------------------------------------------------ stores */
@@ -677,12 +594,12 @@ static void test_icc_seed_row(void **state)
 static void test_stores_and_atomics(void **state)
 {
     (void)state;
-    harness *h = h_new("m2090", NULL);
+    harness *h = memh_new("m2090", NULL, MAX_TOKENS);
     uint64_t line = 0x700000000ull;
     h_load_latency(h, 0, line, 1);                 /* line now in L1 */
-    ex_access w = acc_make(EX_SPACE_GLOBAL, true, FULL_MASK, line, 4, 4);
-    uint64_t c = h_issue(h, 0, 0, &w, 2);
-    h_drain(h);
+    ex_access w = memh_access(EX_SPACE_GLOBAL, true, FULL_MASK, line, 4, 4);
+    uint64_t c = memh_issue(h, 0, 0, &w, 2);
+    memh_drain(h);
     /* write-evict (Fermi): accepted after one L1 cycle, line evicted */
     assert_int_equal(h->done_at[2] - c, 1);
     uint64_t lat = h_load_latency(h, 0, line, 3);
@@ -694,20 +611,20 @@ static void test_stores_and_atomics(void **state)
     /* an atomic goes to L2 and back */
     ex_access at = w;
     at.atomic = 1;
-    c = h_issue(h, 0, 0, &at, 4);
-    h_drain(h);
+    c = memh_issue(h, 0, 0, &at, 4);
+    memh_drain(h);
     assert_true(h->done_at[4] - c > 100);
     /* a local store then load: write-back L1, so the load hits */
-    ex_access ls = acc_make(EX_SPACE_LOCAL, true, FULL_MASK, 16, 0, 4);
-    h_issue(h, 0, 3, &ls, 5);
-    h_drain(h);
+    ex_access ls = memh_access(EX_SPACE_LOCAL, true, FULL_MASK, 16, 0, 4);
+    memh_issue(h, 0, 3, &ls, 5);
+    memh_drain(h);
     ex_access ll = ls;
     ll.write = 0;
-    c = h_issue(h, 0, 3, &ll, 6);
-    h_drain(h);
+    c = memh_issue(h, 0, 3, &ll, 6);
+    memh_drain(h);
     assert_int_equal(h->done_at[6] - c, h->cfg.l1d.hit_latency);
     assert_true(memsys_idle(h->m));
-    h_free(h);
+    memh_free(h);
 }
 
 /* ------------------------------------------------------------ clocks */
@@ -716,9 +633,9 @@ static void test_stores_and_atomics(void **state)
 static void test_skip_cycles(void **state)
 {
     (void)state;
-    harness *h = h_new("gtx480", NULL);
-    harness *g = h_new("gtx480", NULL);
-    ex_access a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
+    harness *h = memh_new("gtx480", NULL, MAX_TOKENS);
+    harness *g = memh_new("gtx480", NULL, MAX_TOKENS);
+    ex_access a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
     assert_true(memsys_issue(h->m, 0, 0, &a, 1, 5));
     assert_true(memsys_issue(g->m, 0, 0, &a, 1, 5));
     for (uint64_t c = 5; !memsys_idle(h->m); c++)
@@ -733,8 +650,8 @@ static void test_skip_cycles(void **state)
     assert_int_equal(h->done_at[1], g->done_at[1]);
     assert_true(steps < h->done_at[1] / 2);
     assert_int_equal(memsys_next_cycle(g->m), UINT64_MAX);
-    h_free(h);
-    h_free(g);
+    memh_free(h);
+    memh_free(g);
 }
 
 /* ------------------------------------------------------------ stress */
@@ -744,14 +661,14 @@ static void test_skip_cycles(void **state)
  * once, memsys ends idle, and DRAM never beats its peak. */
 static void stress(const char *preset, const char *const *sets, uint32_t seed)
 {
-    harness *h = h_new(preset, sets);
+    harness *h = memh_new(preset, sets, MAX_TOKENS);
     uint32_t nsms = h->cfg.gpu.num_sms;
     uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1, token = 0;
     const uint8_t spaces[] = {EX_SPACE_GLOBAL, EX_SPACE_GLOBAL, EX_SPACE_GLOBAL,
                               EX_SPACE_LOCAL, EX_SPACE_CONST, EX_SPACE_KPARAM,
                               EX_SPACE_SHARED};
     for (uint32_t n = 0; n < 3000; n++) {
-        uint64_t c = h_step(h);
+        uint64_t c = memh_step(h);
         for (uint32_t s = 0; s < nsms; s++) {
             x = x * 6364136223846793005ull + 1442695040888963407ull;
             if ((x >> 60) > 5)
@@ -762,7 +679,7 @@ static void stress(const char *preset, const char *const *sets, uint32_t seed)
             uint64_t base = (sp == EX_SPACE_LOCAL || sp == EX_SPACE_KPARAM)
                                 ? ((x >> 32) % 64) * 16
                                 : 0x700000000ull + ((x >> 32) % 4096) * 64;
-            ex_access a = acc_make(sp, (x >> 40) % 4 == 0, (uint32_t)(x >> 8) | 1, base,
+            ex_access a = memh_access(sp, (x >> 40) % 4 == 0, (uint32_t)(x >> 8) | 1, base,
                                    stride, size);
             if (sp == EX_SPACE_GLOBAL && (x >> 44) % 8 == 0)
                 a.atomic = a.write = 1;
@@ -773,7 +690,7 @@ static void stress(const char *preset, const char *const *sets, uint32_t seed)
             assert_true(token < MAX_TOKENS);
         }
     }
-    h_drain(h);
+    memh_drain(h);
     assert_int_equal(h->ndone, token);
     memsys_stats st;
     memsys_extra_stats xs;
@@ -783,7 +700,7 @@ static void stress(const char *preset, const char *const *sets, uint32_t seed)
     double peak = gpu_config_dram_gbps(&h->cfg) * 1e9 / (h->cfg.clock.core * 1e6);
     assert_true((double)xs.dram_bytes <= peak * (double)h->cycle);
     assert_int_equal(memsys_next_cycle(h->m), UINT64_MAX);
-    h_free(h);
+    memh_free(h);
 }
 
 static void test_stress(void **state)
