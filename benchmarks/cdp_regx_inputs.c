@@ -57,7 +57,7 @@ void cdp_regx_dfa_free(cdp_regx_dfa *d)
 int cdp_regx_count(cdp_regx_kind kind, bench_size size)
 {
     (void)kind;
-    return size == BENCH_TINY ? 2048 : size == BENCH_SMALL ? 16384 : 262144;
+    return size == BENCH_TINY ? 2048 : size == BENCH_SMALL ? 8192 : 262144;
 }
 
 const char *cdp_regx_name(cdp_regx_kind kind)

@@ -2,7 +2,7 @@
  * device-side launches (LaPerm seed's regx, after Gregex) on its two
  * inputs: cdp-regx-darpa (packet payloads shaped like the DARPA 1999
  * intrusion-detection traces) and cdp-regx-string (random printable
- * strings); benchmarks/cdp_regx_inputs.c generates both (2,048 / 16,384 /
+ * strings); benchmarks/cdp_regx_inputs.c generates both (2,048 / 8,192 /
  * 262,144 strings at tiny / small / paper; the seed gives no count).
  * The expression is the alternation of 12 literal signatures, compiled on
  * the host into an anchored DFA (a trie) that the kernels walk from every
