@@ -1,8 +1,10 @@
 /* benchmarks/cdp_inputs.c — the CDP benchmarks' generated inputs (see
  * cdp_inputs.h).  Sizes: tiny keeps every run well under a second in the
- * functional emulator; paper follows the seed's inputs (citationCiteseer has
- * 268,495 vertices; graph500 logn20; cage15 is 5.15M rows, scaled here to
- * 2^20 rows with its ~19 entries per row). */
+ * functional emulator; small (2^15 vertices: 512 parent TBs of 64
+ * threads, 2.5 waves on the seed's 13 x 16 TB slots) is the LaPerm page's
+ * reduced scale (docs/experiments/laperm.md); paper follows the seed's
+ * inputs (citationCiteseer has 268,495 vertices; graph500 logn20; cage15 is
+ * 5.15M rows, scaled here to 2^20 rows with its ~19 entries per row). */
 #include "benchmarks/cdp_inputs.h"
 
 #include <stdio.h>
@@ -13,11 +15,11 @@ int cdp_graph_scale(cdp_graph_kind kind, bench_size size)
 {
     switch (kind) {
     case CDP_GRAPH_CITATION:
-        return size == BENCH_TINY ? 2048 : size == BENCH_SMALL ? 16384 : 268495;
+        return size == BENCH_TINY ? 2048 : size == BENCH_SMALL ? 32768 : 268495;
     case CDP_GRAPH_GRAPH500:
-        return size == BENCH_TINY ? 10 : size == BENCH_SMALL ? 14 : 20;
+        return size == BENCH_TINY ? 10 : size == BENCH_SMALL ? 15 : 20;
     case CDP_GRAPH_CAGE:
-        return size == BENCH_TINY ? 2048 : size == BENCH_SMALL ? 16384 : 1 << 20;
+        return size == BENCH_TINY ? 2048 : size == BENCH_SMALL ? 32768 : 1 << 20;
     }
     return 0;
 }

@@ -43,4 +43,48 @@ int cdp_graph_max_degree(const cdp_graph *g);
  * uniforms (Irwin-Hall, a Gaussian of mean range/2, sd ~ range/12). */
 void cdp_join_keys(int *keys, int n, int range, bool gaussian, uint64_t *rng);
 
+/* cdp-regx (cdp_regx_inputs.c): a string collection (string i is
+ * text[off[i] .. off[i+1])) and the anchored DFA of the signature
+ * alternation: next[state * 256 + byte] (-1: no signature continues),
+ * out[state] signatures ending there, first[byte] 1 if a signature starts
+ * with it.  State 0 is the start. */
+typedef enum cdp_regx_kind {
+    CDP_REGX_DARPA,  /* packet payloads shaped like the DARPA 1999 traces' */
+    CDP_REGX_STRING, /* random printable strings of 16-512 characters */
+} cdp_regx_kind;
+typedef struct cdp_strings {
+    int n;
+    int *off;
+    unsigned char *text;
+} cdp_strings;
+typedef struct cdp_regx_dfa {
+    int nstates;
+    int *next;
+    int *out;
+    unsigned char first[256];
+} cdp_regx_dfa;
+int cdp_regx_count(cdp_regx_kind kind, bench_size size);
+const char *cdp_regx_name(cdp_regx_kind kind);
+int cdp_regx_nsignatures(void);
+const char *cdp_regx_signature(int i);
+bool cdp_regx_dfa_make(cdp_regx_dfa *d);
+void cdp_regx_dfa_free(cdp_regx_dfa *d);
+bool cdp_strings_make(cdp_strings *c, cdp_regx_kind kind, bench_size size, uint64_t seed,
+                      char *err);
+void cdp_strings_free(cdp_strings *c);
+
+/* cdp-pre (cdp_pre_inputs.c): ratings by user in CSR form (user u rated
+ * uitem[urow[u] .. urow[u+1]), ascending, with urate[] stars 1-5) and the
+ * item-based model: item i's CDP_PRE_K neighbours nbr[i * K + q] with
+ * similarity nsim[i * K + q] (cosine x 1000, descending). */
+#define CDP_PRE_K 20
+typedef struct cdp_ratings {
+    int users, items, nratings;
+    int *urow, *uitem, *urate;
+    int *nbr, *nsim;
+} cdp_ratings;
+void cdp_pre_shape(bench_size size, int *users, int *items, int *ratings);
+bool cdp_ratings_make(cdp_ratings *r, bench_size size, uint64_t seed, char *err);
+void cdp_ratings_free(cdp_ratings *r);
+
 #endif

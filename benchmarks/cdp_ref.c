@@ -222,3 +222,40 @@ void cdp_ref_bht(const uint32_t *code, const uint32_t *px, const uint32_t *py, i
     memset(nsy, 0, slots * sizeof *nsy);
     bht_node(code, px, py, n, maxdepth, leafcap, 0, 0, n, ncnt, nsx, nsy);
 }
+
+int cdp_ref_regx(const unsigned char *s, int len)
+{
+    int n = 0, ns = cdp_regx_nsignatures();
+    for (int p = 0; p < len; p++)
+        for (int k = 0; k < ns; k++) {
+            const char *sig = cdp_regx_signature(k);
+            int l = (int)strlen(sig);
+            if (p + l <= len && !memcmp(s + p, sig, (size_t)l))
+                n++;
+        }
+    return n;
+}
+
+int cdp_ref_pre_user(const cdp_ratings *r, int u, long long *score, long long *best_score)
+{
+    int b = r->urow[u], e = r->urow[u + 1], sum = 0, best = -1;
+    for (int k = b; k < e; k++)
+        sum += r->urate[k];
+    int mean10 = 10 * sum / (e - b);
+    memset(score, 0, (size_t)r->items * sizeof *score);
+    for (int k = b; k < e; k++) {
+        int j = r->uitem[k], dev = 10 * r->urate[k] - mean10;
+        for (int q = 0; q < CDP_PRE_K; q++)
+            score[r->nbr[j * CDP_PRE_K + q]] += (long long)r->nsim[j * CDP_PRE_K + q] * dev;
+    }
+    int k = b;
+    for (int i = 0; i < r->items; i++) {
+        while (k < e && r->uitem[k] < i)
+            k++;
+        if (k < e && r->uitem[k] == i)
+            continue; /* rated */
+        if (best < 0 || score[i] > *best_score)
+            best = i, *best_score = score[i];
+    }
+    return best;
+}

@@ -46,4 +46,16 @@ uint32_t cdp_morton(uint32_t x, uint32_t y);
 void cdp_ref_bht(const uint32_t *code, const uint32_t *px, const uint32_t *py, int n,
                  int maxdepth, int leafcap, int *ncnt, uint64_t *nsx, uint64_t *nsy);
 
+/* Matches of the signature alternation in string [s, s + len): the number
+ * of (start position, signature) pairs where the signature occurs, found by
+ * comparing every signature at every position. */
+int cdp_ref_regx(const unsigned char *s, int len);
+
+/* Item-based CF prediction for user u: score[i] = sum over u's ratings
+ * (item j, stars r) and j's neighbours (i, sim) of sim x (10 r - mean10),
+ * mean10 = 10 x (u's star sum) / (u's count), integer division; best =
+ * the unrated item of highest score (ties: lowest id).  score has
+ * r->items entries. */
+int cdp_ref_pre_user(const cdp_ratings *r, int u, long long *score, long long *best_score);
+
 #endif

@@ -5,8 +5,16 @@ seed's comparison: per launch mode (cdp, dtbl), every benchmark's IPC normalised
 to RR in the same mode, L1 and L2 hit rates, and two measured reasons for IPC
 differences: SM load imbalance (the busiest SM's warp instructions over the mean
 SM's, over every kernel of the run) and the share of SM cycles with no warp.
-Then the seed's averages beside ours.  Reads RESULTS/results.jsonl."""
+Then the seed's averages beside ours, the parent grids' waves, the child-wait
+distribution, the parent-child SM co-location rate and the reuse distance of
+child reads (the mechanism measurements of EXPERIMENT-METHOD.md section 4), and
+this page's rows of docs/experiments/headlines.csv.  Reads
+RESULTS/results.jsonl."""
 import json, math, os, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# rows of the seed's Table II (16 benchmark-input pairs), every one written
+IN_PAPER = 16
 
 POLICIES = ["rr", "laperm-tbpri", "laperm-smxbind", "laperm-adaptive"]
 SHORT = {"rr": "RR", "laperm-tbpri": "TB-Pri", "laperm-smxbind": "SMX-Bind",
@@ -50,7 +58,15 @@ def load(results):
                     busy += c.get("idle_no_warp", 0)
                     slots += c.get("issue_slots", 0)
             same = wait = kids = 0
-            shared = []
+            shared, waits = [], []
+            reads = {"reads": 0, "reads_cold": 0, "reads_within_l1": 0, "reads_within_l2": 0}
+            host = [k for k in s.get("kernels", []) if not any(
+                tb.get("depth", 0) for tb in k.get("tbs", [])[:1])]
+            waves = max((k["grid"][0] * k["grid"][1] * k["grid"][2] /
+                         (s["gpu"]["num_sms"] * k["occupancy"]["ctas_per_sm"])
+                         for k in host if isinstance(k.get("grid"), list)
+                         and isinstance(k.get("occupancy"), dict)
+                         and k["occupancy"].get("ctas_per_sm")), default=float("nan"))
             fig2 = fig2_measures(s)
             for k in s.get("kernels", []):
                 for tb in k.get("tbs", []):
@@ -58,6 +74,9 @@ def load(results):
                         kids += 1
                         same += tb["sm"] == tb["parent_sm"]
                         wait += tb["issue_cycle"] - tb["launch_cycle"]
+                        waits.append(tb["issue_cycle"] - tb["launch_cycle"])
+                        for key in reads:
+                            reads[key] += tb.get(key, 0)
                         if "shared_with_parent" in tb:
                             shared.append(tb["shared_with_parent"])
             vals = list(per_sm.values())
@@ -69,7 +88,8 @@ def load(results):
                 "imbalance": imb, "no_warp": busy / slots if slots else float("nan"),
                 "same_sm": same / kids if kids else float("nan"),
                 "wait": wait / kids if kids else float("nan"), "kids": kids,
-                "shared": mean(shared), "fig2": fig2}
+                "shared": mean(shared), "fig2": fig2, "waits": sorted(waits),
+                "reads": reads, "waves": waves}
     return res, benches
 
 
@@ -250,6 +270,139 @@ def main():
           " | ".join(fmt(100 * mean(sums[c]), ".1f") + "%" for c in cols) + " |")
     print("| seed (Fig. 2, average) | 38.4% | 30.5% | 9.3% |")
     print()
+    mechanism(res, benches)
+    write_headlines(res, benches, summary)
+
+
+# the seed's inputs (Table II) and the waves of their parent grids on its K20c
+# (64-thread parent TBs, TB slots bind: 13 SMXs x 16 TBs = 208 per wave)
+PAPER_INPUT = {
+    "citation": ("citationCiteseer, 268,495 vertices", 268495),
+    "graph500": ("graph500 logn20, 2^20 vertices", 1 << 20),
+    "cage": ("cage15, 5,154,859 vertices", 5154859),
+}
+
+
+def paper_waves(b):
+    for key, (name, n) in PAPER_INPUT.items():
+        if b.endswith(key) and (b.startswith("cdp-bfs") or b.startswith("cdp-sssp")
+                                or b.startswith("cdp-clr")):
+            return name, "%.1f" % (math.ceil(n / 64) / 208)
+    if b == "cdp-pre":
+        return "MovieLens (100K: 943 users)", "%.2f" % (math.ceil(943 / 64) / 208)
+    return "not given", "—"
+
+
+def pct(xs, q):
+    if not xs:
+        return float("nan")
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def mechanism(res, benches):
+    print("### Parent grids: waves per SM, the seed's inputs and ours\n")
+    print("Waves = TBs of the largest host-launched grid / (13 SMXs x TBs per SMX at")
+    print("its occupancy); the seed's from its inputs' sizes with our kernels' 64-thread")
+    print("parent TBs (16 per SMX: TB slots bind).\n")
+    print("| benchmark | seed input | seed waves | ours waves (small) |")
+    print("|---|---|---|---|")
+    for b in benches:
+        name, w = paper_waves(b)
+        v = res.get((b, "dtbl", "rr"))
+        print(f"| {b} | {name} | {w} | {fmt(v['waves'] if v else None, '.2f')} |")
+    print()
+    print("### Child wait: cycles from the launching instruction to the child TB's issue\n")
+    print("Median / 90th percentile over the benchmark's child TBs.  The launch path alone")
+    print("is 137 cycles in dtbl (128 + 137 = 265 for a LaPerm group that overflows to")
+    print("memory) and 21,700 + 1,700 per further launch of the same warp instruction in")
+    print("cdp (+ L = 4 KMU search cycles under LaPerm); the rest is queueing for a TB slot.\n")
+    for mode in MODES:
+        print(f"#### {mode}\n")
+        print("| benchmark | " + " | ".join(SHORT[p] for p in POLICIES) + " |")
+        print("|---|" + "---|" * len(POLICIES))
+        for b in benches:
+            row = [b]
+            for p in POLICIES:
+                v = res.get((b, mode, p))
+                w = v["waits"] if v else []
+                row.append(f"{pct(w, 0.5):.0f} / {pct(w, 0.9):.0f}" if w else "—")
+            print("| " + " | ".join(row) + " |")
+        print()
+    print("### Reuse distance of child reads\n")
+    print("Per child TB read (one per 128-byte line a warp instruction reads), the line")
+    print("accesses GPU-wide since that line's previous access by any TB (docs/cdp.md):")
+    print("*within L2* is the share at most the L2's 12,288 lines away (such a read hits a")
+    print("fully associative LRU L2), *within L1* at most the L1's 256 lines, *cold* the")
+    print("share of lines never accessed before.  Summed over the run's child TBs.\n")
+    for mode in MODES:
+        print(f"#### {mode}\n")
+        head = ["benchmark", "child reads (RR)"]
+        head += [f"within L2 {SHORT[p]}" for p in POLICIES]
+        head += [f"within L1 {SHORT[p]}" for p in POLICIES] + ["cold (RR)"]
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        acc = {p: {"l2": [], "l1": []} for p in POLICIES}
+        for b in benches:
+            base = res.get((b, mode, "rr"))
+            row = [b, str(base["reads"]["reads"]) if base else "—"]
+            for key, field in (("l2", "reads_within_l2"), ("l1", "reads_within_l1")):
+                for p in POLICIES:
+                    v = res.get((b, mode, p))
+                    n = v["reads"]["reads"] if v else 0
+                    x = v["reads"][field] / n if n else None
+                    row.append(fmt(None if x is None else 100 * x, ".1f") +
+                               ("%" if x is not None else ""))
+                    if x is not None:
+                        acc[p][key].append(x)
+            n = base["reads"]["reads"] if base else 0
+            row.append(fmt(100 * base["reads"]["reads_cold"] / n, ".1f") + "%" if n else "—")
+            print("| " + " | ".join(row) + " |")
+        print("| **mean** | | " + " | ".join(fmt(100 * mean(acc[p][k]), ".1f") + "%"
+                                         for k in ("l2", "l1") for p in POLICIES) + " | |")
+        print()
+
+
+def write_headlines(res, benches, summary):
+    """This page's rows of docs/experiments/headlines.csv (EXPERIMENT-METHOD.md
+    section 5): the geomean of IPC/RR over the benchmarks run, as a signed
+    percent change; scale `reduced` (size small, waves in the page's table).
+    Other pages' rows are kept."""
+    import csv
+    import subprocess
+    rows = {"laperm_adaptive_dtbl": (27.0, "dtbl", "laperm-adaptive"),
+            "laperm_adaptive_cdp": (6.0, "cdp", "laperm-adaptive"),
+            "laperm_tbpri_dtbl": (13.0, "dtbl", "laperm-tbpri")}
+    root = os.path.dirname(HERE)
+    path = os.path.join(root, "docs", "experiments", "headlines.csv")
+    header = ["id", "paper", "ours", "unit", "better_is", "scale", "benchmarks_run",
+              "benchmarks_in_paper", "commit", "page"]
+    keep = []
+    if os.path.exists(path):
+        with open(path) as f:
+            keep = [r for r in csv.reader(f) if r and r[0] != "id" and r[0] not in rows]
+    # the commit the numbers were made on; `-dirty` when a source (not the
+    # pages this regeneration is writing) differs from it
+    commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no",
+                              "--", ".", ":(exclude)docs"],
+                             capture_output=True, text=True).stdout.strip()
+    if changed:
+        commit += "-dirty"
+    new = []
+    for hid, (paper, mode, pol) in rows.items():
+        ratios = [x for x in summary[mode][pol]["ratio"] if x is not None]
+        g = gmean(ratios)
+        ours = "" if math.isnan(g) else "%.1f" % ((g - 1.0) * 100.0)
+        new.append([hid, "%.1f" % paper, ours, "pct", "higher", "reduced", str(len(ratios)),
+                    str(IN_PAPER), commit, "docs/experiments/laperm.md"])
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        for r in sorted(keep + new):
+            w.writerow(r)
+    subprocess.run([sys.executable, os.path.join(root, "scripts", "headlines-table.py")],
+                   stdout=subprocess.DEVNULL, check=False)
 
 
 if __name__ == "__main__":

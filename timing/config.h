@@ -571,7 +571,17 @@ typedef struct gpu_name_list {
       "group's setup (dtbl_latency): the group joins max(dtbl_latency, "    \
       "this) after the launch. LaPerm sec. IV-E: 'can be 128 cycles in "    \
       "the worst case ... can be hidden by the setting up process' (k20c: " \
-      "128). 0: not modelled")
+      "128). 0: not modelled")                                              \
+    X(cdp, dtbl_overflow_latency, U32, 0, 0, 1000000, 0, "core cycles",   \
+      NULL,                                                                  \
+      "dtbl mode under a LaPerm TB policy (laperm-*): a TB group whose "    \
+      "launching SMX already queues laperm-*.queue_entries TB groups not "  \
+      "yet fully dispatched goes to the overflow queue in global memory: "  \
+      "this write starts when the insert search ends and overlaps the "     \
+      "setup, so the group joins max(dtbl_latency, dtbl_insert_latency + "  \
+      "this) after the launch. LaPerm sec. IV-E: 'the overhead would be "   \
+      "the global memory access latency which can also partly be hidden "   \
+      "by the TB group setting up process'. 0: not modelled")
 
 /* Sampled simulation (timing/sample.h, docs/sampling.md): each launch runs
  * in detail until its IPC is stable, the CTAs not yet placed then run

@@ -85,17 +85,19 @@ static const tm_seg *seg_of(const tm_kernel *k, uint32_t cta)
 }
 
 /* CTA `cta` of segment `seg` was placed: its group's counts follow. */
-static void group_placed(tm_kernel *k, const tm_seg *seg, uint32_t cta, uint32_t sm,
-                         uint64_t now)
+static void group_placed(tm_gpu *g, tm_kernel *k, const tm_seg *seg, uint32_t cta,
+                         uint32_t sm, uint64_t now)
 {
     sched_cta_group *gr =
         &g_array_index(k->groups, sched_cta_group, (guint)(seg - (const tm_seg *)(void *)k->segs->data));
     tm_tb_stat t = {cta, sm, now, gr->depth, gr->parent_kernel, gr->parent_cta, gr->parent_sm,
-                    gr->launch_cycle, seg->L->launch_id, cta - seg->first, -1.0, -1.0, -1.0, -1.0};
+                    gr->launch_cycle, seg->L->launch_id, cta - seg->first, -1.0, -1.0, -1.0, -1.0,
+                    0, 0, 0, 0};
     if (!k->tbs)
         k->tbs = g_array_new(FALSE, FALSE, sizeof(tm_tb_stat));
     g_array_append_val(k->tbs, t);
-    gr->placed++;
+    if (++gr->placed == gr->count && gr->depth > 0)
+        tm_cdp_group_dispatched(g, gr->parent_sm);
     while (gr->next < gr->first + gr->count && k->placed[gr->next])
         gr->next++;
 }
@@ -231,7 +233,7 @@ static bool place_kernels(tm_gpu *g, uint64_t now, const sched_ctl *ctl,
             k->resident[s]++;
             k->issued_on[s]++;
             k->placed[v.next_cta] = 1;
-            group_placed(k, seg, v.next_cta, (uint32_t)s, now);
+            group_placed(g, k, seg, v.next_cta, (uint32_t)s, now);
             k->issued++;
             while (k->next < k->total && k->placed[k->next])
                 k->next++;

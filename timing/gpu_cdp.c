@@ -71,8 +71,13 @@ void tm_cdp_free(tm_gpu *g)
     g_array_free(s->waiting, TRUE);
     g_array_free(s->dirty, TRUE);
     g_string_free(s->why, TRUE);
+    g_free(s->queued);
     if (s->lines)
         g_hash_table_destroy(s->lines);
+    if (s->last)
+        g_hash_table_destroy(s->last);
+    if (s->reuse)
+        g_hash_table_destroy(s->reuse);
     g->env.touch = NULL;
     memset(s, 0, sizeof *s);
 }
@@ -110,6 +115,43 @@ static gpointer line_key(uint32_t grid, uint32_t cta)
     return GSIZE_TO_POINTER(((gsize)grid << 32) | cta);
 }
 
+/* Reuse distance of a child TB's reads (tm_tb_stat.reads*): one count per
+ * line a warp instruction touches, in line accesses GPU-wide since that
+ * line's previous access by anyone. */
+typedef struct tm_cdp_reuse { uint32_t reads, cold, l1, l2; } tm_cdp_reuse;
+
+static void reuse_count(tm_gpu *g, const ex_warp *w, const ex_access *a, gpointer key)
+{
+    tm_cdp_state *s = &g->cdp;
+    gsize prev = (gsize)-1;
+    tm_cdp_reuse *r = NULL;
+    if (w->launch->origin && (!a->write || a->atomic)) { /* atomics read too */
+        r = g_hash_table_lookup(s->reuse, key);
+        if (!r) {
+            r = g_new0(tm_cdp_reuse, 1);
+            g_hash_table_insert(s->reuse, key, r);
+        }
+    }
+    uint64_t l1 = g->cfg.l1d.size / g->cfg.l1d.line;
+    uint64_t l2 = g->cfg.l2.partition_size * g->cfg.dram.partitions / g->cfg.l2.line;
+    for (uint32_t m = a->mask; m; m &= m - 1) {
+        gsize line = (gsize)(a->addr[__builtin_ctz(m)] >> CDP_LINE_SHIFT);
+        if (line == prev)
+            continue; /* the same line as the lane before: one access */
+        prev = line;
+        gpointer last;
+        bool seen = g_hash_table_lookup_extended(s->last, GSIZE_TO_POINTER(line), NULL, &last);
+        uint64_t d = s->accesses - GPOINTER_TO_SIZE(last);
+        if (r) {
+            r->reads++;
+            r->cold += !seen;
+            r->l1 += seen && d <= l1;
+            r->l2 += seen && d <= l2;
+        }
+        g_hash_table_insert(s->last, GSIZE_TO_POINTER(line), GSIZE_TO_POINTER(++s->accesses));
+    }
+}
+
 static void cdp_touch(void *user, const ex_warp *w, const ex_access *a)
 {
     tm_gpu *g = user;
@@ -125,6 +167,7 @@ static void cdp_touch(void *user, const ex_warp *w, const ex_access *a)
         gsize line = (gsize)(a->addr[__builtin_ctz(m)] >> CDP_LINE_SHIFT);
         g_hash_table_add(set, GSIZE_TO_POINTER(line));
     }
+    reuse_count(g, w, a, key);
 }
 
 /* Whether a module's code calls the device runtime (then its grids' line
@@ -221,6 +264,10 @@ void tm_cdp_footprints(tm_gpu *g, guint first)
             fp_add(grids, GUINT_TO_POINTER(me), t, key);
             if (!t->depth)
                 continue;
+            const tm_cdp_reuse *r = g_hash_table_lookup(s->reuse, key);
+            if (r)
+                t->reads = r->reads, t->reads_cold = r->cold, t->reads_l1 = r->l1,
+                t->reads_l2 = r->l2;
             guint pa = GPOINTER_TO_UINT(
                 g_hash_table_lookup(grid_of, GUINT_TO_POINTER(t->parent_kernel)));
             if (!pa)
@@ -289,6 +336,8 @@ void tm_cdp_host_grid(tm_gpu *g, tm_kernel *k, uint32_t kernel_index, ex_launch 
     if (!g->cdp.lines && module_launches(L->mod)) { /* keep footprints this run */
         g->cdp.lines = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
                                              (GDestroyNotify)g_hash_table_destroy);
+        g->cdp.last = g_hash_table_new(g_direct_hash, g_direct_equal);
+        g->cdp.reuse = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
         g->env.touch = cdp_touch;
     }
     tm_grid *gr;
@@ -357,9 +406,44 @@ static uint32_t laperm_levels(const tm_gpu *g)
     return 0;
 }
 
+/* The run's LaPerm queue capacity in TB groups (laperm-*.queue_entries). */
+static uint32_t laperm_entries(const tm_gpu *g)
+{
+    const char *p = gpu_config_choice_name(sched_names_cta, g->cfg.cta.policy);
+    if (!strcmp(p, "laperm-tbpri"))
+        return g->cfg.policy.laperm_tbpri_queue_entries;
+    if (!strcmp(p, "laperm-smxbind"))
+        return g->cfg.policy.laperm_smxbind_queue_entries;
+    return g->cfg.policy.laperm_adaptive_queue_entries;
+}
+
+/* dtbl under LaPerm: a group enters its launching SM's on-chip queue, or,
+ * when that holds queue_entries groups not yet fully dispatched, the
+ * overflow queue in memory (sec. IV-E); true for the latter.  The entry is
+ * released by tm_cdp_group_dispatched. */
+static bool queue_insert(tm_gpu *g, const ex_cdp_launch *rec)
+{
+    tm_cdp_state *s = &g->cdp;
+    if (!s->queued)
+        s->queued = g_new0(uint32_t, g->nsms);
+    if (rec->parent_sm >= g->nsms)
+        return false;
+    bool full = s->queued[rec->parent_sm] >= laperm_entries(g);
+    s->queued[rec->parent_sm]++;
+    s->overflows += full;
+    return full;
+}
+
+void tm_cdp_group_dispatched(tm_gpu *g, uint32_t parent_sm)
+{
+    if (g->cdp.queued && parent_sm < g->nsms && g->cdp.queued[parent_sm])
+        g->cdp.queued[parent_sm]--;
+}
+
 /* Cycles from launch `rec` until it reaches the GPU.  dtbl: cdp.dtbl_latency.
  * Under a LaPerm policy: dtbl, the queue insert search (cdp.dtbl_insert_latency)
- * overlapped with that setup; cdp, plus L x cdp.kmu_search_latency.
+ * overlapped with that setup, plus cdp.dtbl_overflow_latency after the search
+ * when the launching SM's queue is full; cdp, plus L x cdp.kmu_search_latency.
  * cdp: the device runtime's calls as the DTBL paper's method models them
  * (docs/cdp.md): a fixed part per launching warp instruction
  * (cdp.launch_latency) and a part per launch in it
@@ -373,6 +457,9 @@ static uint64_t latency(tm_gpu *g, const ex_cdp_launch *rec)
         /* LaPerm's queue insert overlaps the TB group's setup (sec. IV-E) */
         uint64_t setup = g->cfg.cdp.dtbl_latency;
         uint64_t insert = levels ? g->cfg.cdp.dtbl_insert_latency : 0;
+        /* an overflowing entry is written to memory after the search */
+        if (levels && g->cfg.cdp.dtbl_overflow_latency && queue_insert(g, rec))
+            insert += g->cfg.cdp.dtbl_overflow_latency;
         return insert > setup ? insert : setup;
     }
     tm_cdp_state *s = &g->cdp;

@@ -46,6 +46,13 @@ typedef struct tm_cdp_state {
      * launch one after another) and how many launches it made so far */
     uint32_t warp_parent, warp_cta, warp_id, warp_launches;
     uint64_t warp_cycle;
+    uint32_t *queued;            /* dtbl, LaPerm: [nsms] TB groups launched from
+                                    each SM and not yet fully dispatched */
+    uint64_t overflows;          /* of those, groups that found the queue full */
+    GHashTable *last;            /* 128-byte line -> index of its last access */
+    uint64_t accesses;           /* line accesses so far (global memory) */
+    GHashTable *reuse;           /* (grid << 32 | cta) of a child TB -> its
+                                    tm_cdp_reuse counts */
     GHashTable *lines;           /* (grid << 32 | cta) -> set of 128-byte lines it
                                     touched; only while a module can launch */
 } tm_cdp_state;
@@ -187,6 +194,9 @@ void tm_cdp_host_grid(tm_gpu *g, tm_kernel *k, uint32_t kernel_index, ex_launch 
 bool tm_cdp_on_launch(void *user, ex_launch *parent, ex_cdp_launch *child, const char **why);
 /* Kernel k arrived on the GPU (a device-launched grid has started). */
 void tm_cdp_kernel_arrived(tm_gpu *g, tm_kernel *k);
+/* The last CTA of a device-launched TB group from SM parent_sm was placed:
+ * its LaPerm queue entry is free (cdp.dtbl_overflow_latency). */
+void tm_cdp_group_dispatched(tm_gpu *g, uint32_t parent_sm);
 /* `n` more CTAs (a host TB group appended to its kernel) belong to `grid`. */
 void tm_cdp_add_ctas(tm_gpu *g, uint32_t grid, uint32_t n);
 /* A CTA of grid `grid` finished. */

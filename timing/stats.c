@@ -583,6 +583,12 @@ static void write_kernel(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
                     jw_dbl(j, "shared_with_parent", t->shared_with_parent);
                 if (t->shared_with_siblings >= 0)
                     jw_dbl(j, "shared_with_siblings", t->shared_with_siblings);
+                if (t->reads) {
+                    jw_u64(j, "reads", t->reads);
+                    jw_u64(j, "reads_cold", t->reads_cold);
+                    jw_u64(j, "reads_within_l1", t->reads_l1);
+                    jw_u64(j, "reads_within_l2", t->reads_l2);
+                }
             }
             if (t->children_shared >= 0)
                 jw_dbl(j, "children_shared", t->children_shared);

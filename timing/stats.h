@@ -137,6 +137,12 @@ typedef struct tm_tb_stat {
     double shared_with_grid;     /* TB of a grid that launched: of its lines,
                                     the fraction another TB of its grid touched
                                     (Fig. 2's "among parents"); < 0: not known */
+    /* child TB: its global reads (per 128-byte line a warp instruction
+     * touched), by reuse distance = line accesses GPU-wide since the line's
+     * previous access: never accessed before, within the L1's line count,
+     * within the L2's line count (an access this close hits a fully
+     * associative LRU cache of that size); the rest are farther */
+    uint32_t reads, reads_cold, reads_l1, reads_l2;
 } tm_tb_stat;
 
 /* Sampled simulation of one launch (timing/sample.h; only with

@@ -1,7 +1,7 @@
 /* benchmarks/cdp-bfs/driver.c — BFS with device-side launches (LaPerm seed's
  * bfs) on the three graph shapes of its Table II: cdp-bfs-citation,
  * cdp-bfs-graph500, cdp-bfs-cage (benchmarks/cdp_inputs.c; tiny 2,048
- * vertices, small 16,384, paper 268,495 / 2^20 / 2^20).
+ * vertices, small 32,768, paper 268,495 / 2^20 / 2^20).
  * Source: the vertex of highest degree (lowest id on ties), so every graph
  * is searched from its giant component.  Host flow: per level clear
  * `changed`, launch bfs_parent (64-thread TBs, one per 64 vertices; a vertex

@@ -1,6 +1,6 @@
 /* benchmarks/cdp-join/driver.c — relational equi-join with device-side
  * launches (LaPerm seed's join) on uniform and Gaussian keys:
- * cdp-join-uniform, cdp-join-gaussian.  |R| = |S| = 2,048 / 16,384 /
+ * cdp-join-uniform, cdp-join-gaussian.  |R| = |S| = 2,048 / 32,768 /
  * 262,144 (tiny / small / paper); keys in [0, |R| / 16): uniform gives 16
  * matches per probe on average, Gaussian (Irwin-Hall, sd |R| / 192) ~5x
  * that near the mean and none in the tails.  R rows carry their original
@@ -29,7 +29,7 @@ static int cmp_pair(const void *a, const void *b)
 
 static bench_outcome join_run(bench_env *env, bool gaussian)
 {
-    int nr = env->size == BENCH_TINY ? 2048 : env->size == BENCH_SMALL ? 16384 : 262144;
+    int nr = env->size == BENCH_TINY ? 2048 : env->size == BENCH_SMALL ? 32768 : 262144;
     int ns = nr, range = nr / 16, nblocks = (ns + PB - 1) / PB;
     int *pairs = malloc((size_t)nr * 2 * sizeof(int));
     int *rkey = malloc((size_t)nr * sizeof(int)), *rpay = malloc((size_t)nr * sizeof(int));

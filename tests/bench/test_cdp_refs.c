@@ -9,7 +9,10 @@
  *                     neighbours, by dynamic programming in priority order
  *   join            - nested loops
  *   AMR             - per unit point, the leaf that covers it
- *   BHT             - breadth-first build from key prefixes */
+ *   BHT             - breadth-first build from key prefixes
+ *   regx            - hand-counted strings; the kernels' anchored DFA walked
+ *                     from every position
+ *   pre             - a hand-computed user; scores summed item by item */
 #include "benchmarks/cdp_ref.h"
 
 #include <setjmp.h>
@@ -344,6 +347,124 @@ static void test_bht(void **state)
     free(code), free(px), free(py), free(cnt), free(want), free(sx), free(sy);
 }
 
+static int dfa_count(const cdp_regx_dfa *d, const unsigned char *s, int len)
+{
+    int n = 0;
+    for (int p = 0; p < len; p++) {
+        int st = 0;
+        for (int i = p; i < len && (st = d->next[st * 256 + s[i]]) >= 0; i++)
+            n += d->out[st];
+    }
+    return n;
+}
+
+static void test_regx(void **state)
+{
+    (void)state;
+    /* by hand: "GET /" at 2, "/etc/passwd" at 6, "../" at 18 */
+    const char *a = "xxGET /etc/passwd ../";
+    assert_int_equal(cdp_ref_regx((const unsigned char *)a, (int)strlen(a)), 3);
+    /* "%2e%2e/" at 0, "../" nowhere ("e/." is not it), "USER root" at 8 */
+    const char *b = "%2e%2e/ USER root";
+    assert_int_equal(cdp_ref_regx((const unsigned char *)b, (int)strlen(b)), 2);
+    /* a signature cut by the string's end does not count */
+    assert_int_equal(cdp_ref_regx((const unsigned char *)"GET ", 4), 0);
+    cdp_regx_dfa d;
+    assert_true(cdp_regx_dfa_make(&d));
+    assert_int_equal(dfa_count(&d, (const unsigned char *)a, (int)strlen(a)), 3);
+    for (int k = 0; k < 2; k++) {
+        cdp_strings c;
+        char err[256];
+        assert_true(cdp_strings_make(&c, (cdp_regx_kind)k, BENCH_TINY, 1, err));
+        long total = 0;
+        int shortn = 0, maxlen = 0;
+        for (int i = 0; i < c.n; i++) {
+            const unsigned char *s = c.text + c.off[i];
+            int len = c.off[i + 1] - c.off[i], want = cdp_ref_regx(s, len);
+            assert_int_equal(dfa_count(&d, s, len), want);
+            total += want;
+            shortn += len <= 64;
+            maxlen = len > maxlen ? len : maxlen;
+            if (k == CDP_REGX_STRING) {
+                assert_true(len >= 16 && len <= 512);
+                for (int j = 0; j < len; j++)
+                    assert_true(s[j] >= 32 && s[j] < 127);
+            }
+        }
+        printf("regx %-6s: %d strings, %d bytes, %ld matches, %d of <= 64 B, longest %d\n",
+               cdp_regx_name((cdp_regx_kind)k), c.n, c.off[c.n], total, shortn, maxlen);
+        if (k == CDP_REGX_DARPA)
+            assert_true(total > c.n / 8 && shortn > c.n * 2 / 5 && maxlen <= 1460);
+        cdp_strings_free(&c);
+    }
+    cdp_regx_dfa_free(&d);
+}
+
+static void test_pre(void **state)
+{
+    (void)state;
+    /* by hand: one user rated item 0 (5 stars) and 1 (1 star): mean10 = 30,
+     * deviations +20 and -20; item 2 = 500 x 20 + 300 x (-20) = 4000 */
+    int urow[2] = {0, 2}, uitem[2] = {0, 1}, urate[2] = {5, 1};
+    int nbr[3 * CDP_PRE_K] = {0}, nsim[3 * CDP_PRE_K] = {0};
+    nbr[0] = 2, nsim[0] = 500, nbr[1] = 1, nsim[1] = 100;
+    nbr[CDP_PRE_K] = 2, nsim[CDP_PRE_K] = 300, nbr[CDP_PRE_K + 1] = 0, nsim[CDP_PRE_K + 1] = 200;
+    cdp_ratings h = {1, 3, 2, urow, uitem, urate, nbr, nsim};
+    long long sc[3], bs = 0;
+    assert_int_equal(cdp_ref_pre_user(&h, 0, sc, &bs), 2);
+    assert_true(bs == 4000);
+
+    cdp_ratings r;
+    char err[256];
+    assert_true(cdp_ratings_make(&r, BENCH_SMALL, 1, err)); /* MovieLens 100K's shape */
+    assert_int_equal(r.users, 943);
+    assert_int_equal(r.items, 1682);
+    assert_int_equal(r.nratings, 100000);
+    int most = 0;
+    for (int u = 0; u < r.users; u++) {
+        int n = r.urow[u + 1] - r.urow[u];
+        assert_true(n >= 20);
+        most = n > most ? n : most;
+        for (int k = r.urow[u]; k < r.urow[u + 1]; k++) {
+            assert_true(r.urate[k] >= 1 && r.urate[k] <= 5);
+            assert_true(k == r.urow[u] || r.uitem[k - 1] < r.uitem[k]);
+        }
+    }
+    for (int i = 0; i < r.items; i++)
+        for (int q = 0; q < CDP_PRE_K; q++) {
+            assert_true(r.nbr[i * CDP_PRE_K + q] != i);
+            assert_true(q == 0 || r.nsim[i * CDP_PRE_K + q - 1] >= r.nsim[i * CDP_PRE_K + q]);
+        }
+    long long *score = malloc((size_t)r.items * sizeof *score);
+    for (int u = 0; u < r.users; u += 97) { /* every 97th user, item by item */
+        long long best = 0;
+        int want = cdp_ref_pre_user(&r, u, score, &best), b = r.urow[u], e = r.urow[u + 1];
+        int sum = 0, got = -1;
+        long long gs = 0;
+        for (int k = b; k < e; k++)
+            sum += r.urate[k];
+        for (int i = 0; i < r.items; i++) {
+            long long s = 0;
+            bool rated = false;
+            for (int k = b; k < e; k++) {
+                rated |= r.uitem[k] == i;
+                for (int q = 0; q < CDP_PRE_K; q++)
+                    if (r.nbr[r.uitem[k] * CDP_PRE_K + q] == i)
+                        s += (long long)r.nsim[r.uitem[k] * CDP_PRE_K + q] *
+                             (10 * r.urate[k] - 10 * sum / (e - b));
+            }
+            if (!rated && (got < 0 || s > gs))
+                got = i, gs = s;
+        }
+        assert_int_equal(want, got);
+        assert_true(best == gs);
+    }
+    printf("pre: %d users, %d items, %d ratings, most by one user %d\n", r.users, r.items,
+           r.nratings, most);
+    free(score);
+    cdp_ratings_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_bfs_sssp),         cmocka_unit_test(test_clr),
         cmocka_unit_test(test_join),             cmocka_unit_test(test_amr),
         cmocka_unit_test(test_bht),
+        cmocka_unit_test(test_regx),             cmocka_unit_test(test_pre),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -409,8 +409,13 @@ static uint64_t fan_min_wait(const char *policy, const char *mode, const char *s
             const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, j);
             if (t->depth == 1 && t->issue_cycle - t->launch_cycle < best)
                 best = t->issue_cycle - t->launch_cycle;
-            if (t->depth == 1)
+            if (t->depth == 1) {
                 assert_true(t->shared_with_siblings == 0.0);
+                /* its atomicAdd reads its own line, which nothing touched before */
+                assert_int_equal(t->reads, 1);
+                assert_int_equal(t->reads_cold, 1);
+                assert_int_equal(t->reads_l1 + t->reads_l2, 0);
+            }
             else
                 assert_true(t->children_shared == 0.0);
         }
@@ -436,6 +441,94 @@ static void test_launch_path_costs(void **state)
     assert_int_equal(fan_min_wait("laperm-tbpri", "dtbl", "200"), 201);
     assert_int_equal(fan_min_wait("rr", "cdp", "100"), 1000);
     assert_int_equal(fan_min_wait("laperm-tbpri", "cdp", "100"), 1004);
+}
+
+/* Overflow to memory (cdp.dtbl_overflow_latency).  One warp instruction of
+ * `fan` launches 32 TB groups from one SM whose queue holds 8: the first 8
+ * take an on-chip entry and join at max(setup 100, insert 128) = 128; the
+ * other 24 find it full (none is dispatched before they launch), write to
+ * memory after the search and join at max(100, 128 + 300) = 428.  Their
+ * first TBs issue a cycle or more after that. */
+static void test_overflow_latency(void **state)
+{
+    (void)state;
+    const char *sets[] = {"gpu.num_sms=4", "cta.policy=laperm-tbpri", "cdp.mode=dtbl",
+                          "cdp.dtbl_latency=100", "cdp.dtbl_insert_latency=128",
+                          "cdp.dtbl_overflow_latency=300", "laperm-tbpri.levels=4",
+                          "laperm-tbpri.queue_entries=8", NULL};
+    world w;
+    world_open(&w, CDP_PTX, sets);
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(w.ctx, &d, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(w.ctx, d, 0, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    int n = 32 * 32;
+    void *args[] = {&d, &n};
+    assert_int_equal(ptxemu_launch(w.mod, "_Z3fanPii", (ptxemu_dim3){1, 1, 1},
+                                   (ptxemu_dim3){32, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    unsigned early = 0, late = 0;
+    uint64_t late_min = UINT64_MAX;
+    for (guint i = 0; i < st->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
+        for (guint j = 0; k->tbs && j < k->tbs->len; j++) {
+            const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, j);
+            if (t->depth != 1)
+                continue;
+            uint64_t wait = t->issue_cycle - t->launch_cycle;
+            assert_true(wait >= 129);
+            if (wait < 429) {
+                early++;
+            } else {
+                late++;
+                late_min = wait < late_min ? wait : late_min;
+            }
+        }
+    }
+    assert_int_equal(early, 8);
+    assert_int_equal(late, 24);
+    assert_int_equal(late_min, 429);
+    world_close(&w);
+}
+
+/* Reuse distance of child reads.  produce_then_consume(n = 200): the child
+ * grid's 7 warps that have lanes below 200 each write one 128-byte line of a
+ * (32 ints); then the tail launch's single thread reads a[0..200) one int
+ * per instruction: 200 reads, none cold.  A line's first read comes after
+ * the reads of the lines before it and at most 6 other lines' writes: line 6
+ * (elements 192-199) at 192 + 6 = 198 accesses at most; its other reads at
+ * distance 1.  So all are within a 32 KB L1's 256 lines, and the L2's. */
+static void test_child_reuse(void **state)
+{
+    (void)state;
+    const char *sets[] = {"gpu.num_sms=4", "cdp.launch_latency=100", "l1d.size=32K", NULL};
+    world w;
+    world_open(&w, CDP_PTX, sets);
+    ptxemu_dptr d, out;
+    assert_int_equal(ptxemu_malloc(w.ctx, &d, 256 * sizeof(int)), PTXEMU_OK);
+    assert_int_equal(ptxemu_malloc(w.ctx, &out, sizeof(int)), PTXEMU_OK);
+    int m = 200;
+    void *args[] = {&d, &m, &out};
+    assert_int_equal(ptxemu_launch(w.mod, "_Z20produce_then_consumePiiS_",
+                                   (ptxemu_dim3){1, 1, 1}, (ptxemu_dim3){1, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    unsigned readers = 0;
+    for (guint i = 0; i < st->kernels->len; i++) {
+        const tm_kernel_stats *k = g_ptr_array_index(st->kernels, i);
+        for (guint j = 0; k->tbs && j < k->tbs->len; j++) {
+            const tm_tb_stat *t = &g_array_index(k->tbs, tm_tb_stat, j);
+            if (t->depth == 0 || !t->reads)
+                continue;
+            readers++;
+            assert_int_equal(t->reads, 200);
+            assert_int_equal(t->reads_cold, 0);
+            assert_int_equal(t->reads_l1, 200);
+            assert_int_equal(t->reads_l2, 200);
+        }
+    }
+    assert_int_equal(readers, 1);
+    world_close(&w);
 }
 
 /* Every TB policy x {cdp, dtbl} x the device-launch kernels: the CPU's answers. */
@@ -531,6 +624,8 @@ int main(void)
         cmocka_unit_test(test_tb_stats_dtbl),
         cmocka_unit_test(test_launch_latency),
         cmocka_unit_test(test_launch_path_costs),
+        cmocka_unit_test(test_overflow_latency),
+        cmocka_unit_test(test_child_reuse),
         cmocka_unit_test(test_limits_timing),
         cmocka_unit_test(test_policies_modes),
     };
