@@ -262,6 +262,13 @@ void tm_gpu_schedule_ctas(tm_gpu *g, uint64_t now)
         tm_kernel *k = g->kernels[i];
         if (!k->arrived || k->done)
             continue;
+        /* a CDP parent with only its children left has left the KDU: with
+         * nothing to place (DTBL may still append CTAs) it has no business
+         * in the view, and deep launch trees hold more of them than the
+         * view's SCHED_MAX_KERNELS, which would hide the children that do
+         * have CTAs to place */
+        if (g->kmu.subs[k->sub].released && k->issued == k->total)
+            continue;
         g->kidx[nk] = i;
         g->kinfo[nk] = tm_gpu_kernel_info(k);
         nk++;
