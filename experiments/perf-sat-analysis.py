@@ -69,11 +69,15 @@ PAPER = {"m2090": dict(gpu="Fermi", acc=94.25, loss=0.51, saved=10.45, idx=1),
          "k20x": dict(gpu="Kepler", acc=85.12, loss=0.88, saved=25.51, idx=2)}
 
 
+VERSION = ["?"]
+
+
 def load(results):
     with open(os.path.join(results, "results.jsonl")) as f:
         for line in f:
             j = json.loads(line)
             if j.get("status") == "ok" and j.get("mode") != "functional" and j.get("stats"):
+                VERSION[0] = j.get("version", "?")
                 yield j
 
 
@@ -179,12 +183,10 @@ def write_headlines(rows, nbench):
     if os.path.exists(path):
         with open(path) as f:
             keep = [r for r in csv.reader(f) if r and r[0] != "id" and r[0] not in rows]
-    commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    if subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--",
-                       ".", ":(exclude)docs"], capture_output=True, text=True).stdout.strip():
-        commit += "-dirty"
-    new = [[hid, "%.2f" % paper, "" if ours is None else "%.1f" % ours, unit, better, "reduced",
+    # the commit the numbers were made on: the version of the ptxemu that
+    # ran the jobs (results.jsonl; "-dirty" when it was built from a dirty tree)
+    commit = VERSION[0]
+    new = [[hid, "%.2f" % paper, "" if ours is None else "%.1f" % ours, unit, better, "small",
             str(nbench), "16", commit, "docs/experiments/perf-sat.md"]
            for hid, (paper, ours, unit, better) in rows.items()]
     with open(path, "w", newline="") as f:
