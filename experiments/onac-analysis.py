@@ -34,7 +34,7 @@ the runs:
   thesis's Fig. 4.15).  The same traces give the IPC samples each policy
   saw (the mechanism, method §4).
 - Waves = CTAs per launch / (32 x CTAs that fit a core); the thesis's =
-  Table 4.4's CTAs / (32 x 8) (8 CTAs per core, Table 4.3; a bound: its
+  Table 4.4's CTAs / (32 x 8) (8 CTAs per core, Table 4.3; a lower bound: its
   kernels' CTAs per core are not given)."""
 import csv
 import json
@@ -264,7 +264,7 @@ def main():
           "/ policy cycles; energy = policy / all cores (docs/energy.md, normalised); detection = "
           "cycles until the sample that fixes N_opt, over the kernel's cycles (decision traces); "
           "the oracle runs are sampled and their energy rebuilt from the detailed part.\n")
-    print("| thesis kernel | ours | thesis type | our type | thesis CTAs (waves ≤) | our CTAs | our waves/launch "
+    print("| thesis kernel | ours | thesis type | our type | thesis CTAs (waves ≥) | our CTAs | our waves/launch "
           "| static share | N_oracle | ONAC N_opt | Seq-Det N_opt | oracle perf | ONAC perf | Seq-Det perf "
           "| oracle energy | ONAC energy | Seq-Det energy | ONAC detection | Seq-Det detection |")
     print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -354,7 +354,7 @@ def main():
         print("| %s | %s | %d: %.2f |" % (r["t"], " | ".join(cells), r["emin"][0], r["emin"][1]))
     print()
     a = out.get("thesis type A")
-    if a:
+    if a and os.path.basename(os.path.normpath(res)) == "onac":  # experiments/onac.ini's rows
         write_headlines({"onac_energy": (-20.0, a["e"], "lower"), "onac_perf": (-2.0, a["p"], "higher"),
                          "seqdet_energy": (-10.0, a["se"], "lower")},
                         len([r for r in ran if r["ttype"] == "A"]))
