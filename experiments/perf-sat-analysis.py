@@ -85,13 +85,20 @@ def kernel_sums(stats):
     out = {}
     for k in stats["kernels"]:
         d = out.setdefault(k["name"], dict(cycles=0, cta_cycles=0, ctas=0, launches=0, nmax=0,
-                                           ndet_w=0.0, nsms=len(k["cores"])))
+                                           ndet_w=0.0, nsms=len(k["cores"]), stall=0, stall_cyc=0))
         nmax = k["occupancy"]["ctas_per_sm"]
         d["cycles"] += k["cycles"]
         d["cta_cycles"] += k.get("cta_cycles", 0)
         d["ctas"] += k["ctas"]
         d["launches"] += 1
         d["nmax"] = max(d["nmax"], nmax)
+        # Perf-Sat's stalled count S (scoreboard + pipeline stalls, all cores),
+        # per core-cycle of the part simulated in detail (a sampled launch's
+        # counters stop there)
+        smp = k.get("sample") or {}
+        d["stall"] += sum(c.get("scoreboard_alu", 0) + c.get("scoreboard_mem", 0) +
+                          c.get("pipeline_alu", 0) + c.get("pipeline_mem", 0) for c in k["cores"])
+        d["stall_cyc"] += (smp["detailed_cycles"] if smp.get("sampled") else k["cycles"]) * len(k["cores"])
         ran = [c for c in k["cores"] if c["ctas_issued"] > 0]
         if ran:
             d["ndet_w"] += k["cycles"] * sum(min(c.get("cta_limit", nmax), nmax) for c in ran) / len(ran)
@@ -116,11 +123,12 @@ def analyse(v):
         return rows
     for name, b in base.items():
         nmax = b["nmax"]
-        curve = {}
+        curve, scurve = {}, {}
         for c in caps:
             r = v[("none", c, True)].get(name)
             if r:
                 curve[min(c, nmax)] = r["cycles"]
+                scurve[min(c, nmax)] = r["stall"] / r["stall_cyc"] if r["stall_cyc"] else float("nan")
         pts = sorted(curve)
         if nmax not in curve or name not in ps or not pts:
             continue
@@ -134,7 +142,7 @@ def analyse(v):
         p = ps[name]
         ndet = p["ndet_w"] / p["cycles"] if p["cycles"] else float("nan")
         rows.append(dict(name=name, ctas=b["ctas"], launches=b["launches"], nmax=nmax,
-                         waves=b["ctas"] / b["launches"] / (b["nsms"] * nmax), curve=curve,
+                         waves=b["ctas"] / b["launches"] / (b["nsms"] * nmax), curve=curve, scurve=scurve,
                          nref=nref, ndet=ndet, cls=cls, acc=max(0.0, 1 - abs(ndet - nref) / nref),
                          loss=p["cycles"] / b["cycles"] - 1, saved_n=1 - ndet / nmax,
                          saved_t=1 - p["cta_cycles"] / b["cta_cycles"] if b["cta_cycles"] else float("nan"),
@@ -248,6 +256,18 @@ def main():
             print("| %s | %s | %d | %d | %.1f | %d | %s |" % (
                 r["kernel"], r["thesis"] or "–", r["launches"], r["ctas"], r["waves"], r["nmax"],
                 " | ".join(cells)))
+        print("\nPerf-Sat's signal at each fixed cap: the stalled count S (scoreboard + pipeline "
+              "stalls) per core-cycle; **bold** = the cap where S is lowest (what Perf-Sat's "
+              "search converges to when its samples are exact), to compare with N_ref above.\n")
+        print("| kernel | " + " | ".join("cap %d" % n for n in allcaps) + " | S lowest at | N_ref |")
+        print("|---|" + "---:|" * (len(allcaps) + 2))
+        for r in rows:
+            sc = r["scurve"]
+            smin = min(sc, key=lambda n: sc[n]) if sc else 0
+            r["smin"] = smin
+            print("| %s | %s | %d | %d |" % (r["kernel"], " | ".join(
+                ("**%.3f**" if n == smin else "%.3f") % sc[n] if n in sc else "" for n in allcaps),
+                smin, r["nref"]))
         print("\n| kernel | thesis | thesis max/opt | thesis class | our class | N_ref | N_det | "
               "accuracy | Perf-Sat perf. vs Nmax | cap N_ref perf. vs Nmax | saved (1 − N_det/Nmax) | "
               "saved (CTA-cycles) | sampling |")
