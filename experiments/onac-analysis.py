@@ -256,7 +256,17 @@ def main():
                         power=(k["energy"] / k["cycles"]) / (base["energy"] / base["cycles"]),
                         powered=1 - k["gated"] / (k["cycles"] * NCORES), det=det, samples=samples)
     ran = [r for r in rows if "onac" in r and "seq-det" in r]
+    nsamp = sum(s["sampled"] for b in runs.values() for (f, n), ks in b.items() if f == "fixed"
+                for s in ks.values())
+    nlaunch = sum(s["launches"] for b in runs.values() for (f, n), ks in b.items() if f == "fixed"
+                  for s in ks.values())
     print("\n## Per-kernel analysis (experiments/onac-analysis.py)\n")
+    if power:
+        print("Static powers read off the all-cores runs: %.2f W per powered core, %.2f W uncore "
+              "(docs/energy.md).  Oracle runs (fixed core counts, sample.mode = on): %d of their "
+              "%d launches were sampled (projected after a detailed part), the rest ran in full; "
+              "ONAC, Seq-Det and the all-cores baseline are never sampled.\n" % (
+                  power[0], power[1], nsamp, nlaunch))
     print("Rules (fixed before the runs; the script's docstring): a thesis kernel is one or more "
           "of ours (launches summed); type = the thesis's (Table 4.4) and ours (A when N_oracle < "
           "32); N_oracle = the fewest swept cores within 2% of 32 cores' cycles; N_opt = the cores "
