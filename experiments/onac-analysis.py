@@ -16,8 +16,9 @@ the runs:
 - N_oracle: the smallest swept fixed core count N (cta.filters=throttle,
   throttle.active_sms = N, sampled) whose cycles are within 2% of all 32
   cores (cycles(32) / cycles(N) >= 0.98; the thesis's threshold, §4.4.1.1).
-- N_opt of a policy: the cores left on when a launch ended (stats: cores
-  without `off_at_end`), averaged over launches weighted by cycles.
+- N_opt of a policy: per launch, the count its fixing sample chose (from
+  the trace; the cores on when the launch ended if none did), averaged over
+  launches weighted by cycles.
 - Performance = cycles with all cores on / cycles under the policy; energy
   = the policy's energy over all cores' (the model of docs/energy.md;
   normalised, as the thesis does); geomeans over kernels.
@@ -160,16 +161,21 @@ def trace(results, bench, size, policy):
 
 
 def detection(launches, kernels):
-    det = tot = 0
+    """(detection share of the kernel's cycles, N_opt weighted by launch
+    cycles, the launches' samples).  N_opt of a launch: the count the fixing
+    sample chose, else the cores on when the launch ended (the last
+    sample's next count; all cores when no sample finished)."""
+    det = tot = nw = 0
     seen = []
     for name, a, e, samples in launches:
         if e is None or (kernels is not None and name not in kernels):
             continue
-        fin = next((s[0] for s in samples if s[5]), None)
-        det += (min(fin, e) if fin is not None else e) - a
+        fin = next((s for s in samples if s[5]), None)
+        det += (min(fin[0], e) if fin is not None else e) - a
         tot += e - a
+        nw += (e - a) * (fin[4] if fin else samples[-1][4] if samples else NCORES)
         seen.append(samples)
-    return (det / tot if tot else float("nan")), seen
+    return ((det / tot, nw / tot) if tot else (float("nan"), float("nan"))), seen
 
 
 def gm(xs):
@@ -250,8 +256,8 @@ def main():
             k = group(v.get((p, NCORES), {}), kernels)
             if not k:
                 continue
-            det, samples = detection(trace(res, bench, size, p), kernels)
-            r[p] = dict(n=k["non_w"] / k["cycles"], perf=base["cycles"] / k["cycles"],
+            (det, nopt), samples = detection(trace(res, bench, size, p), kernels)
+            r[p] = dict(n=nopt, perf=base["cycles"] / k["cycles"],
                         energy=k["energy"] / base["energy"],
                         power=(k["energy"] / k["cycles"]) / (base["energy"] / base["cycles"]),
                         powered=1 - k["gated"] / (k["cycles"] * NCORES), det=det, samples=samples)
@@ -269,8 +275,8 @@ def main():
                   power[0], power[1], nsamp, nlaunch))
     print("Rules (fixed before the runs; the script's docstring): a thesis kernel is one or more "
           "of ours (launches summed); type = the thesis's (Table 4.4) and ours (A when N_oracle < "
-          "32); N_oracle = the fewest swept cores within 2% of 32 cores' cycles; N_opt = the cores "
-          "a policy left on at the end of a launch (cycle-weighted); performance = all-cores cycles "
+          "32); N_oracle = the fewest swept cores within 2% of 32 cores' cycles; N_opt = the count "
+          "the policy fixed (or had on when the launch ended; from the traces, cycle-weighted); performance = all-cores cycles "
           "/ policy cycles; energy = policy / all cores (docs/energy.md, normalised); detection = "
           "cycles until the sample that fixes N_opt, over the kernel's cycles (decision traces); "
           "the oracle runs are sampled and their energy rebuilt from the detailed part.\n")
@@ -325,6 +331,21 @@ def main():
             100 * vals["d"], 100 * vals["sd"], paper))
     print("\nGeometric means of the per-kernel ratios over all 32 cores (performance: higher is "
           "better; energy: lower is better); detection: the mean share of the kernel's cycles.\n")
+    b = [r for r in ran if r["onac"]["n"] >= NCORES - 0.5 and r["onac"]["samples"]
+         and len(r["onac"]["samples"][0]) == 2]
+    if b:
+        print("**ONAC's one-core sample, where ONAC returns to 32 cores after it** (the thesis's "
+              "type-B cost): the 4-wave sample on one core lasts about as long as 4 waves of the "
+              "whole chip while 31 cores idle, so a launch of W waves should keep W / (W + 4) of "
+              "its performance.\n")
+        print("| kernel | our waves W | ONAC perf | W / (W + 4) | thesis waves (≥) | at the thesis's waves |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for r in b:
+            w, tw = r["base"]["waves"], r["tctas"] / (NCORES * 8) if r["tctas"] else float("nan")
+            print("| %s | %.1f | %.3f | %.3f | %s | %s |" % (
+                r["t"], w, r["onac"]["perf"], w / (w + 4), "%.0f" % tw if tw == tw else "–",
+                "%.3f" % (tw / (tw + 4)) if tw == tw else "–"))
+        print()
     # the IPC samples each policy saw, beside the oracle's curve (method §4)
     print("### The IPC samples the policies saw\n")
     print("Per kernel (first launch): the IPC of each sample (cores: IPC), the all-cores IPC over the "
@@ -335,11 +356,15 @@ def main():
         cells = []
         for p in POLICIES:
             sm = r[p]["samples"][0] if r[p]["samples"] else []
-            cells.append(", ".join("%d: %.1f%s" % (c, ipc, "*" if fin else "") for _, c, ipc, _, _, fin in sm[:12])
-                         + (" …" if len(sm) > 12 else "") or "no sample finished")
+            txt = ", ".join("%d: %.1f" % (c, ipc) for _, c, ipc, _, _, _ in sm[:12]) + (
+                " …" if len(sm) > 12 else "")
+            fin = next((s[4] for s in sm if s[5]), None)
+            cells.append((txt + (" ⇒ N_opt %d" % fin if fin else " (launch ended first)"))
+                         if sm else "no sample finished")
         winstr = "%.1f" % (r["base"]["instrs"] / r["base"]["cycles"])
         print("| %s | %s | %s | %s |" % (r["t"], winstr, cells[0], cells[1]))
-    print("\n(* = the sample that fixed N_opt.)\n")
+    print("\nThe first sample (32 cores) sets the target, 0.98 x its IPC; each later sample is "
+          "compared with it.\n")
     print("### The oracle's curve\n")
     counts = sorted({n for r in ran for n in r["curve"]})
     print("Performance at each fixed core count (sampled runs), over all 32 cores; **bold** = N_oracle.\n")
