@@ -19,7 +19,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 dirs=()
-for e in thesis-ch3-sampling thesis-ch3 thesis-ch3-b thesis-ch3-small; do
+for e in thesis-ch3-sampling thesis-ch3 thesis-ch3-b thesis-ch3-small thesis-ch3-length \
+         thesis-ch3-length-small; do
     rc=0
     nice "$BIN" sweep "experiments/$e.ini" --out "results/$e" -j "$jobs" || rc=$?
     [ $rc -le 1 ] || exit $rc

@@ -62,7 +62,9 @@ def variant(rec):
         ov = dict(w.split("=", 1) for w in str(rec.get("variant", "")).split() if "=" in w)
     pol = ov.get("warp.policy")
     blocks = ov.get("phase.blocks", "split")
-    return pol + ("/linear" if blocks == "linear" else ""), ov.get("sample.mode", "off")
+    length = str(ov.get("pa.by_length", "false")).lower() in ("true", "1", "yes")
+    return (pol + ("/linear" if blocks == "linear" else "") + ("/length" if length else ""),
+            ov.get("sample.mode", "off"))
 
 
 def thesis_rows():
