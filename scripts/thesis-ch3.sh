@@ -2,7 +2,8 @@
 # scripts/thesis-ch3.sh [-j N] — regenerates docs/experiments/thesis-ch3.md:
 # the full-versus-sampled check (experiments/thesis-ch3-sampling.ini), the
 # thesis kernels at the thesis's inputs (experiments/thesis-ch3.ini and
-# thesis-ch3-b.ini, sampled) and KM (experiments/thesis-ch3-small.ini), then
+# thesis-ch3-b.ini, sampled), Heart and KM (experiments/thesis-ch3-small.ini),
+# the pa.by_length fix (experiments/thesis-ch3-length*.ini), then
 # the page and its headline rows (scripts/thesis_ch3_report.py), the measured
 # discussion (docs/experiments/thesis-ch3/notes.md) and the headline table
 # (scripts/headlines-table.py).  Resumable: `ptxemu sweep` keeps finished

@@ -297,12 +297,14 @@ def main():
     w("## Per kernel (Fig. 3.7)\n")
     w("Speedup = RR cycles / the policy's cycles (single level over `lrr`, two level over "
       "`tl-rr`); a thesis kernel's cycles are summed over its launches and mapped kernels.\n")
+    w("Columns *pa linear* / *pa-tl linear*: `phase.blocks=linear`; *pa by length*: "
+      "`pa.by_length=true` (the fix tried, see the discussion); all over RR.\n")
     w("| thesis kernel | lrr cycles | gto | pa | tl-rr cycles | tl-gto | pa-tl | pa linear | "
-      "pa-tl linear | thesis type (single / two) | our type (single / two) |")
-    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+      "pa-tl linear | pa by length | thesis type (single / two) | our type (single / two) |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
     ours = {}
     for t in thesis:
-        c = {p: get(t["abbrev"], p) for p in POLICIES + [x + "/linear" for x in LINEAR]}
+        c = {p: get(t["abbrev"], p) for p in POLICIES + [x + "/linear" for x in LINEAR] + ["pa/length"]}
         if not all(c[p] for p in POLICIES):
             continue
         cy = {p: (c[p]["cycles"] if c[p] else None) for p in c}
@@ -310,10 +312,10 @@ def main():
         tt = "A" if cy["tl-gto"] < cy["tl-rr"] else "B"
         ours[t["abbrev"]] = (ts, tt)
         lin = lambda p, ref: pct(cy[ref] / cy[p]) if cy.get(p) else "-"
-        w("| %s | %d | %s | %s | %d | %s | %s | %s | %s | %s / %s | %s / %s |" % (
+        w("| %s | %d | %s | %s | %d | %s | %s | %s | %s | %s | %s / %s | %s / %s |" % (
             t["abbrev"], cy["lrr"], pct(cy["lrr"] / cy["gto"]), pct(cy["lrr"] / cy["pa"]),
             cy["tl-rr"], pct(cy["tl-rr"] / cy["tl-gto"]), pct(cy["tl-rr"] / cy["pa-tl"]),
-            lin("pa/linear", "lrr"), lin("pa-tl/linear", "tl-rr"),
+            lin("pa/linear", "lrr"), lin("pa-tl/linear", "tl-rr"), lin("pa/length", "lrr"),
             t["type_single"], t["type_two"],
             ts + ("" if ts == t["type_single"] else "≠"), tt + ("" if tt == t["type_two"] else "≠")))
     w("\n≠: our type differs from the thesis's.\n")
@@ -341,6 +343,15 @@ def main():
                 results[(level, ty, p, ref)] = (gt, len(kt))
                 w("| %s | %s | %s | %s | %+.1f%% | %s | %d | %s | %d |" % (
                     level, ty, p, ref, paper[p], pct(gt), len(kt), pct(go), len(ko)))
+            for v in ([p + "/linear" for p in pols if p in LINEAR] +
+                      (["pa/length"] if level == "single" else [])):
+                base = v.split("/")[0]
+                kv = [ab for ab in kt if get(ab, v)]
+                kvo = [ab for ab in ko if get(ab, v)]
+                gt = geomean([get(ab, ref)["cycles"] / get(ab, v)["cycles"] for ab in kv])
+                go = geomean([get(ab, ref)["cycles"] / get(ab, v)["cycles"] for ab in kvo])
+                w("| %s | %s | %s | %s | %+.1f%% | %s | %d | %s | %d |" % (
+                    level, ty, v, ref, paper[base], pct(gt), len(kv), pct(go), len(kvo)))
     w("")
     # ------------------------------------------------------ headlines
     w("## Headlines\n")
@@ -427,8 +438,10 @@ def main():
     for t in thesis:
         if t["abbrev"] not in ours:
             continue
-        for p in POLICIES:
+        for p in POLICIES + ["pa/length"]:
             a = get(t["abbrev"], p)
+            if not a:
+                continue
             idle = a["slots"] - a["issued"]
             w("| %s | %s | %.3f | %.0f / %.0f / %.0f %% | %s | %s | %.2f | %.2f |" % (
                 t["abbrev"], p, idle / a["slots"] if a["slots"] else 0,
