@@ -83,7 +83,7 @@ def empty():
             "pipeline": 0, "l1h": 0, "l1m": 0, "rowh": 0, "rowm": 0, "launches": 0,
             "max_ctas": 0, "ctas_per_sm": 0, "barrier": 0, "warp_cycles": 0,
             "mem_avg": 0.0, "sampled": 0, "size": "", "ctas": 0, "detailed_ctas": 0,
-            "mem_cycles": 0}
+            "mem_cycles": 0, "alu_avg": 0.0}
 
 
 def load(dirs, thesis):
@@ -124,6 +124,7 @@ def load(dirs, thesis):
                     # load.mem_avg divides by all cycles, the counts come from
                     # the detailed part of a sampled launch only
                     a["mem_avg"] += k["load"]["mem_avg"] * k["cycles"]
+                    a["alu_avg"] += k["load"]["alu_avg"] * k["cycles"]
                     a["launches"] += 1
                     smp = k.get("sample") or {}
                     a["sampled"] += 1 if smp.get("sampled") else 0
@@ -427,14 +428,14 @@ def main():
     w("## Mechanism per kernel and policy (method section 4)\n")
     w("Per thesis kernel and policy: idle share of issue slots and its split (no warp / "
       "operands not ready / pipeline stall), L1 hit rate, DRAM row-buffer hit rate, "
-      "warp-cycles at a barrier (share of resident warp-cycles), memory instructions in "
-      "flight per SM (mean over the simulated cycles; a sampled launch counts its "
+      "warp-cycles at a barrier (share of resident warp-cycles), ALU and memory "
+      "instructions in flight per SM (mean over the simulated cycles; a sampled launch counts its "
       "detailed part).  The thesis's explanation (section 3.5.2): type A "
       "kernels have short phases where RR makes every warp arrive together and the core idles "
       "(idle falls under GTO); type B kernels have long phases whose memory operations GTO "
       "issues from too few warps (memory load falls under GTO).\n")
-    w("| thesis kernel | policy | idle | no warp / operands / pipeline | L1 hit | DRAM row hit | at barrier | mem in flight |")
-    w("|---|---|---:|---|---:|---:|---:|---:|")
+    w("| thesis kernel | policy | idle | no warp / operands / pipeline | L1 hit | DRAM row hit | at barrier | ALU in flight | mem in flight |")
+    w("|---|---|---:|---|---:|---:|---:|---:|---:|")
     for t in thesis:
         if t["abbrev"] not in ours:
             continue
@@ -443,11 +444,12 @@ def main():
             if not a:
                 continue
             idle = a["slots"] - a["issued"]
-            w("| %s | %s | %.3f | %.0f / %.0f / %.0f %% | %s | %s | %.2f | %.2f |" % (
+            w("| %s | %s | %.3f | %.0f / %.0f / %.0f %% | %s | %s | %.2f | %.2f | %.2f |" % (
                 t["abbrev"], p, idle / a["slots"] if a["slots"] else 0,
                 100.0 * a["no_warp"] / idle if idle else 0, 100.0 * a["scoreboard"] / idle if idle else 0,
                 100.0 * a["pipeline"] / idle if idle else 0, rate(a["l1h"], a["l1m"]),
                 rate(a["rowh"], a["rowm"]), a["barrier"] / a["warp_cycles"] if a["warp_cycles"] else 0,
+                a["alu_avg"] / a["mem_cycles"] if a["mem_cycles"] else 0,
                 a["mem_avg"] / a["mem_cycles"] if a["mem_cycles"] else 0))
     w("")
     with open(page, "w") as f:
