@@ -7,13 +7,17 @@
 # the page and its headline rows (scripts/thesis_ch3_report.py), the measured
 # discussion (docs/experiments/thesis-ch3/notes.md) and the headline table
 # (scripts/headlines-table.py).  Resumable: `ptxemu sweep` keeps finished
-# jobs in results/.
+# jobs in results/ (and reruns those made by another ptxemu version).
+# --collect: run nothing; merge the records already in results/ whatever
+# version made them (the page lists the versions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${PTXEMU_BIN:-build/tools/ptxemu}
 jobs=1
+collect=
 while [ $# -gt 0 ]; do
     case "$1" in
+        --collect) collect=--collect; shift ;;
         -j) jobs=$2; shift 2 ;;
         -j*) jobs=${1#-j}; shift ;;
         *) echo "scripts/thesis-ch3.sh: unknown option $1" >&2; exit 2 ;;
@@ -23,13 +27,17 @@ dirs=()
 for e in thesis-ch3-sampling thesis-ch3 thesis-ch3-b thesis-ch3-c thesis-ch3-small thesis-ch3-length \
          thesis-ch3-length-small; do
     rc=0
-    nice "$BIN" sweep "experiments/$e.ini" --out "results/$e" -j "$jobs" || rc=$?
+    if [ -n "$collect" ]; then
+        "$BIN" sweep "experiments/$e.ini" --out "results/$e" --collect || rc=$?
+    else
+        nice "$BIN" sweep "experiments/$e.ini" --out "results/$e" -j "$jobs" || rc=$?
+    fi
     [ $rc -le 1 ] || exit $rc
     dirs+=("results/$e")
 done
 page=docs/experiments/thesis-ch3.md
 python3 scripts/thesis_ch3_report.py "$page" docs/experiments/headlines.csv \
-    "scripts/thesis-ch3.sh -j $jobs" "${dirs[@]}"
+    "scripts/thesis-ch3.sh${collect:+ $collect}" "${dirs[@]}"
 cat docs/experiments/thesis-ch3/notes.md >> "$page"
 python3 scripts/headlines-table.py
 echo "wrote $page"

@@ -175,6 +175,11 @@ def main():
         return None
 
     commit = git("rev-parse", "--short", "HEAD")
+    versions = set()
+    for d in dirs:
+        with open(os.path.join(d, "results.jsonl")) as f:
+            for line in f:
+                versions.add(json.loads(line).get("version", "?"))
     dirty = git("status", "--porcelain", "--untracked-files=no")
     out = []
     w = out.append
@@ -187,6 +192,10 @@ def main():
       "(the full-versus-sampled check).  Thesis numbers: `%s` and "
       "`../shared/seeds/awatramani-workload-aware-scheduling-thesis.txt` section 3.5.\n"
       % (command, commit, "-dirty" if dirty else "", TABLE))
+    w("Runs made by ptxemu %s (`version` of the sweep records; between these builds only "
+      "scripts, docs and the default-off keys `kernel.caps` and `pa.by_length` changed, and "
+      "`scripts/snapshot.sh` before and after `kernel.caps` was identical).\n"
+      % ", ".join("`%s`" % v for v in sorted(versions)))
     w("Config `m2090` (thesis Table 3.1: 16 cores, 8 CTAs and 48 warps per core, 2 schedulers "
       "each dispatching every 2 cycles, ready queue 6).  Policies: single level `lrr` (the "
       "thesis's RR), `gto`, `pa`; two level `tl-rr`, `tl-gto`, `pa-tl`.  `pa` and `pa-tl` "
