@@ -2,7 +2,7 @@
 # scripts/thesis-ch3.sh [-j N] — regenerates docs/experiments/thesis-ch3.md:
 # the full-versus-sampled check (experiments/thesis-ch3-sampling.ini), the
 # thesis kernels at the thesis's inputs (experiments/thesis-ch3.ini,
-# thesis-ch3-b.ini, -b2.ini and -c.ini, sampled), Heart and KM (experiments/thesis-ch3-small.ini),
+# thesis-ch3-b.ini, -b2.ini, -c.ini and -c2.ini, sampled), Heart and KM (experiments/thesis-ch3-small.ini),
 # the pa.by_length fix (experiments/thesis-ch3-length*.ini), then
 # the page and its headline rows (scripts/thesis_ch3_report.py), the measured
 # discussion (docs/experiments/thesis-ch3/notes.md) and the headline table
@@ -24,8 +24,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 dirs=()
-for e in thesis-ch3-sampling thesis-ch3 thesis-ch3-b thesis-ch3-b2 thesis-ch3-c thesis-ch3-small \
-         thesis-ch3-length thesis-ch3-length-small; do
+for e in thesis-ch3-sampling thesis-ch3 thesis-ch3-b thesis-ch3-b2 thesis-ch3-c thesis-ch3-c2 \
+         thesis-ch3-small thesis-ch3-length thesis-ch3-length-small; do
     rc=0
     if [ -n "$collect" ]; then
         "$BIN" sweep "experiments/$e.ini" --out "results/$e" --collect || rc=$?

@@ -185,9 +185,9 @@ def main():
     w = out.append
     w("# Thesis ch. 3: phase-aware and two-level warp scheduling (Figs. 3.7-3.8, Tables 3.2-3.3)\n")
     w("Regenerate with `%s` (from a clean tree).  Commit: `%s%s`.  Experiment files: "
-      "`experiments/thesis-ch3.ini`, `thesis-ch3-b.ini`, `thesis-ch3-b2.ini` and "
-      "`thesis-ch3-c.ini` (the thesis kernels at the thesis's inputs, sampled; four files so "
-      "that they can run side by side), `thesis-ch3-length*.ini` (the fix tried), "
+      "`experiments/thesis-ch3.ini`, `thesis-ch3-b.ini`, `-b2.ini`, `-c.ini` and `-c2.ini` "
+      "(the thesis kernels at the thesis's inputs, sampled; five files so that they could "
+      "run side by side), `thesis-ch3-length*.ini` (the fix tried), "
       "`experiments/thesis-ch3-small.ini` (KM, see Scale), `experiments/thesis-ch3-sampling.ini` "
       "(the full-versus-sampled check).  Thesis numbers: `%s` and "
       "`../shared/seeds/awatramani-workload-aware-scheduling-thesis.txt` section 3.5.\n"
