@@ -188,7 +188,7 @@ def main():
       "`experiments/thesis-ch3.ini`, `thesis-ch3-b.ini`, `-b2.ini`, `-c.ini` and `-c2.ini` "
       "(the thesis kernels at the thesis's inputs, sampled; five files so that they could "
       "run side by side), `thesis-ch3-length*.ini` (the fix tried), "
-      "`experiments/thesis-ch3-small.ini` (KM, see Scale), `experiments/thesis-ch3-sampling.ini` "
+      "`experiments/thesis-ch3-small.ini` (Heart at its thesis input, KM reduced; see Scale), `experiments/thesis-ch3-sampling.ini` "
       "(the full-versus-sampled check).  Thesis numbers: `%s` and "
       "`../shared/seeds/awatramani-workload-aware-scheduling-thesis.txt` section 3.5.\n"
       % (command, commit, "-dirty" if dirty else "", TABLE))
