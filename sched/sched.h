@@ -174,6 +174,7 @@ typedef struct sched_env {
     uint32_t nslots;             /* warp level: views of this scheduler */
     uint32_t sm_registers;       /* 32-bit registers per SM */
     uint32_t sm_shared;          /* shared-memory bytes per SM */
+    const char *kernel_caps;     /* kernel.caps (sched/kernel/caps.h); NULL = none */
 } sched_env;
 
 /* The controls a policy may use from any hook.  The driver owns `drv`. */

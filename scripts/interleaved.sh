@@ -12,4 +12,5 @@ if [ ! -x "$BIN" ]; then
     meson compile -C build
 fi
 PTXEMU_BIN=$BIN python3 scripts/interleaved_report.py experiments/interleaved.ini \
-    results/interleaved-pairs docs/experiments/interleaved.md
+    results/interleaved-pairs docs/experiments/interleaved.md docs/experiments/headlines.csv
+python3 scripts/headlines-table.py

@@ -4,6 +4,7 @@
  * reference are in config_write.c. */
 #include "timing/config_internal.h"
 #include "timing/config_paths.h" /* PTXEMU_CONFIG_DIR, from timing/meson.build */
+#include "sched/kernel/caps.h"
 
 #include <errno.h>
 #include <math.h>
@@ -743,5 +744,9 @@ bool gpu_config_validate(const gpu_config *c, const char *source, GError **error
     if (c->dram.tRAS > c->dram.tRC)
         FAIL("%s: dram.tRAS = %u exceeds dram.tRC = %u", src, c->dram.tRAS,
              c->dram.tRC);
+    kcaps caps;
+    char why[160];
+    if (!kcaps_parse(c->kernel.caps, &caps, why, sizeof why))
+        FAIL("%s: kernel.caps = '%s': %s", src, c->kernel.caps, why);
     return true;
 }

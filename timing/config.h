@@ -486,7 +486,12 @@ typedef struct gpu_name_list {
       "Concurrent-kernel scheduling policy")                                 \
     X(kernel, hw_queues, U32, 32, 1, 64, 0, "kernels", NULL,                 \
       "Kernel dispatch unit entries: kernels resident at once; ready "       \
-      "kernels beyond them wait in the KMU, first come first served")
+      "kernels beyond them wait in the KMU, first come first served")        \
+    X(kernel, caps, STR, "", 0, 0, 0, "", NULL,                              \
+      "kernel.policy=interleaved only: comma list of NAME-PREFIX:N; a "      \
+      "kernel whose name starts with PREFIX holds at most N CTAs per core "  \
+      "while it shares the cores (thesis 5.5.2: each kernel's optimum from " \
+      "the Fig. 5.1 sweep) instead of the even split; empty = even split")
 
 #define GPU_CFG_stats(X)                                                     \
     X(stats, interval, U32, 1000, 1, 1000000000, 0, "core cycles", NULL,     \

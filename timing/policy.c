@@ -107,7 +107,7 @@ void tm_pol_init(tm_policies *p, const gpu_config *cfg, FILE *trace, const tm_po
                          ctl_limit, ctl_sm_view, ctl_cta_retry};
     sched_env env = {&p->keys, p->nsms, cfg->gpu.sms_per_cluster, p->nsched, warp_slots,
                      cfg->core.max_ctas, SCHED_NONE, SCHED_NONE, 0, cfg->core.registers,
-                     (uint32_t)cfg->core.shared_mem};
+                     (uint32_t)cfg->core.shared_mem, cfg->kernel.caps};
     p->ngpu = TM_POL_AT_FILTERS + p->sel.nfilters;
     p->gpu_level = g_new0(tm_pol_inst, p->ngpu);
     inst_init(p, tm_pol_kernel(p), &p->sel.kernel->h, &env);

@@ -12,6 +12,12 @@
  *      move to the kernels still issuing as its blocks end — with two
  *      kernels, the longer one gets the whole core (the 4+4 split case study:
  *      two kernels of 8-warp blocks on a 64-warp core run 4 + 4, then 8).
+ * With kernel.caps (caps.h), a sharing kernel that matches an entry gets its
+ * entry's cap (at most what fits an empty core) instead of its even share:
+ * the thesis's Rodinia pairs run "with optimal number of CTA of each kernel"
+ * (§5.5.2).  The cores' own resource checks still apply, so caps that add up
+ * to more than a core holds leave the later kernel what is free.  A kernel
+ * issuing alone is uncapped (rule 4).
  * Kernels are offered the cores in arrival order. */
 #include "sched/kernel/spatial.h"
 
@@ -33,6 +39,11 @@ static void recompute(interleaved_state *s, const sched_ctl *c)
         s->sharing |= 1ull << rows[i];
     for (uint32_t i = 0; i < n; i++) {
         st_kernel_row *r = &b->rows[rows[i]];
+        if (n > 1 && s->opt[rows[i]]) {
+            r->cap = s->opt[rows[i]] < r->max_fit ? s->opt[rows[i]] : r->max_fit;
+            r->cap = r->cap ? r->cap : 1;
+            continue;
+        }
         uint32_t cap = b->core_ctas / n;
         uint32_t f = share_fit(b->core_regs, n, r->regs);
         cap = f < cap ? f : cap;
@@ -56,7 +67,12 @@ static void recompute(interleaved_state *s, const sched_ctl *c)
 
 static void interleaved_init(void *st, const sched_env *env)
 {
-    st_init(&((interleaved_state *)st)->b, env);
+    interleaved_state *s = st;
+    st_init(&s->b, env);
+    char why[160];
+    /* the config validated the text (gpu_config_validate) */
+    if (!kcaps_parse(env->kernel_caps, &s->caps, why, sizeof why))
+        s->caps.n = 0;
 }
 
 static void interleaved_destroy(void *st)
@@ -67,8 +83,11 @@ static void interleaved_destroy(void *st)
 static void interleaved_arrive(void *st, const sched_ctl *c, const sched_kernel_info *k)
 {
     interleaved_state *s = st;
-    if (st_arrive(&s->b, k) == ST_NONE && c->trace)
+    int32_t row = st_arrive(&s->b, k);
+    if (row == ST_NONE && c->trace)
         c->log(c, "interleaved", "no free row for kernel %u: launch fails", k->id);
+    if (row != ST_NONE)
+        s->opt[row] = kcaps_lookup(&s->caps, k->name);
     recompute(s, c);
 }
 

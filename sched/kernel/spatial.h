@@ -4,6 +4,7 @@
 #ifndef PTXEMU_SCHED_KERNEL_SPATIAL_H
 #define PTXEMU_SCHED_KERNEL_SPATIAL_H
 
+#include "sched/kernel/caps.h"
 #include "sched/kernel/status.h"
 
 typedef struct spatial_state {
@@ -14,6 +15,8 @@ typedef struct spatial_state {
 typedef struct interleaved_state {
     st_blocks b;
     uint64_t sharing;            /* rows the caps were computed for */
+    kcaps caps;                  /* kernel.caps */
+    uint32_t opt[ST_ROWS];       /* a row's kernel.caps entry, 0 = none */
 } interleaved_state;
 
 extern const sched_kernel_ops sched_kernel_spatial, sched_kernel_interleaved;

@@ -204,6 +204,67 @@ static void test_interleaved_caps(void **state)
     sh_close(&sh);
 }
 
+/* kernel.caps (thesis §5.5.2: each kernel at its Fig. 5.1 optimum): on a
+ * 48-warp core with 8 slots, two kernels of 8-warp blocks would split 3 + 3;
+ * with "add_:2,stream_:4" they get 2 and 4; a kernel matching no entry keeps
+ * its even share; alone, a kernel is uncapped (max_fit 6). */
+static void test_interleaved_kernel_caps(void **state)
+{
+    (void)state;
+    sched_harness sh;
+    sh_open(&sh, SCHED_LEVEL_KERNEL, "interleaved");
+    sh.env.nsms = 2;
+    sh.env.warp_slots = 48;
+    sh.env.max_ctas = 8;
+    sh.env.sm_registers = 32768;
+    sh.env.sm_shared = 48 * 1024;
+    sh.env.kernel_caps = "add_:2,stream_:4";
+    sh_start(&sh);
+    interleaved_state *s = sh.st;
+    sched_kernel_info k1 = kinfo(1, 100, 1, 8 * 32 * 8, 0, 8, 6);
+    k1.name = "add_10_loops";
+    sched_kernel_info k2 = kinfo(2, 100, 1, 8 * 32 * 8, 0, 8, 6);
+    k2.name = "stream_3_words";
+    sh_kernel_arrive(&sh, &k1);
+    assert_int_equal(s->b.rows[0].cap, 6); /* alone: uncapped */
+    sh_kernel_arrive(&sh, &k2);
+    assert_int_equal(s->b.rows[0].cap, 2);
+    assert_int_equal(s->b.rows[1].cap, 4);
+    /* a third kernel matching nothing: its even share, 8 slots / 3 = 2,
+     * 48 warps / 3 / 8 = 2 */
+    sched_kernel_info k3 = kinfo(3, 100, 1, 8 * 32 * 8, 0, 8, 6);
+    k3.name = "other";
+    sh_kernel_arrive(&sh, &k3);
+    assert_int_equal(s->b.rows[2].cap, 2);
+    assert_int_equal(s->b.rows[1].cap, 4);
+    sh_kernel_finish(&sh, &k3);
+    sh_kernel_finish(&sh, &k1);
+    assert_int_equal(s->b.rows[1].cap, 6); /* alone again */
+    sh_close(&sh);
+}
+
+/* kernel.caps syntax: accepted and rejected texts, first-match lookup. */
+static void test_kernel_caps_parse(void **state)
+{
+    (void)state;
+    kcaps c;
+    char why[160];
+    assert_true(kcaps_parse("", &c, why, sizeof why));
+    assert_int_equal(c.n, 0);
+    assert_int_equal(kcaps_lookup(&c, "x"), 0);
+    assert_true(kcaps_parse("compute_:2,time_step:3,lud_:6", &c, why, sizeof why));
+    assert_int_equal(c.n, 3);
+    assert_int_equal(kcaps_lookup(&c, "compute_flux"), 2);
+    assert_int_equal(kcaps_lookup(&c, "time_step"), 3);
+    assert_int_equal(kcaps_lookup(&c, "lud_internal"), 6);
+    assert_int_equal(kcaps_lookup(&c, "bp_layerforward"), 0);
+    assert_false(kcaps_parse("lud_", &c, why, sizeof why));
+    assert_false(kcaps_parse("lud_:0", &c, why, sizeof why));
+    assert_false(kcaps_parse("lud_:x", &c, why, sizeof why));
+    assert_false(kcaps_parse(":4", &c, why, sizeof why));
+    assert_false(kcaps_parse("a:1,", &c, why, sizeof why) && c.n != 1);
+}
+
 /* ------------------------------------------------- through the scheduler */
 
 #define KERNEL_FILE "tests/corpus/sched/copyadd.ptx"
@@ -427,6 +488,8 @@ int main(void)
         cmocka_unit_test(test_spatial_fig_5_6),
         cmocka_unit_test(test_interleaved_caps),
         cmocka_unit_test(test_interleaved_split_4_4),
+        cmocka_unit_test(test_interleaved_kernel_caps),
+        cmocka_unit_test(test_kernel_caps_parse),
         cmocka_unit_test(test_spatial_never_mixes),
         cmocka_unit_test(test_leftover_rule),
     };

@@ -173,6 +173,30 @@ static void test_pa(void **state)
     assert_int_equal(pick(&r), 3);  /* now v3 takes its turn */
     assert_int_equal(pick(&r), 1);
     sh_close(&r);
+
+    /* pa.by_length: v0 is 2 cycles from the end of a 300-cycle phase, v1
+     * starts a 20-cycle phase (distance 20), v2 is in a 50-cycle phase:
+     * by distance v0 goes first, by length v1, then v2, then v0 */
+    rig_open(&r, "pa", 4, (const uint64_t[]){5, 9, 3, 1}, (const char *const[]){"pa.by_length=true", NULL});
+    r.annot[0].phase_distance = 2;
+    r.annot[0].phase_length = 300;
+    r.annot[1].phase_distance = r.annot[1].phase_length = 20;
+    r.annot[2].phase_distance = 30;
+    r.annot[2].phase_length = 50;
+    r.warps[3].state = SBA;
+    assert_int_equal(pick(&r), 1);
+    r.warps[1].state = MEMW;
+    assert_int_equal(pick(&r), 2);
+    r.warps[2].state = MEMW;
+    assert_int_equal(pick(&r), 0);
+    sh_close(&r);
+    rig_open(&r, "pa", 4, (const uint64_t[]){5, 9, 3, 1}, NULL);
+    r.annot[0].phase_distance = 2;
+    r.annot[0].phase_length = 300;
+    r.annot[1].phase_distance = r.annot[1].phase_length = 20;
+    r.warps[3].state = SBA;
+    assert_int_equal(pick(&r), 0);  /* the default: distance 2 first */
+    sh_close(&r);
 }
 
 /* ------------------------------------------------------------ two level */
