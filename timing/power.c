@@ -22,11 +22,23 @@ void tm_kernel_energy(const gpu_config *cfg, const tm_kernel_stats *k, tm_energy
     const double nj = 1e-9;
     double hz = (double)cfg->clock.core * 1e6;
     uint64_t cycles = tm_kernel_cycles(k);
-    uint64_t powered = 0; /* SM-cycles not gated */
+    /* A sampled launch (timing/sample.h) counted its events and gated
+     * cycles only while it ran in detail; the rest is projected at the
+     * detailed part's rates, as its cycles are: events by warp
+     * instructions, powered SM-cycles by the detailed part's powered share. */
+    uint64_t span = cycles;   /* cycles the gating counters cover */
+    double events = 1.0;      /* event counts -> whole-launch counts */
+    if (k->sample && k->sample->sampled && k->sample->detailed_cycles) {
+        span = k->sample->detailed_cycles;
+        if (k->sample->detailed_instrs)
+            events = (double)k->warp_instrs / (double)k->sample->detailed_instrs;
+    }
+    uint64_t powered = 0; /* SM-cycles not gated, over `span` */
     for (uint32_t i = 0; i < k->ncores; i++)
-        powered += k->cores[i].gated_cycles < cycles ? cycles - k->cores[i].gated_cycles : 0;
+        powered += k->cores[i].gated_cycles < span ? span - k->cores[i].gated_cycles : 0;
     out->seconds = (double)cycles / hz;
-    out->static_core_j = e->static_core * (double)powered / hz;
+    out->static_core_j =
+        e->static_core * (double)powered * ((double)cycles / (double)(span ? span : 1)) / hz;
     out->static_uncore_j = e->static_uncore * out->seconds;
 
     const tm_core_counters *c = &k->total;
@@ -48,6 +60,13 @@ void tm_kernel_energy(const gpu_config *cfg, const tm_kernel_stats *k, tm_energy
         out->icc_j = (double)(m->noc_read_requests + m->icc_merges + m->icc_cache_hits) *
                      e->icc_access * nj;
 
+    if (events != 1.0) {
+        double *parts[] = {&out->alu_j, &out->sfu_j,   &out->dp_j,  &out->mem_inst_j,
+                           &out->l1_j,  &out->shared_j, &out->const_j, &out->l2_j,
+                           &out->noc_j, &out->dram_j,  &out->icc_j};
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+            *parts[i] *= events;
+    }
     out->static_j = out->static_core_j + out->static_uncore_j;
     out->dynamic_j = out->alu_j + out->sfu_j + out->dp_j + out->mem_inst_j + out->l1_j +
                      out->shared_j + out->const_j + out->l2_j + out->noc_j + out->dram_j +
