@@ -3,10 +3,12 @@
  * quanta, so producer/consumer code across warps and CTAs makes progress and
  * every run is deterministic.
  *
- * With host_threads > 1 and a kernel whose CTAs cannot observe each other
- * (runtime/par_class.c), run_parallel gives each of N host threads its own
- * resident batch; the threads take the next CTA from a shared counter.  See
- * run_parallel for what stays identical to one thread. */
+ * A kernel whose CTAs cannot observe each other (runtime/par_class.c) runs
+ * on run_parallel, which gives each of N host threads (one included) its own
+ * resident batch, each CTA its own launch copy; the threads take the next
+ * CTA from a shared counter.  See run_parallel for what stays identical to
+ * one thread.  Other kernels run on run_grid, one resident batch on one
+ * launch. */
 #include "runtime/launch.h"
 #include "runtime/cdp.h"
 #include "runtime/hostmem.h"
@@ -434,7 +436,12 @@ static bool run_functional(ex_launch *L)
     uint32_t n = L->host_threads;
     if (n > total)
         n = (uint32_t)total;
-    if (n > 1 && !L->race_check && !ex_launch_serial_why(L))
+    /* a kernel whose CTAs cannot observe each other runs on the parallel
+     * driver even on one thread, so that its counts are those of -j N:
+     * independent thread scheduling's yields (runtime/its.c) see only their
+     * own CTA's memory changes there, where run_grid's shared launch would
+     * also show them the interleaved CTAs' stores */
+    if (n >= 1 && total > 0 && !L->race_check && !ex_launch_serial_why(L))
         return run_parallel(L, n);
     if (!L->race_check)
         return run_grid(L);

@@ -86,7 +86,8 @@ class Runner:
         srcs = [os.path.join(shim, "ptxemu_on_cuda.c"), os.path.join(shim, "bench_main.c"),
                 os.path.join(bdir, "driver.c"), os.path.join(self.src, "benchmarks", "bench_util.c")]
         if rdc:  # the CDP drivers' shared inputs and CPU references
-            srcs += [os.path.join(self.src, "benchmarks", n) for n in ("cdp_inputs.c", "cdp_ref.c")]
+            srcs += [os.path.join(self.src, "benchmarks", n)
+                     for n in ("cdp_inputs.c", "cdp_regx_inputs.c", "cdp_pre_inputs.c", "cdp_ref.c")]
         deps = srcs + [os.path.join(bdir, "kernels.cu"), os.path.join(bdir, "kernels.ptx"),
                        os.path.join(self.src, "benchmarks", "bench.h"),
                        os.path.join(self.src, "api", "ptxemu.h")]
