@@ -20,13 +20,17 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id)
     const ex_func *k = L->kernel;
     uint32_t nslots = k->nregs + k->nconst ? k->nregs + k->nconst : 1;
     if (w->rcap < nslots) {
-        /* large register files are mmapped (runtime/hostmem.h) */
+        /* large register files are mmapped (runtime/hostmem.h).  Not
+         * zeroed here: the slots a thread may read first are zeroed below
+         * as for a reused file (the timing model starts every CTA's warps
+         * fresh, and zeroing whole files was 7.5% of bfs's instructions) */
         ex_host_free(w->rfile, sizeof(*w->rfile) * w->rcap);
-        w->rfile = ex_host_alloc0(sizeof(*w->rfile) * nslots);
+        w->rfile = ex_host_alloc(sizeof(*w->rfile) * nslots);
         if (!w->rfile)
             g_error("ptxemu: no host memory for a register file of %u slots", nslots);
         w->rcap = nslots;
-    } else if (k->zero_all) {
+    }
+    if (k->zero_all) {
         /* registers start at zero so reads before writes are deterministic */
         memset(w->rfile, 0, sizeof(*w->rfile) * nslots);
     } else {
