@@ -319,6 +319,28 @@ static void test_coalescing(void **state)
     assert_int_equal(co.ntx, 32);
     for (unsigned i = 0; i < 32; i++)
         assert_int_equal(co.tx[i].sectors, 1);
+    /* lane l on line l % 8, sector l / 8: lines come back in first-touch
+     * order, each with all 4 sectors (repeats are 8 lanes apart, past the
+     * last-line check, so the lookup table finds them) */
+    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 0, 4);
+    for (unsigned l = 0; l < WARP_SIZE; l++)
+        a.addr[l] = 0x700000000ull + (l % 8) * 128 + (l / 8) * 32;
+    coalesce(&a, 0, 0, 128, &co);
+    assert_int_equal(co.ntx, 8);
+    for (unsigned i = 0; i < 8; i++) {
+        assert_int_equal(co.tx[i].line, 0x700000000ull + i * 128);
+        assert_int_equal(co.tx[i].sectors, 0xf);
+    }
+    /* the same with lane 30 misaligned (line 6, bytes 1..4: sector 0) and
+     * lane 31 moved to a ninth line after it */
+    a.addr[30] = 0x700000000ull + 6 * 128 + 1;
+    a.addr[31] = 0x700000000ull + 9 * 128 + 96;
+    coalesce(&a, 0, 0, 128, &co);
+    assert_int_equal(co.ntx, 9);
+    assert_int_equal(co.tx[6].sectors, 0x7);
+    assert_int_equal(co.tx[7].sectors, 0x7);
+    assert_int_equal(co.tx[8].line, 0x700000000ull + 9 * 128);
+    assert_int_equal(co.tx[8].sectors, 0x8);
     /* all lanes on one word: one transaction */
     a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000010ull, 0, 4);
     coalesce(&a, 0, 0, 128, &co);
