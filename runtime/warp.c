@@ -264,23 +264,7 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
         ex_fault(w, lane, "out-of-bounds %u-byte %s %s at address 0x%llx", size,
                  space_word(orig), write ? "store" : "load", (unsigned long long)addr);
     } else if (G_UNLIKELY(w->rec != NULL) && lane >= 0) {
-        ex_access *r = w->rec;
-        if (r->mask & (1u << lane)) {
-            /* a second touch by the same lane: read-modify-write (atomics) */
-            r->atomic = 1;
-            r->write |= write;
-        } else {
-            r->mask |= 1u << lane;
-            r->space = (uint8_t)space;
-            r->order = in ? in->order : 0;
-            r->size = (uint16_t)size;
-            r->write |= write;
-            r->addr[lane] = addr;
-            if (!r->instr) {
-                r->instr = in;
-                r->fn = w->fn;
-            }
-        }
+        ex_rec_lane(w, in, (uint8_t)space, addr, size, (unsigned)lane, write);
     }
     return p;
 }

@@ -32,6 +32,30 @@ void ex_fault(ex_warp *w, int lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
                  unsigned size, int lane, bool write);
 uint32_t ex_thread_linear(const ex_warp *w, unsigned lane);
+/* What a timing model's record (w->rec) keeps of lane `lane` touching
+ * `addr` in resolved `space`: ex_addr's record, shared with the warp-wide
+ * fast paths of ld/st (runtime/exec_memory.c). */
+static inline void ex_rec_lane(ex_warp *w, const ex_instr *in, uint8_t space, uint64_t addr,
+                               unsigned size, unsigned lane, bool write)
+{
+    ex_access *r = w->rec;
+    if (r->mask & (1u << lane)) {
+        /* a second touch by the same lane: read-modify-write (atomics) */
+        r->atomic = 1;
+        r->write |= write;
+        return;
+    }
+    r->mask |= 1u << lane;
+    r->space = space;
+    r->order = in ? in->order : 0;
+    r->size = (uint16_t)size;
+    r->write |= write;
+    r->addr[lane] = addr;
+    if (!r->instr) {
+        r->instr = in;
+        r->fn = w->fn;
+    }
+}
 
 /* ---- internals of the executor ---- */
 void ex_warp_enter(ex_warp *w, const ex_func *f);
