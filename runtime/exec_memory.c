@@ -174,12 +174,14 @@ static void span_record(ex_warp *w, const ex_instr *in, uint32_t mask, const spa
 static bool ld_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     unsigned size = in->size;
-    if (in->space == EX_SPACE_KPARAM && in->a == EX_NONE && !w->rec && !(in->op2 & MEMF_SEXT)) {
+    if (in->space == EX_SPACE_KPARAM && in->a == EX_NONE && !(in->op2 & MEMF_SEXT)) {
         /* a kernel parameter: one address for the warp, one load */
         uint64_t addr = (uint64_t)in->imm;
         const ex_launch *L = w->launch;
         if ((addr & (size - 1)) || addr > L->kparam_size || L->kparam_size - addr < size)
             return false;
+        if (w->rec)
+            EX_LANES(mask, l, ex_rec_lane(w, in, EX_SPACE_KPARAM, addr, size, l, false););
         uint64_t v = load_bytes(L->kparams + addr, size), *D = w->r[in->d];
         EX_LANES(mask, l, D[l] = v;);
         return true;
