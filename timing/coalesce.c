@@ -137,6 +137,18 @@ void coalesce(const ex_access *acc, uint32_t sm, uint32_t warp, uint32_t line,
         out->naddrs = out->ntx;
         return;
     }
+    if (m) {
+        /* every lane on one address (kernel parameters, constants): the
+         * lanes after the first add exactly its pieces again */
+        uint64_t a0 = acc->addr[__builtin_ctz(m)], diff = 0;
+        for (uint32_t r = m; r; r &= r - 1)
+            diff |= acc->addr[__builtin_ctz(r)] ^ a0;
+        if (!diff) {
+            add_range(out, base + a0, size, lmask);
+            out->naddrs = count_addrs ? 1 : out->ntx;
+            return;
+        }
+    }
     while (m) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         m &= m - 1;

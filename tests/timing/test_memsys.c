@@ -365,6 +365,23 @@ static void test_coalescing(void **state)
     assert_int_equal(co.ntx, 1);
     assert_int_equal(co.naddrs, 4);
 
+    /* a kernel parameter: every lane on one 8-byte word straddling two
+     * lines (bytes 124..131): two transactions, one constant-cache pass */
+    a = acc_make(EX_SPACE_KPARAM, false, FULL_MASK, 0x7c, 0, 8);
+    coalesce(&a, 0, 0, 128, &co);
+    assert_int_equal(co.ntx, 2);
+    assert_int_equal(co.tx[0].line, COAL_KPARAM_BASE);
+    assert_int_equal(co.tx[0].sectors, 0x8);
+    assert_int_equal(co.tx[1].line, COAL_KPARAM_BASE + 128);
+    assert_int_equal(co.tx[1].sectors, 0x1);
+    assert_int_equal(co.naddrs, 1);
+    /* the same but lane 5 on the next word: two passes */
+    a.addr[5] = 0x84;
+    coalesce(&a, 0, 0, 128, &co);
+    assert_int_equal(co.ntx, 2);
+    assert_int_equal(co.tx[1].sectors, 0x1);
+    assert_int_equal(co.naddrs, 2);
+
     /* through memsys: transactions counted after coalescing */
     harness *h = h_new("m2090", NULL);
     a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 4, 4);
