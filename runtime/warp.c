@@ -84,6 +84,18 @@ void ex_warp_destroy(ex_warp *w)
     memset(w, 0, sizeof *w);
 }
 
+void ex_warp_scrub(ex_warp *w)
+{
+    ex_warp keep = *w;
+    memset(w, 0, sizeof *w);
+    w->rfile = keep.rfile;
+    w->rcap = keep.rcap;
+    w->stack = keep.stack;
+    w->stack_cap = keep.stack_cap;
+    w->simt = keep.simt;
+    w->calls = keep.calls;
+}
+
 /* Switches the warp to function `f`: code, and its constant slots. */
 void ex_warp_enter(ex_warp *w, const ex_func *f)
 {

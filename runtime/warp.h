@@ -10,6 +10,9 @@
 /* ---- driving a warp ---- */
 void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id);
 void ex_warp_destroy(ex_warp *w);
+/* Zeroes the warp as a fresh one but keeps its host buffers (register
+ * file, stack, SIMT arrays) for ex_warp_init to reuse. */
+void ex_warp_scrub(ex_warp *w);
 /* Runs up to `budget` instructions; stops early at a barrier, exit or fault. */
 void ex_warp_run(ex_warp *w, uint64_t budget);
 /* The lanes of `mask` whose guard predicate of `in` holds (all of them
