@@ -460,14 +460,6 @@ void ex_warp_stop(ex_warp *w, const char *why)
         ex_fault(w, -1, "%s", why);
 }
 
-const ex_instr *ex_warp_next(const ex_warp *w)
-{
-    if (w->state != WARP_RUNNING || w->simt->len == 0)
-        return NULL;
-    uint32_t pc = g_array_index(w->simt, ex_simt, w->simt->len - 1).pc;
-    return pc < w->fn->ninstrs ? &w->code[pc] : NULL;
-}
-
 void ex_warp_step(ex_warp *w, ex_access *rec)
 {
     if (rec) {

@@ -18,8 +18,15 @@ void ex_warp_run(ex_warp *w, uint64_t budget);
 /* The lanes of `mask` whose guard predicate of `in` holds (all of them
  * when it has none): the lanes that run it. */
 uint32_t ex_warp_guard_mask(const ex_warp *w, const ex_instr *in, uint32_t mask);
-/* The instruction the warp issues next, or NULL when it cannot run. */
-const ex_instr *ex_warp_next(const ex_warp *w);
+/* The instruction the warp issues next, or NULL when it cannot run
+ * (inline: the timing model asks for every warp it evaluates). */
+static inline const ex_instr *ex_warp_next(const ex_warp *w)
+{
+    if (w->state != WARP_RUNNING || w->simt->len == 0)
+        return NULL;
+    uint32_t pc = g_array_index(w->simt, ex_simt, w->simt->len - 1).pc;
+    return pc < w->fn->ninstrs ? &w->code[pc] : NULL;
+}
 /* Executes exactly one instruction; with `rec`, records its memory accesses
  * (rec->mask == 0 when it touched none). */
 void ex_warp_step(ex_warp *w, ex_access *rec);
