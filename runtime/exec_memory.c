@@ -106,7 +106,7 @@ static inline uint8_t *span_at(const span *s, const uint64_t *A, unsigned l)
 static inline bool warp_span(ex_warp *w, const ex_instr *in, uint32_t mask, unsigned bytes,
                              span *s)
 {
-    if (w->rec || (in->op2 & MEMF_FRAME) || !mask)
+    if ((in->op2 & MEMF_FRAME) || !mask)
         return false;
     s->A = in->a != EX_NONE ? w->r[in->a] : NULL;
     s->imm = (uint64_t)in->imm;
@@ -159,16 +159,29 @@ static inline bool warp_span(ex_warp *w, const ex_instr *in, uint32_t mask, unsi
     return !(any & (bytes - 1)) && !bad;
 }
 
+/* A timing model's record of a warp_span access, lane by lane as ex_addr
+ * would have made it (the span holds no shared wrap-around, and a generic
+ * address inside an allocation is global). */
+static void span_record(ex_warp *w, const ex_instr *in, uint32_t mask, const span *s,
+                        unsigned bytes, bool write)
+{
+    uint8_t space = in->space == EX_SPACE_GENERIC ? EX_SPACE_GLOBAL : in->space;
+    EX_LANES(mask, l, ex_rec_lane(w, in, space, (s->A ? s->A[l] : 0) + s->imm, bytes, l,
+                                  write););
+}
+
 /* Loads of one element per lane (vec 1) through warp_span. */
 static bool ld_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
 {
     unsigned size = in->size;
-    if (in->space == EX_SPACE_KPARAM && in->a == EX_NONE && !w->rec && !(in->op2 & MEMF_SEXT)) {
+    if (in->space == EX_SPACE_KPARAM && in->a == EX_NONE && !(in->op2 & MEMF_SEXT)) {
         /* a kernel parameter: one address for the warp, one load */
         uint64_t addr = (uint64_t)in->imm;
         const ex_launch *L = w->launch;
         if ((addr & (size - 1)) || addr > L->kparam_size || L->kparam_size - addr < size)
             return false;
+        if (w->rec)
+            EX_LANES(mask, l, ex_rec_lane(w, in, EX_SPACE_KPARAM, addr, size, l, false););
         uint64_t v = load_bytes(L->kparams + addr, size), *D = w->r[in->d];
         EX_LANES(mask, l, D[l] = v;);
         return true;
@@ -176,6 +189,8 @@ static bool ld_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
     span sp;
     if (!warp_span(w, in, mask, size, &sp))
         return false;
+    if (w->rec)
+        span_record(w, in, mask, &sp, size, false);
     const uint64_t *A = sp.A;
     uint64_t *D = w->r[in->d];
     if (in->op2 & MEMF_SEXT) {
@@ -234,6 +249,8 @@ static bool st_fast(ex_warp *w, const ex_instr *in, uint32_t mask)
     span sp;
     if (!warp_span(w, in, mask, size, &sp))
         return false;
+    if (w->rec)
+        span_record(w, in, mask, &sp, size, true);
     const uint64_t *A = sp.A;
     const uint64_t *B = in->b != EX_NONE ? w->r[in->b] : NULL;
     bool changed = false;

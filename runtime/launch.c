@@ -51,6 +51,31 @@ void ex_cta_end(ex_cta *c)
     c->shared = NULL;
 }
 
+void ex_cta_restart(ex_launch *L, ex_cta *c, uint32_t *warp_cap, uint32_t linear)
+{
+    ex_warp *warps = c->warps;
+    uint8_t *shared = c->shared;
+    uint32_t shared_cap = c->shared_cap;
+    memset(c, 0, sizeof *c);
+    c->warps = warps;
+    c->shared = shared;
+    c->shared_cap = shared_cap;
+    for (uint32_t k = 0; k < *warp_cap; k++)
+        ex_warp_scrub(&warps[k]);
+    cta_start(L, c, warp_cap, &shared_cap, linear);
+}
+
+void ex_cta_finish(ex_cta *c)
+{
+    c->nwarps = 0;
+}
+
+void ex_cta_free(ex_cta *c, uint32_t warp_cap)
+{
+    c->nwarps = warp_cap;
+    ex_cta_end(c);
+}
+
 void ex_cta_account(ex_launch *L, const ex_cta *c)
 {
     for (uint32_t k = 0; k < c->nwarps; k++) {

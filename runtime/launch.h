@@ -10,6 +10,14 @@ bool ex_launch_run(ex_launch *L, GError **err);
  * starts CTA `linear` (ids, shared memory, warps) and frees it again. */
 void ex_cta_begin(ex_launch *L, ex_cta *c, uint32_t linear);
 void ex_cta_end(ex_cta *c);
+/* The same for a CTA slot that keeps its host buffers (the warps' register
+ * files, stacks and SIMT arrays, shared memory) from one CTA to the next:
+ * `c` is zeroed or was left by ex_cta_finish, *warp_cap counts the warps
+ * kept (0 at first); the CTA starts exactly as under ex_cta_begin.
+ * ex_cta_finish ends it keeping the buffers; ex_cta_free frees them. */
+void ex_cta_restart(ex_launch *L, ex_cta *c, uint32_t *warp_cap, uint32_t linear);
+void ex_cta_finish(ex_cta *c);
+void ex_cta_free(ex_cta *c, uint32_t warp_cap);
 /* Adds the CTA's instruction counts to the launch once it is done. */
 void ex_cta_account(ex_launch *L, const ex_cta *c);
 /* Runs CTAs ids[0..n) of L to completion with the functional driver, in

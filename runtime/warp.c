@@ -20,13 +20,17 @@ void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id)
     const ex_func *k = L->kernel;
     uint32_t nslots = k->nregs + k->nconst ? k->nregs + k->nconst : 1;
     if (w->rcap < nslots) {
-        /* large register files are mmapped (runtime/hostmem.h) */
+        /* large register files are mmapped (runtime/hostmem.h).  Not
+         * zeroed here: the slots a thread may read first are zeroed below
+         * as for a reused file (the timing model starts every CTA's warps
+         * fresh, and zeroing whole files was 7.5% of bfs's instructions) */
         ex_host_free(w->rfile, sizeof(*w->rfile) * w->rcap);
-        w->rfile = ex_host_alloc0(sizeof(*w->rfile) * nslots);
+        w->rfile = ex_host_alloc(sizeof(*w->rfile) * nslots);
         if (!w->rfile)
             g_error("ptxemu: no host memory for a register file of %u slots", nslots);
         w->rcap = nslots;
-    } else if (k->zero_all) {
+    }
+    if (k->zero_all) {
         /* registers start at zero so reads before writes are deterministic */
         memset(w->rfile, 0, sizeof(*w->rfile) * nslots);
     } else {
@@ -78,6 +82,18 @@ void ex_warp_destroy(ex_warp *w)
     if (w->calls)
         g_array_free(w->calls, TRUE);
     memset(w, 0, sizeof *w);
+}
+
+void ex_warp_scrub(ex_warp *w)
+{
+    ex_warp keep = *w;
+    memset(w, 0, sizeof *w);
+    w->rfile = keep.rfile;
+    w->rcap = keep.rcap;
+    w->stack = keep.stack;
+    w->stack_cap = keep.stack_cap;
+    w->simt = keep.simt;
+    w->calls = keep.calls;
 }
 
 /* Switches the warp to function `f`: code, and its constant slots. */
@@ -260,23 +276,7 @@ uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
         ex_fault(w, lane, "out-of-bounds %u-byte %s %s at address 0x%llx", size,
                  space_word(orig), write ? "store" : "load", (unsigned long long)addr);
     } else if (G_UNLIKELY(w->rec != NULL) && lane >= 0) {
-        ex_access *r = w->rec;
-        if (r->mask & (1u << lane)) {
-            /* a second touch by the same lane: read-modify-write (atomics) */
-            r->atomic = 1;
-            r->write |= write;
-        } else {
-            r->mask |= 1u << lane;
-            r->space = (uint8_t)space;
-            r->order = in ? in->order : 0;
-            r->size = (uint16_t)size;
-            r->write |= write;
-            r->addr[lane] = addr;
-            if (!r->instr) {
-                r->instr = in;
-                r->fn = w->fn;
-            }
-        }
+        ex_rec_lane(w, in, (uint8_t)space, addr, size, (unsigned)lane, write);
     }
     return p;
 }
@@ -458,14 +458,6 @@ void ex_warp_stop(ex_warp *w, const char *why)
         report_stuck(w, pc, why, false);
     else
         ex_fault(w, -1, "%s", why);
-}
-
-const ex_instr *ex_warp_next(const ex_warp *w)
-{
-    if (w->state != WARP_RUNNING || w->simt->len == 0)
-        return NULL;
-    uint32_t pc = g_array_index(w->simt, ex_simt, w->simt->len - 1).pc;
-    return pc < w->fn->ninstrs ? &w->code[pc] : NULL;
 }
 
 void ex_warp_step(ex_warp *w, ex_access *rec)

@@ -10,13 +10,23 @@
 /* ---- driving a warp ---- */
 void ex_warp_init(ex_warp *w, ex_launch *L, ex_cta *cta, uint32_t warp_id);
 void ex_warp_destroy(ex_warp *w);
+/* Zeroes the warp as a fresh one but keeps its host buffers (register
+ * file, stack, SIMT arrays) for ex_warp_init to reuse. */
+void ex_warp_scrub(ex_warp *w);
 /* Runs up to `budget` instructions; stops early at a barrier, exit or fault. */
 void ex_warp_run(ex_warp *w, uint64_t budget);
 /* The lanes of `mask` whose guard predicate of `in` holds (all of them
  * when it has none): the lanes that run it. */
 uint32_t ex_warp_guard_mask(const ex_warp *w, const ex_instr *in, uint32_t mask);
-/* The instruction the warp issues next, or NULL when it cannot run. */
-const ex_instr *ex_warp_next(const ex_warp *w);
+/* The instruction the warp issues next, or NULL when it cannot run
+ * (inline: the timing model asks for every warp it evaluates). */
+static inline const ex_instr *ex_warp_next(const ex_warp *w)
+{
+    if (w->state != WARP_RUNNING || w->simt->len == 0)
+        return NULL;
+    uint32_t pc = g_array_index(w->simt, ex_simt, w->simt->len - 1).pc;
+    return pc < w->fn->ninstrs ? &w->code[pc] : NULL;
+}
 /* Executes exactly one instruction; with `rec`, records its memory accesses
  * (rec->mask == 0 when it touched none). */
 void ex_warp_step(ex_warp *w, ex_access *rec);
@@ -32,6 +42,30 @@ void ex_fault(ex_warp *w, int lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 uint8_t *ex_addr(ex_warp *w, const ex_instr *in, ex_space space, uint64_t addr,
                  unsigned size, int lane, bool write);
 uint32_t ex_thread_linear(const ex_warp *w, unsigned lane);
+/* What a timing model's record (w->rec) keeps of lane `lane` touching
+ * `addr` in resolved `space`: ex_addr's record, shared with the warp-wide
+ * fast paths of ld/st (runtime/exec_memory.c). */
+static inline void ex_rec_lane(ex_warp *w, const ex_instr *in, uint8_t space, uint64_t addr,
+                               unsigned size, unsigned lane, bool write)
+{
+    ex_access *r = w->rec;
+    if (r->mask & (1u << lane)) {
+        /* a second touch by the same lane: read-modify-write (atomics) */
+        r->atomic = 1;
+        r->write |= write;
+        return;
+    }
+    r->mask |= 1u << lane;
+    r->space = space;
+    r->order = in ? in->order : 0;
+    r->size = (uint16_t)size;
+    r->write |= write;
+    r->addr[lane] = addr;
+    if (!r->instr) {
+        r->instr = in;
+        r->fn = w->fn;
+    }
+}
 
 /* ---- internals of the executor ---- */
 void ex_warp_enter(ex_warp *w, const ex_func *f);

@@ -9,7 +9,7 @@
 #
 #   scripts/perf.sh [--reps N] [--bench "a b ..."] [--base BIN] [--out FILE]
 #                   [--no-profile] [--no-paper] [--modes "SIZE:KIND ..."] [--append]
-#                   [--report-only]
+#                   [--report-only] [--plan FILE] [--no-report]
 # --modes replaces the default "paper:functional paper:functional-j2
 # small:functional small:timing small:timing-j2"; KIND is functional,
 # functional-jN (N host threads, -j N: the report compares wall time and
@@ -18,11 +18,21 @@
 # --append keeps the runs collected before (results/perf/perf-lines.txt), so
 # a long report can be gathered in parts (benchmark subsets, modes);
 # --report-only runs nothing but the profiles and rewrites the report from
-# the runs collected so far.
+# the runs collected so far; --no-report collects runs only.
+# --plan FILE makes the whole report in one command: each non-comment line
+# of FILE is one part's options (the first starts a fresh collection, the
+# others append), then the profiles and the report; the report's header
+# names this one command and lists the parts.  The page's own plan is
+# scripts/perf-page.plan (docs/performance.md).
 # Environment: PTXEMU_BIN (default build/tools/ptxemu; built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-args="$*"
+# the options as typed (a list with spaces quoted), for the report's header
+args=""
+for x in "$@"; do
+    case "$x" in *" "*) args+="\"$x\" " ;; *) args+="$x " ;; esac
+done
+args=${args% }
 reps=3
 benches=""
 base=""
@@ -32,6 +42,8 @@ paper=1
 modes_opt=""
 append=0
 report_only=0
+plan=""
+no_report=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) reps=$2; shift 2 ;;
@@ -43,6 +55,8 @@ while [ $# -gt 0 ]; do
         --modes) modes_opt=$2; shift 2 ;;
         --append) append=1; shift ;;
         --report-only) append=1; report_only=1; shift ;;
+        --plan) plan=$2; shift 2 ;;
+        --no-report) no_report=1; shift ;;
         *) echo "scripts/perf.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -52,16 +66,32 @@ if [ ! -x "$BIN" ]; then
     [ -d build ] || meson setup build --buildtype=debugoptimized
     meson compile -C build
 fi
-[ -n "$benches" ] || benches=$("$BIN" bench list | awk '{print $1}')
 work=results/perf
 mkdir -p "$work"
 lines=$work/perf-lines.txt
 # every invocation that contributed runs to the report, for its header
 cmds=$work/commands.txt
+if [ -n "$plan" ]; then
+    load_plan=$(cut -d' ' -f1-3 /proc/loadavg)
+    first=1
+    while IFS= read -r part; do
+        case "$part" in ''|'#'*) continue ;; esac
+        if [ "$first" = 1 ]; then
+            eval "scripts/perf.sh --no-report $part"
+            first=0
+        else
+            eval "scripts/perf.sh --no-report --append $part"
+        fi
+    done < "$plan"
+    # the profiles and the report, over every part's runs
+    PERF_PLAN_CMD="scripts/perf.sh $args" PERF_LOAD_START="$load_plan" \
+        exec scripts/perf.sh --report-only --out "$out" $([ "$profile" = 1 ] || echo --no-profile)
+fi
+[ -n "$benches" ] || benches=$("$BIN" bench list | awk '{print $1}')
 [ "$append" = 1 ] || : > "$lines"
 [ "$append" = 1 ] || : > "$cmds"
-[ "$report_only" = 1 ] || echo "scripts/perf.sh $args" >> "$cmds"
-load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+[ "$report_only" = 1 ] || echo "scripts/perf.sh ${args//--no-report /}" >> "$cmds"
+load_start=${PERF_LOAD_START:-$(cut -d' ' -f1-3 /proc/loadavg)}
 
 # one run: label, mode tag, binary, then bench options; appends
 # "PERF ... mode=TAG bin=label" (the later mode= overrides the binary's)
@@ -79,7 +109,7 @@ run_one() {
 modes=("small:functional" "small:timing" "small:timing-j2")
 [ "$paper" = 1 ] && modes=("paper:functional" "paper:functional-j2" "${modes[@]}")
 [ -n "$modes_opt" ] && read -r -a modes <<< "$modes_opt"
-[ "$report_only" = 1 ] && benches="" && reps="as each command above says"
+[ "$report_only" = 1 ] && benches="" && reps="as each part of the command above says"
 for b in $benches; do
     for m in "${modes[@]}"; do
         size=${m%%:*}; kind=${m#*:}
@@ -99,6 +129,7 @@ for b in $benches; do
     done
     echo "perf.sh: $b done" >&2
 done
+[ "$no_report" = 1 ] && exit 0
 
 prof_f=$work/profile-functional.txt
 prof_t=$work/profile-timing.txt
@@ -123,7 +154,15 @@ commit=$(git describe --always --dirty)
 launch=""
 lb=build/benchmarks/perf/exec_throughput
 [ -x "$lb" ] && launch=$("$lb" | grep 'launch overhead' || true)
+if [ -n "${PERF_PLAN_CMD:-}" ]; then
+    command=$PERF_PLAN_CMD
+    parts=$(paste -sd';' "$cmds" | sed 's/;/`, then `/g')
+else
+    command=$(paste -sd';' "$cmds" | sed 's/;/`, then `/g')
+    parts=""
+fi
 python3 scripts/perf_report.py --launch-overhead "$launch" --lines "$lines" --out "$out" --machine "$machine" \
     --commit "$commit" --reps "$reps" --profile-functional "$prof_f" \
-    --profile-timing "$prof_t" --command "$(paste -sd';' "$cmds" | sed 's/;/`, then `/g')"
+    --profile-timing "$prof_t" --command "$command" --parts "$parts" \
+    --reasons scripts/perf-reasons.md
 echo "perf.sh: wrote $out" >&2

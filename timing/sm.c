@@ -6,6 +6,7 @@
 #include "timing/sm.h"
 #include "timing/sm_internal.h"
 #include "isa/latency.h"
+#include "runtime/launch.h"
 
 #include <string.h>
 
@@ -100,6 +101,8 @@ void tm_sm_destroy(tm_sm *sm)
         tm_async_free(&sm->warps[i]);
     g_free(sm->warps);
     g_free(sm->pend);
+    for (uint32_t i = 0; i < sm->nctas; i++)
+        ex_cta_free(&sm->ctas[i].cta, sm->ctas[i].warp_cap);
     g_free(sm->ctas);
     g_free(sm->fetch_q);
     g_array_free(sm->retired, TRUE);

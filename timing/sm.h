@@ -121,6 +121,7 @@ typedef struct tm_pending {
 
 typedef struct tm_cta {
     ex_cta cta;
+    uint32_t warp_cap;       /* warps whose buffers cta keeps (ex_cta_restart) */
     bool busy;
     ex_launch *L;
     void *kernel;            /* the GPU's kernel record */

@@ -62,7 +62,6 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         if (!sm->ctas[i].busy)
             c = &sm->ctas[i];
     g_assert(c && r->warps <= TM_MAX_CTA_WARPS);
-    memset(&c->cta, 0, sizeof c->cta);
     c->own = tm_launch_shared_why(L) == NULL;
     if (c->own) {
         c->shadow = *L;
@@ -75,7 +74,10 @@ void tm_sm_launch(tm_sm *sm, ex_launch *L, void *kernel, uint32_t kernel_id,
         c->shadow.max_warp_instrs = 0;   /* counted over the CTAs after each cycle */
         c->shadow.progress_epoch = &sm->env->progress_epoch;
     }
-    ex_cta_begin(c->own ? &c->shadow : L, &c->cta, linear);
+    /* the slot keeps its warps' buffers: a large register file is an mmap
+     * whose pages the kernel zeroes on first touch, a third of hotspot's
+     * CPU time when every CTA allocated its own */
+    ex_cta_restart(c->own ? &c->shadow : L, &c->cta, &c->warp_cap, linear);
     sm->shared_ctas += !c->own;
     c->busy = true;
     c->L = L;
@@ -171,7 +173,7 @@ static void release(tm_sm *sm, tm_cta *c, uint64_t cycle)
     }
     for (uint32_t k = 0; k < sm->nsched; k++)
         sm_sched_touch(sm, &sm->scheds[k], cycle);
-    ex_cta_end(&c->cta);
+    ex_cta_finish(&c->cta);
     if (c->own && c->shadow.error)
         g_string_free(c->shadow.error, TRUE);
     c->shadow.error = NULL;

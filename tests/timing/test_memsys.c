@@ -236,6 +236,28 @@ static void test_coalescing(void **state)
     assert_int_equal(co.ntx, 32);
     for (unsigned i = 0; i < 32; i++)
         assert_int_equal(co.tx[i].sectors, 1);
+    /* lane l on line l % 8, sector l / 8: lines come back in first-touch
+     * order, each with all 4 sectors (repeats are 8 lanes apart, past the
+     * last-line check, so the lookup table finds them) */
+    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 0, 4);
+    for (unsigned l = 0; l < WARP_SIZE; l++)
+        a.addr[l] = 0x700000000ull + (l % 8) * 128 + (l / 8) * 32;
+    coalesce(&a, 0, 0, 128, &co);
+    assert_int_equal(co.ntx, 8);
+    for (unsigned i = 0; i < 8; i++) {
+        assert_int_equal(co.tx[i].line, 0x700000000ull + i * 128);
+        assert_int_equal(co.tx[i].sectors, 0xf);
+    }
+    /* the same with lane 30 misaligned (line 6, bytes 1..4: sector 0) and
+     * lane 31 moved to a ninth line after it */
+    a.addr[30] = 0x700000000ull + 6 * 128 + 1;
+    a.addr[31] = 0x700000000ull + 9 * 128 + 96;
+    coalesce(&a, 0, 0, 128, &co);
+    assert_int_equal(co.ntx, 9);
+    assert_int_equal(co.tx[6].sectors, 0x7);
+    assert_int_equal(co.tx[7].sectors, 0x7);
+    assert_int_equal(co.tx[8].line, 0x700000000ull + 9 * 128);
+    assert_int_equal(co.tx[8].sectors, 0x8);
     /* all lanes on one word: one transaction */
     a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000010ull, 0, 4);
     coalesce(&a, 0, 0, 128, &co);
@@ -259,6 +281,23 @@ static void test_coalescing(void **state)
     coalesce(&a, 0, 0, 64, &co);
     assert_int_equal(co.ntx, 1);
     assert_int_equal(co.naddrs, 4);
+
+    /* a kernel parameter: every lane on one 8-byte word straddling two
+     * lines (bytes 124..131): two transactions, one constant-cache pass */
+    a = acc_make(EX_SPACE_KPARAM, false, FULL_MASK, 0x7c, 0, 8);
+    coalesce(&a, 0, 0, 128, &co);
+    assert_int_equal(co.ntx, 2);
+    assert_int_equal(co.tx[0].line, COAL_KPARAM_BASE);
+    assert_int_equal(co.tx[0].sectors, 0x8);
+    assert_int_equal(co.tx[1].line, COAL_KPARAM_BASE + 128);
+    assert_int_equal(co.tx[1].sectors, 0x1);
+    assert_int_equal(co.naddrs, 1);
+    /* the same but lane 5 on the next word: two passes */
+    a.addr[5] = 0x84;
+    coalesce(&a, 0, 0, 128, &co);
+    assert_int_equal(co.ntx, 2);
+    assert_int_equal(co.tx[1].sectors, 0x1);
+    assert_int_equal(co.naddrs, 2);
 
     /* through memsys: transactions counted after coalescing */
     harness *h = memh_new("m2090", NULL, MAX_TOKENS);
