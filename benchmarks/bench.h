@@ -16,8 +16,8 @@
 /* tiny, small and paper exist for every benchmark.  A size after them is one
  * paper's own input set, defined only by the drivers that benchmarks/
  * registry_sizes.inc lists for it (the harness refuses it for the others):
- *   BENCH_CLASO: the CLASO paper's (Yu et al., IJPP 2014) Table 2 inputs, at
- *   its CTA waves per SM (docs/experiments/claso/benchmarks.md). */
+ *   BENCH_CLASO: the CLASO paper's (Yu et al., IJPP 2014) Table 2 inputs, with
+ *   its kernel and CTA counts (docs/experiments/claso/benchmarks.md). */
 typedef enum bench_size { BENCH_TINY, BENCH_SMALL, BENCH_PAPER, BENCH_CLASO } bench_size;
 
 typedef enum bench_outcome {
