@@ -46,13 +46,14 @@ PAPER = {
 }
 MISSING = [("NN", "GPGPU-Sim's neural network (4 kernels, 432 CTAs); the registry's nn is "
             "Rodinia's nearest neighbour, a different program")]
-LRR = ("lrr", "none", 1, 0, 1536)
-C10 = ("lrr", "claso", 1, 0, 1536)
+LRR = ("lrr", "none", 1, 0, 1536, 20)
+C10 = ("lrr", "claso", 1, 0, 1536, 20)
 
 
 def key(ov):
     return (ov.get("warp.policy"), ov.get("cta.filters"), int(ov.get("claso.pa", 1)),
-            int(ov.get("claso.pl", 0)), int(ov.get("core.max_threads", 1024)))
+            int(ov.get("claso.pl", 0)), int(ov.get("core.max_threads", 1024)),
+            int(ov.get("core.regs_per_thread", 0)))
 
 
 def gm(xs):
@@ -111,24 +112,30 @@ def inputs_table(runs, benches):
          "Waves per SM = CTAs / (14 x CTAs per core), summed over the launches (for "
          "Table 2's \"6, 5\" and \"8, 5\" the CTAs are split evenly over the kernels; "
          "\"avg\" values as given).  Ours: size `claso`, c2050 with 1,536 threads per core, "
-         "from the LRR run's statistics (CTAs per core: the occupancy each launch got).\n",
-         "| paper | ours | paper #K / #C / CpC | paper waves | ours #K / #C / CpC | our waves |",
-         "|---|---|---|---:|---|---:|"]
+         "20 registers per thread, from the LRR run's statistics (CTAs per core: the "
+         "occupancy each launch got; in the last column with the registers estimated "
+         "from our PTX instead).\n",
+         "| paper | ours | paper #K / #C / CpC | paper waves | ours #K / #C / CpC | our waves "
+         "| CpC, waves with estimated registers |",
+         "|---|---|---|---:|---|---:|---|"]
     for b in benches:
         ab, nk, nc, cpc, _, _ = PAPER[b]
         r = runs[b].get(LRR)
         if not r:
-            o.append("| %s | %s | %d / %d / %s | %.2f | not run | |" % (
+            o.append("| %s | %s | %d / %d / %s | %.2f | not run | | |" % (
                 ab, b, nk, nc, ", ".join("%g" % c for c in cpc), paper_waves(nk, nc, cpc)))
             continue
         ours_cpc = sorted({c for _, c in r["launches"]})
-        o.append("| %s | %s | %d / %s / %s | %.2f | %d / %s / %s | %.2f |" % (
+        e = runs[b].get(("lrr", "none", 1, 0, 1536, 0))
+        est = "%s; %.2f" % (", ".join(str(c) for c in sorted({c for _, c in e["launches"]})),
+                            waves(e["launches"])) if e else "–"
+        o.append("| %s | %s | %d / %s / %s | %.2f | %d / %s / %s | %.2f | %s |" % (
             ab, b, nk, format(nc, ","), ", ".join("%g" % c for c in cpc),
             paper_waves(nk, nc, cpc), len(r["launches"]),
             format(sum(c for c, _ in r["launches"]), ","),
-            ", ".join(str(c) for c in ours_cpc), waves(r["launches"])))
+            ", ".join(str(c) for c in ours_cpc), waves(r["launches"]), est))
     for ab, why in MISSING:
-        o.append("| %s | **missing** | 4 / 432 / avg 7 | %.2f | %s | |" % (
+        o.append("| %s | **missing** | 4 / 432 / avg 7 | %.2f | %s | | |" % (
             ab, paper_waves(4, 432, [7]), why))
     return o
 
@@ -136,13 +143,13 @@ def inputs_table(runs, benches):
 def fig11(runs, benches):
     o = ["### Figs. 11-12: CLASO upon LRR, per benchmark\n",
          "Speedup = IPC with CLASO / IPC of LRR; idle and scoreboard: CLASO's over LRR's "
-         "(1,536 threads per core).\n",
+         "(1,536 threads per core, 20 registers per thread).\n",
          "| benchmark | LRR cycles | CLASO10 speedup | paper | CLASO20 speedup | "
          "idle CLASO10/LRR | paper | scoreboard CLASO10/LRR |",
          "|---|---:|---:|---:|---:|---:|---:|---:|"]
     sp10, sp20, idl = [], [], []
     for b in benches:
-        base, v1, v2 = (runs[b].get(k) for k in (LRR, C10, ("lrr", "claso", 2, 0, 1536)))
+        base, v1, v2 = (runs[b].get(k) for k in (LRR, C10, ("lrr", "claso", 2, 0, 1536, 20)))
         if not base or not v1:
             o.append("| %s | not run | | | | | | |" % b)
             continue
@@ -163,10 +170,10 @@ def fig11(runs, benches):
 
 
 def fig13(runs, benches):
-    bases = [("LRR", LRR, "lrr", "claso"), ("TL (tl-rr)", ("tl-rr", "none", 1, 0, 1536),
+    bases = [("LRR", LRR, "lrr", "claso"), ("TL (tl-rr)", ("tl-rr", "none", 1, 0, 1536, 20),
                                              "tl-rr", "claso"),
-             ("OWL", ("owl", "none", 1, 0, 1536), "owl", "claso"),
-             ("DYNCTA", ("lrr", "dyncta", 1, 0, 1536), "lrr", "dyncta+claso")]
+             ("OWL", ("owl", "none", 1, 0, 1536, 20), "owl", "claso"),
+             ("DYNCTA", ("lrr", "dyncta", 1, 0, 1536, 20), "lrr", "dyncta+claso")]
     o = ["### Fig. 13: CLASO upon each base\n",
          "Speedup = IPC with CLASO / IPC of the same base without it; idle: mean over the "
          "benchmarks of CLASO's idle cycles over the base's.\n",
@@ -175,7 +182,7 @@ def fig13(runs, benches):
     paper = {"LRR": "+8.4%", "TL (tl-rr)": "+7.4%", "OWL": "+4.4%", "DYNCTA": "+3.5%"}
     for label, bkey, warp, filt in bases:
         for pa in (1, 2):
-            vkey = (warp, filt, pa, 0, 1536)
+            vkey = (warp, filt, pa, 0, 1536, 20)
             sps, idl, cells = [], [], []
             for b in benches:
                 base, v = runs[b].get(bkey), runs[b].get(vkey)
@@ -195,14 +202,14 @@ def fig13(runs, benches):
 
 def fig16(runs, benches):
     grid = sorted({(k[2], k[3]) for r in runs.values() for k in r
-                   if k[0] == "lrr" and k[1] == "claso" and k[4] == 1536})
+                   if k[0] == "lrr" and k[1] == "claso" and k[4:] == (1536, 20)})
     o = ["### Figs. 16-17: CLASO XY = (pA, pL) upon LRR\n",
          "| CLASO XY | " + " | ".join(benches) + " | geomean | idle (mean) | scoreboard (mean) |",
          "|---|" + "---:|" * (len(benches) + 3)]
     for pa, pl in grid:
         sps, idl, sbs, cells = [], [], [], []
         for b in benches:
-            base, v = runs[b].get(LRR), runs[b].get(("lrr", "claso", pa, pl, 1536))
+            base, v = runs[b].get(LRR), runs[b].get(("lrr", "claso", pa, pl, 1536, 20))
             if not base or not v:
                 cells.append("–")
                 continue
@@ -255,29 +262,35 @@ def mechanism(runs, benches):
     return o
 
 
-def threads(runs, benches):
-    o = ["### 1,024 against 1,536 threads per core (CLASO10 upon LRR)\n",
-         "| benchmark | CTAs per core at 1,024 | speedup at 1,024 | idle at 1,024 | "
-         "CTAs per core at 1,536 | speedup at 1,536 | idle at 1,536 |",
-         "|---|---|---:|---:|---|---:|---:|"]
-    s1, s2, i1, i2 = [], [], [], []
+def configs(runs, benches):
+    cfgs = [("1,024 threads, estimated registers", 1024, 0),
+            ("1,536 threads, estimated registers", 1536, 0),
+            ("1,536 threads, 20 registers (headline)", 1536, 20)]
+    o = ["### The occupancy settings: CLASO10 upon LRR under each\n",
+         "1,024 threads is the c2050 preset's Table 1 value; estimated registers is the "
+         "model's default (each kernel's registers estimated from our PTX).  Cells: CTAs "
+         "per core of the launches; speedup; idle CLASO10/LRR.\n",
+         "| benchmark | " + " | ".join(c[0] for c in cfgs) + " |",
+         "|---|" + "---|" * len(cfgs)]
+    sps = [[] for _ in cfgs]
+    idl = [[] for _ in cfgs]
     for b in benches:
-        r = [runs[b].get(k) for k in (("lrr", "none", 1, 0, 1024), ("lrr", "claso", 1, 0, 1024),
-                                       LRR, C10)]
-        if not all(r):
-            continue
-        a, b2 = r[1]["ipc"] / r[0]["ipc"], r[3]["ipc"] / r[2]["ipc"]
-        ia = r[1]["idle"] / r[0]["idle"] if r[0]["idle"] else float("nan")
-        ib = r[3]["idle"] / r[2]["idle"] if r[2]["idle"] else float("nan")
-        s1.append(a)
-        s2.append(b2)
-        i1.append(ia)
-        i2.append(ib)
-        o.append("| %s | %s | %.3f | %s | %s | %.3f | %s |" % (
-            b, ", ".join(str(c) for c in sorted({c for _, c in r[0]["launches"]})), a, pct(ia),
-            ", ".join(str(c) for c in sorted({c for _, c in r[2]["launches"]})), b2, pct(ib)))
-    o.append("| **mean** | | **%.3f** | **%s** | | **%.3f** | **%s** |" % (
-        gm(s1), pct(mean(i1)), gm(s2), pct(mean(i2))))
+        cells = []
+        for i, (_, t, r) in enumerate(cfgs):
+            base = runs[b].get(("lrr", "none", 1, 0, t, r))
+            v = runs[b].get(("lrr", "claso", 1, 0, t, r))
+            if not base or not v:
+                cells.append("–")
+                continue
+            sp = v["ipc"] / base["ipc"]
+            ir = v["idle"] / base["idle"] if base["idle"] else float("nan")
+            sps[i].append(sp)
+            idl[i].append(ir)
+            cells.append("%s; %.3f; %s" % (
+                ", ".join(str(c) for c in sorted({c for _, c in base["launches"]})), sp, pct(ir)))
+        o.append("| %s | %s |" % (b, " | ".join(cells)))
+    o.append("| **mean** | %s |" % " | ".join(
+        "**%.3f**; **%s**" % (gm(sps[i]), pct(mean(idl[i]))) for i in range(len(cfgs))))
     return o
 
 
@@ -329,7 +342,7 @@ def main():
     o += fig13(runs, benches) + [""]
     o += fig16(runs, benches) + [""]
     o += mechanism(runs, benches) + [""]
-    o += threads(runs, benches) + [""]
+    o += configs(runs, benches) + [""]
     sys.stdout.write("\n".join(o) + "\n")
     write_headlines(n, {"claso_ipc": (8.4, ipc, "higher"), "claso_idle": (-52.4, idle, "lower")})
 
