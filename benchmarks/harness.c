@@ -22,9 +22,44 @@ bool bench_parse_size(const char *s, bench_size *out)
         *out = BENCH_SMALL;
     else if (!strcmp(s, "paper"))
         *out = BENCH_PAPER;
+    else if (!strcmp(s, "claso"))
+        *out = BENCH_CLASO;
     else
         return false;
     return true;
+}
+
+const char *bench_size_name(bench_size s)
+{
+    switch (s) {
+    case BENCH_TINY: return "tiny";
+    case BENCH_SMALL: return "small";
+    case BENCH_PAPER: return "paper";
+    case BENCH_CLASO: return "claso";
+    }
+    return "?";
+}
+
+/* Which benchmark defines which paper's size: registry_sizes.inc. */
+typedef struct size_entry {
+    const char *bench;
+    bench_size size;
+} size_entry;
+
+static const size_entry extra_sizes[] = {
+#define BENCH_SIZE(name, size) {name, size},
+#include "benchmarks/registry_sizes.inc"
+#undef BENCH_SIZE
+};
+
+bool bench_has_size(const bench_def *b, bench_size s)
+{
+    if (s <= BENCH_PAPER)
+        return true;
+    for (size_t i = 0; i < sizeof extra_sizes / sizeof extra_sizes[0]; i++)
+        if (extra_sizes[i].size == s && !strcmp(extra_sizes[i].bench, b->name))
+            return true;
+    return false;
 }
 
 bench_outcome bench_run_ctx(const bench_def *b, bench_size size, uint64_t seed,
@@ -46,7 +81,10 @@ bench_outcome bench_run_ctx_ref(const bench_def *b, bench_size size, uint64_t se
     } else {
         char *path = bench_ptx_path(b);
         ptxemu_module *mod;
-        if (ptxemu_module_load_file(ctx, path, &mod) != PTXEMU_OK) {
+        if (!bench_has_size(b, size)) {
+            snprintf(env_msg, 512, "not supported yet: %s has no input for size %s", b->name,
+                     bench_size_name(size));
+        } else if (ptxemu_module_load_file(ctx, path, &mod) != PTXEMU_OK) {
             snprintf(env_msg, 512, "%s", ptxemu_last_error(ctx));
         } else {
             bench_env env = {0};
@@ -77,6 +115,11 @@ int bench_run_one_opts(const bench_def *b, bench_size size, uint64_t seed, bool 
 {
     ptxemu_ctx *ctx;
     int rc;
+    if (!bench_has_size(b, size)) {
+        fprintf(stderr, "%-28s ERROR  not supported yet: no input for size %s\n", b->name,
+                bench_size_name(size));
+        return 1;
+    }
     if (ptxemu_ctx_create(&ctx, opts) != PTXEMU_OK) {
         fprintf(stderr, "%-28s ERROR  %s\n", b->name, ptxemu_last_error(ctx));
         fflush(stdout);

@@ -10,8 +10,12 @@
 /* Absolute path of a benchmark's committed PTX ($PTXEMU_SOURCE_DIR or the
  * source tree it was built from).  Free with g_free. */
 char *bench_ptx_path(const bench_def *b);
-/* "tiny" | "small" | "paper" */
+/* "tiny" | "small" | "paper" | "claso" */
 bool bench_parse_size(const char *s, bench_size *out);
+/* The size's name, as bench_parse_size reads it. */
+const char *bench_size_name(bench_size s);
+/* Whether b's driver defines `s` (tiny, small and paper: always). */
+bool bench_has_size(const bench_def *b, bench_size s);
 /* Runs one benchmark and prints its result line; 0 = PASS. */
 int bench_run_one(const bench_def *b, bench_size size, uint64_t seed, bool break_ref,
                   bool quiet);

@@ -47,6 +47,11 @@ bool bench_run_pair_ctx(const bench_def *const defs[2], bench_size size, uint64_
     pair_lane lanes[2];
     memset(lanes, 0, sizeof lanes);
     for (unsigned i = 0; i < 2; i++) {
+        if (!bench_has_size(defs[i], size)) {
+            snprintf(msg[i], 512, "not supported yet: %s has no input for size %s",
+                     defs[i]->name, bench_size_name(size));
+            return false;
+        }
         char *path = bench_ptx_path(defs[i]);
         ptxemu_module *mod;
         ptxemu_status s = ptxemu_module_load_file(ctx, path, &mod);

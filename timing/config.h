@@ -148,6 +148,9 @@ typedef struct gpu_name_list {
       "Resident CTAs (thread blocks) per SM")                                \
     X(core, registers, U32, 32768, 1024, 1048576, 0, "registers", NULL,      \
       "32-bit registers per SM")                                             \
+    X(core, regs_per_thread, U32, 0, 0, 255, 0, "registers", NULL,           \
+      "Registers per thread for occupancy, every kernel; 0 = estimated from " \
+      "each kernel's PTX (--regs-per-thread overrides both)")                \
     X(core, shared_mem, SIZE, 48 * 1024, 0, 1024 * 1024, 0, "bytes", NULL,   \
       "Shared memory per SM")                                                \
     X(core, shared_banks, U32, 32, 1, 64, GPU_KEY_POW2, "banks", NULL,       \

@@ -12,7 +12,7 @@ uint32_t tm_coresident_ctas(const gpu_config *c, const ex_func *kernel, uint32_t
     req.threads = threads;
     req.warps = (threads + c->gpu.warp_size - 1) / c->gpu.warp_size;
     req.shared = shared;
-    uint32_t regs = regs_per_thread;
+    uint32_t regs = regs_per_thread ? regs_per_thread : c->core.regs_per_thread;
     if (!regs) { /* estimated from the PTX as a timing launch does */
         tm_func *f = tm_func_build(c, kernel);
         regs = (f->regs32 + 1) & ~1u;

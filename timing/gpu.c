@@ -137,6 +137,8 @@ bool tm_gpu_launch_req(tm_gpu *g, ex_launch *L, tm_cta_req *req, tm_occupancy *o
     req->warps = (threads + c->gpu.warp_size - 1) / c->gpu.warp_size;
     req->shared = L->kernel->shared_static + L->dyn_shared;
     uint32_t regs = g->opts.regs_per_thread;
+    if (!regs)
+        regs = c->core.regs_per_thread;
     if (!regs) {
         tm_func *f = g_hash_table_lookup(g->env.funcs, L->kernel);
         if (!f) {

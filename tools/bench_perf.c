@@ -30,7 +30,7 @@ int bench_perf_one(const struct bench_def *b, int size, uint64_t seed,
     printf("PERF name=%s size=%s mode=%s outcome=%s launches=%llu warp_instrs=%llu thread_instrs=%llu "
            "cycles=%llu wall_s=%.6f cpu_s=%.6f launch_s=%.6f launch_cpu_s=%.6f ref_s=%.6f "
            "device_peak_bytes=%llu rss_peak_kb=%ld threads=%u digest=%016llx\n",
-           b->name, size == BENCH_TINY ? "tiny" : size == BENCH_SMALL ? "small" : "paper",
+           b->name, bench_size_name((bench_size)size),
            opts && opts->timing ? "timing" : "functional", word,
            (unsigned long long)c.launches, (unsigned long long)c.warp_instructions,
            (unsigned long long)c.thread_instructions, (unsigned long long)c.cycles, wall,

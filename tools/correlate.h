@@ -5,7 +5,7 @@
 #ifndef PTXEMU_TOOLS_CORRELATE_H
 #define PTXEMU_TOOLS_CORRELATE_H
 
-#include "benchmarks/bench.h"
+#include "benchmarks/harness.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -45,7 +45,7 @@ int corr_metric_find(const char *name);
 
 static inline const char *corr_size_name(bench_size s)
 {
-    return s == BENCH_TINY ? "tiny" : s == BENCH_SMALL ? "small" : "paper";
+    return bench_size_name(s);
 }
 
 /* One reference row (one kernel launch), and after the run ptxemu's side. */

@@ -657,7 +657,7 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
     for (unsigned i = 0; sizes[i] && ok; i++) {
         bench_size bs;
         if (!bench_parse_size(sizes[i], &bs))
-            ok = perr(p, "experiment", "sizes", "unknown size '%s' (tiny, small, paper)", sizes[i]);
+            ok = perr(p, "experiment", "sizes", "unknown size '%s' (tiny, small, paper, claso)", sizes[i]);
     }
     if (ok && (reps < 1 || reps > 1000))
         ok = perr(p, "experiment", "repetitions", "want a whole number from 1 to 1000");
@@ -725,7 +725,12 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
         ok = read_text(p, "experiment", "benchmarks", ptxf, &ptx);
         g_free(ptxf);
         for (unsigned si = 0; sizes[si] && ok; si++) {
-            for (int r = 1; r <= reps; r++) {
+            bench_size bs = BENCH_SMALL;
+            bench_parse_size(sizes[si], &bs);
+            if (!bench_has_size(b, bs))
+                ok = perr(p, "experiment", "sizes", "benchmark %s has no input for size %s",
+                          b->name, sizes[si]);
+            for (int r = 1; r <= reps && ok; r++) {
                 if (functional)
                     add_job(s, b, sizes[si], (uint64_t)r, (unsigned)r, NULL, NULL, "functional",
                             NULL, ptx);

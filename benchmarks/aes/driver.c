@@ -29,7 +29,7 @@ static unsigned aes_n(bench_size s)
         return 2000; /* 8 CTAs */
     case BENCH_SMALL:
         return 20000; /* 79 CTAs */
-    default:
+    default: /* paper and claso */
         return 65700; /* CLASO Table 2 "AES": 257 CTAs of 256 (~1 MiB) */
     }
 }

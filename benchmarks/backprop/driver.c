@@ -70,8 +70,10 @@ static int bp_close(float got, float ref, float atol)
 
 static bench_outcome backprop_run(bench_env *env)
 {
+    /* claso: CLASO Table 2 "BP", 2 kernels of 128 CTAs (2,048 inputs) */
     unsigned nblocks = env->size == BENCH_TINY    ? 64u
                        : env->size == BENCH_SMALL ? 4096u
+                       : env->size == BENCH_CLASO ? 128u
                                                   : 65535u;
     unsigned n = nblocks * BP_TILE;
     int hid = BP_HID;

@@ -36,8 +36,9 @@ static bs_size bs_pick(bench_size s)
     case BENCH_TINY:
         return (bs_size){20000, 40};
     case BENCH_SMALL:
+    case BENCH_CLASO: /* CLASO Table 2 "BS": 2 kernels, 480 CTAs of 128 in all */
         return (bs_size){500000, 240};
-    default: /* CLASO Table 2 "BS": 2 kernels, 480 CTAs of 128; SDK 4M options */
+    default: /* SDK 4M options, 480 CTAs per launch */
         return (bs_size){4000000, 480};
     }
 }

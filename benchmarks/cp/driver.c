@@ -39,7 +39,7 @@ static cp_size cp_pick(bench_size s)
         return (cp_size){64, 32, 100, 40};
     case BENCH_SMALL:
         return (cp_size){256, 128, 600, 256};
-    default: /* CLASO Table 2 "CP": 1 kernel, 1024 CTAs of 128 */
+    default: /* paper and claso: CLASO Table 2 "CP": 1 kernel, 1024 CTAs of 128 */
         return (cp_size){512, 1024, 256, CP_MAX_ATOMS};
     }
 }

@@ -50,7 +50,9 @@ typedef struct lb_size {
 static lb_size lb_pick(bench_size s)
 {
     return s == BENCH_TINY ? (lb_size){32, 40, 20}
-         : s == BENCH_SMALL ? (lb_size){4096, LB_NN, LB_NMAT} : (lb_size){32768, LB_NN, LB_NMAT};
+         : s == BENCH_SMALL ? (lb_size){4096, LB_NN, LB_NMAT}
+         /* claso: CLASO Table 2 "LIB", 2 kernels of 128 CTAs x 64 threads */
+         : s == BENCH_CLASO ? (lb_size){8192, LB_NN, LB_NMAT} : (lb_size){32768, LB_NN, LB_NMAT};
 }
 
 /* One path in double: value, tangent, and the smallest |swap value| seen. */

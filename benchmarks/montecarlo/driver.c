@@ -43,6 +43,8 @@ static mc_size mc_pick(bench_size s)
         return (mc_size){8, 4096, 2};
     case BENCH_SMALL:
         return (mc_size){64, 16384, 4};
+    case BENCH_CLASO: /* CLASO Table 2 "MC": 2 kernels, 384 CTAs: (4, 96) + 1 */
+        return (mc_size){96, 16384, 4};
     default: /* thesis Table 3.3 "MCO": 2048 CTAs of 256 (256 options x 8) */
         return (mc_size){256, 32768, 8};
     }

@@ -29,7 +29,7 @@ static sp_size sp_pick(bench_size s)
         return (sp_size){32, 1024, 16};
     case BENCH_SMALL:
         return (sp_size){128, 4096, 64};
-    default: /* CLASO Table 2 "SP": 128 CTAs of 256; SDK 256 x 4096 */
+    default: /* paper and claso: CLASO Table 2 "SP": 128 CTAs of 256; SDK 256 x 4096 */
         return (sp_size){256, 4096, 128};
     }
 }

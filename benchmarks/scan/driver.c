@@ -21,6 +21,8 @@ static unsigned scan_n(bench_size s)
         return 12345; /* 2 levels: 25 CTAs, 1, 25 */
     case BENCH_SMALL:
         return 300000; /* 3 levels: 586, 2, 1, 2, 586 CTAs */
+    case BENCH_CLASO:
+        return 98765; /* CLASO Table 2 "SLA": 387 CTAs of 256 (193 + 1 + 193) */
     default:
         /* CLASO Table 2 "SLA" has 387 CTAs of 256 (98,765 elements here gave
          * 193 + 1 + 193, 3.4 waves per big kernel on the c2050 preset);

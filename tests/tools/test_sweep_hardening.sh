@@ -65,6 +65,10 @@ benchmarks = vector-add
 warp.policy = lrr, gto
 [summary]
 metric = total.ipc'
+# a paper's own size exists only for the benchmarks that define it
+bad size-not-defined 3 "benchmark vector-add has no input for size claso" '[experiment]
+benchmarks = stencil, vector-add
+sizes = claso'
 bad syntax-line 3 "syntax error: 'benchmarks vector-add' is not 'key = value'" '[experiment]
 sizes = tiny
 benchmarks vector-add'
