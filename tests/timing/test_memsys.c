@@ -239,7 +239,7 @@ static void test_coalescing(void **state)
     /* lane l on line l % 8, sector l / 8: lines come back in first-touch
      * order, each with all 4 sectors (repeats are 8 lanes apart, past the
      * last-line check, so the lookup table finds them) */
-    a = acc_make(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 0, 4);
+    a = memh_access(EX_SPACE_GLOBAL, false, FULL_MASK, 0x700000000ull, 0, 4);
     for (unsigned l = 0; l < WARP_SIZE; l++)
         a.addr[l] = 0x700000000ull + (l % 8) * 128 + (l / 8) * 32;
     coalesce(&a, 0, 0, 128, &co);
@@ -284,7 +284,7 @@ static void test_coalescing(void **state)
 
     /* a kernel parameter: every lane on one 8-byte word straddling two
      * lines (bytes 124..131): two transactions, one constant-cache pass */
-    a = acc_make(EX_SPACE_KPARAM, false, FULL_MASK, 0x7c, 0, 8);
+    a = memh_access(EX_SPACE_KPARAM, false, FULL_MASK, 0x7c, 0, 8);
     coalesce(&a, 0, 0, 128, &co);
     assert_int_equal(co.ntx, 2);
     assert_int_equal(co.tx[0].line, COAL_KPARAM_BASE);
