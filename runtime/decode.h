@@ -53,6 +53,7 @@ bool ex_decode_instr(ex_decoder *d, ex_instr *in);
 bool ex_decode_int(ex_decoder *d, ex_instr *in);       /* runtime/exec_int.c */
 bool ex_decode_float(ex_decoder *d, ex_instr *in);     /* runtime/exec_float.c */
 bool ex_decode_half(ex_decoder *d, ex_instr *in);      /* runtime/exec_half.c */
+bool ex_decode_cvta(ex_decoder *d, ex_instr *in);      /* runtime/exec_cvta.c */
 
 /* ---- operand helpers (runtime/decode.c) ---- */
 /* Operand i of the instruction, NULL when it has fewer. */
