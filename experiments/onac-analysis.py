@@ -22,8 +22,10 @@ the runs:
 - Performance = cycles with all cores on / cycles under the policy; energy
   = the policy's energy over all cores' (the model of docs/energy.md;
   normalised, as the thesis does); geomeans over kernels.
-- Sampled runs (the oracle's fixed counts): the sampler's counters stop at
-  the end of a launch's detailed part, so their energy is rebuilt: static =
+- Sampled runs (the oracle's fixed counts): records made before the model
+  projected a sampled launch's energy (stats `energy.projected`, absent in
+  them) have counters that stop at the end of the detailed part, so their
+  energy is rebuilt: static =
   (P_core x N + P_uncore) x seconds, the two powers read off the all-cores
   run (static_core_j / (32 x seconds), static_uncore_j / seconds); dynamic
   = the detailed part's dynamic energy / its share of the warp
@@ -92,7 +94,9 @@ def kernel_sums(stats, n_on, power):
         e = k["energy"]
         energy, static = e["energy_j"], e["static_j"]
         smp = k.get("sample") or {}
-        if smp.get("sampled") and power:
+        # records made before the model projected a sampled launch's energy
+        # (energy.projected, docs/energy.md "Sampled launches") are rebuilt here
+        if smp.get("sampled") and power and not e.get("projected"):
             frac = smp.get("detailed_instruction_fraction") or 1.0
             static = (power[0] * n_on + power[1]) * e["seconds"]
             energy = static + e["dynamic_j"] / frac

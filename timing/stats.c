@@ -514,6 +514,8 @@ static void write_energy(jw *j, const gpu_config *cfg, const tm_kernel_stats *k)
     tm_energy e;
     tm_kernel_energy(cfg, k, &e);
     jw_open(j, "energy", '{');
+    if (k->sample && k->sample->sampled) /* projected like the cycles (timing/power.c) */
+        jw_bool(j, "projected", true);
     jw_sci(j, "seconds", e.seconds);
     jw_sci(j, "energy_j", e.total_j);
     jw_sci(j, "static_j", e.static_j);
