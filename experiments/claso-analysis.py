@@ -24,6 +24,8 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import headline_rows  # noqa: E402  (scripts/headline_rows.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NCORE = 14
@@ -299,32 +301,13 @@ def write_headlines(nbench, rows):
     section 5); other pages' rows are kept.  Scale `paper`: Table 2's kernel
     and CTA counts (the inputs table gives both, with the waves)."""
     root = os.path.dirname(HERE)
-    path = os.path.join(root, "docs", "experiments", "headlines.csv")
-    header = ["id", "paper", "ours", "unit", "better_is", "scale", "benchmarks_run",
-              "benchmarks_in_paper", "commit", "page"]
-    keep = []
-    if os.path.exists(path):
-        with open(path) as f:
-            keep = [r for r in csv.reader(f) if r and r[0] != "id" and r[0] not in rows]
-    commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no",
-                              "--", ".", ":(exclude)docs"],
-                             capture_output=True, text=True).stdout.strip()
-    if changed:
-        commit += "-dirty"
+    commit = headline_rows.made_on(root)
     new = []
     for hid, (paper, ratio, better) in rows.items():
         ours = "" if ratio is None or math.isnan(ratio) else "%.1f" % ((ratio - 1.0) * 100.0)
         new.append([hid, "%.1f" % paper, ours, "pct", better, "paper", str(nbench), "13",
                     commit, "docs/experiments/claso.md"])
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        for r in sorted(keep + new):
-            w.writerow(r)
-    subprocess.run([sys.executable, os.path.join(root, "scripts", "headlines-table.py")],
-                   stdout=subprocess.DEVNULL, check=False)
+    headline_rows.write(root, new)
 
 
 def main():

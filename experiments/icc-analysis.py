@@ -6,6 +6,8 @@ distributed, Figs. 14-15 to distributed on the same cluster grouping), the
 seed's numbers beside ours.  Reads RESULTS/results.jsonl and the [variants] of
 experiments/icc.ini, so the tables follow the experiment file."""
 import configparser, json, math, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import headline_rows  # noqa: E402  (scripts/headline_rows.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -220,37 +222,16 @@ def write_headlines(nbench, rows):
     for icc_perf, DB+ICC+CC for icc_cc_perf and the NoC reads); the seed gives
     no inputs but LUD's grid, so the scale is `reduced` (size small; the
     notes' table gives waves per SM).  Other pages' rows are kept."""
-    import csv
-    import subprocess
     root = os.path.dirname(HERE)
-    path = os.path.join(root, "docs", "experiments", "headlines.csv")
-    header = ["id", "paper", "ours", "unit", "better_is", "scale", "benchmarks_run",
-              "benchmarks_in_paper", "commit", "page"]
-    keep = []
-    if os.path.exists(path):
-        with open(path) as f:
-            keep = [r for r in csv.reader(f) if r and r[0] != "id" and r[0] not in rows]
     # the commit the numbers were made on; `-dirty` when a source (not the
     # pages this regeneration is writing) differs from it
-    commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no",
-                              "--", ".", ":(exclude)docs"],
-                             capture_output=True, text=True).stdout.strip()
-    if changed:
-        commit += "-dirty"
+    commit = headline_rows.made_on(root)
     new = []
     for hid, (paper, ratio, better) in rows.items():
         ours = "" if ratio is None else "%.1f" % ((ratio - 1.0) * 100.0)
         new.append([hid, "%.1f" % paper, ours, "pct", better, "reduced", str(nbench), "11",
                     commit, "docs/experiments/icc.md"])
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        for r in sorted(keep + new):
-            w.writerow(r)
-    subprocess.run([sys.executable, os.path.join(root, "scripts", "headlines-table.py")],
-                   stdout=subprocess.DEVNULL, check=False)
+    headline_rows.write(root, new)
 
 
 if __name__ == "__main__":

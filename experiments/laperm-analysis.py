@@ -11,6 +11,8 @@ child reads (the mechanism measurements of EXPERIMENT-METHOD.md section 4), and
 this page's rows of docs/experiments/headlines.csv.  Reads
 RESULTS/results.jsonl."""
 import json, math, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import headline_rows  # noqa: E402  (scripts/headline_rows.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # rows of the seed's Table II (16 benchmark-input pairs), every one written
@@ -367,28 +369,13 @@ def write_headlines(res, benches, summary):
     section 5): the geomean of IPC/RR over the benchmarks run, as a signed
     percent change; scale `reduced` (size small, waves in the page's table).
     Other pages' rows are kept."""
-    import csv
-    import subprocess
     rows = {"laperm_adaptive_dtbl": (27.0, "dtbl", "laperm-adaptive"),
             "laperm_adaptive_cdp": (6.0, "cdp", "laperm-adaptive"),
             "laperm_tbpri_dtbl": (13.0, "dtbl", "laperm-tbpri")}
     root = os.path.dirname(HERE)
-    path = os.path.join(root, "docs", "experiments", "headlines.csv")
-    header = ["id", "paper", "ours", "unit", "better_is", "scale", "benchmarks_run",
-              "benchmarks_in_paper", "commit", "page"]
-    keep = []
-    if os.path.exists(path):
-        with open(path) as f:
-            keep = [r for r in csv.reader(f) if r and r[0] != "id" and r[0] not in rows]
     # the commit the numbers were made on; `-dirty` when a source (not the
     # pages this regeneration is writing) differs from it
-    commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no",
-                              "--", ".", ":(exclude)docs"],
-                             capture_output=True, text=True).stdout.strip()
-    if changed:
-        commit += "-dirty"
+    commit = headline_rows.made_on(root)
     new = []
     for hid, (paper, mode, pol) in rows.items():
         ratios = [x for x in summary[mode][pol]["ratio"] if x is not None]
@@ -396,13 +383,7 @@ def write_headlines(res, benches, summary):
         ours = "" if math.isnan(g) else "%.1f" % ((g - 1.0) * 100.0)
         new.append([hid, "%.1f" % paper, ours, "pct", "higher", "reduced", str(len(ratios)),
                     str(IN_PAPER), commit, "docs/experiments/laperm.md"])
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        for r in sorted(keep + new):
-            w.writerow(r)
-    subprocess.run([sys.executable, os.path.join(root, "scripts", "headlines-table.py")],
-                   stdout=subprocess.DEVNULL, check=False)
+    headline_rows.write(root, new)
 
 
 if __name__ == "__main__":

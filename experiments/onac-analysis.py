@@ -47,6 +47,8 @@ import re
 import subprocess
 import sys
 from collections import defaultdict
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import headline_rows  # noqa: E402  (scripts/headline_rows.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -188,26 +190,13 @@ def gm(xs):
 
 
 def write_headlines(rows, nrun):
-    path = os.path.join(ROOT, "docs", "experiments", "headlines.csv")
-    header = ["id", "paper", "ours", "unit", "better_is", "scale", "benchmarks_run",
-              "benchmarks_in_paper", "commit", "page"]
-    keep = []
-    if os.path.exists(path):
-        with open(path) as f:
-            keep = [r for r in csv.reader(f) if r and r[0] != "id" and r[0] not in rows]
     # the commit the numbers were made on: the version of the ptxemu that
     # ran the jobs (results.jsonl; "-dirty" when it was built from a dirty tree)
     commit = VERSION[0]
     new = [[hid, "%.1f" % paper, "" if math.isnan(ratio) else "%.1f" % ((ratio - 1) * 100), "pct",
             better, "small", str(nrun), "13", commit, "docs/experiments/onac.md"]
            for hid, (paper, ratio, better) in rows.items()]
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        for r in sorted(keep + new):
-            w.writerow(r)
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "headlines-table.py")],
-                   stdout=subprocess.DEVNULL, check=False)
+    headline_rows.write(ROOT, new)
 
 
 def main():

@@ -42,6 +42,8 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import headline_rows  # noqa: E402  (scripts/headline_rows.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -184,26 +186,13 @@ def write_headlines(rows, nbench):
     """perfsat_accuracy (Fermi, accuracy in %) and perfsat_loss (Fermi, the
     performance change of the thesis's C-strong and C-weak kernels, %)."""
     root = os.path.dirname(HERE)
-    path = os.path.join(root, "docs", "experiments", "headlines.csv")
-    header = ["id", "paper", "ours", "unit", "better_is", "scale", "benchmarks_run",
-              "benchmarks_in_paper", "commit", "page"]
-    keep = []
-    if os.path.exists(path):
-        with open(path) as f:
-            keep = [r for r in csv.reader(f) if r and r[0] != "id" and r[0] not in rows]
     # the commit the numbers were made on: the version of the ptxemu that
     # ran the jobs (results.jsonl; "-dirty" when it was built from a dirty tree)
     commit = VERSION[0]
     new = [[hid, "%.2f" % paper, "" if ours is None else "%.1f" % ours, unit, better, "small",
             str(nbench), "16", commit, "docs/experiments/perf-sat.md"]
            for hid, (paper, ours, unit, better) in rows.items()]
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        for r in sorted(keep + new):
-            w.writerow(r)
-    subprocess.run([sys.executable, os.path.join(root, "scripts", "headlines-table.py")],
-                   stdout=subprocess.DEVNULL, check=False)
+    headline_rows.write(root, new)
 
 
 def main():
