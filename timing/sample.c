@@ -136,19 +136,19 @@ static const char *concurrency_refusal(const tm_gpu *g, const tm_kernel *k)
             return "another kernel is resident (concurrent kernels run in full)";
     const tm_kmu *q = &g->kmu;
     uint8_t *after = g_new0(uint8_t, q->n ? q->n : 1); /* waits for k */
-    GArray *todo = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_array_append_val(todo, k->sub);
+    GArray *frontier = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_array_append_val(frontier, k->sub);
     after[k->sub] = 1;
-    while (todo->len) {
-        uint32_t i = g_array_index(todo, uint32_t, todo->len - 1);
-        g_array_set_size(todo, todo->len - 1);
+    while (frontier->len) {
+        uint32_t i = g_array_index(frontier, uint32_t, frontier->len - 1);
+        g_array_set_size(frontier, frontier->len - 1);
         for (uint32_t e = q->succ_first[i]; e < q->succ_first[i + 1]; e++)
             if (!after[q->succ[e]]) {
                 after[q->succ[e]] = 1;
-                g_array_append_val(todo, q->succ[e]);
+                g_array_append_val(frontier, q->succ[e]);
             }
     }
-    g_array_free(todo, TRUE);
+    g_array_free(frontier, TRUE);
     const char *why = NULL;
     for (uint32_t i = 0; i < q->n && !why; i++) {
         const tm_kmu_sub *u = &q->subs[i];
