@@ -56,6 +56,17 @@ uint64_t bench_rng_next(uint64_t *state); /* splitmix64 */
 float bench_rng_float(uint64_t *state);   /* uniform in [0,1) */
 /* Fails the run with a message; returns BENCH_ERROR for `return bench_check(...)`. */
 bench_outcome bench_api_error(bench_env *env, const char *what, ptxemu_status s);
+/* The host side of a separable image-filter benchmark: `ntaps` taps and a
+ * w x h image drawn from the seed (taps first), the device run, the CPU
+ * reference (timed; broken on request), and the check of every pixel within
+ * 1e-6 + 1e-6 x |reference|.  `name` heads the failure messages. */
+typedef bench_outcome (*bench_filter_device)(bench_env *env, const float *taps, float *img,
+                                             float *out, int w, int h);
+typedef void (*bench_filter_reference)(float *out, float *tmp, const float *in,
+                                       const float *taps, int w, int h);
+bench_outcome bench_separable_filter(bench_env *env, const char *name, int w, int h, int ntaps,
+                                     bench_filter_device device,
+                                     bench_filter_reference reference);
 #define BENCH_TRY(env, call)                                          \
     do {                                                              \
         ptxemu_status bench_st_ = (call);                             \

@@ -64,10 +64,10 @@ static void cs_reference(float *out, float *tmp, const float *in, const float *k
         }
 }
 
-static bench_outcome cs_device(bench_env *env, const cs_size *sz, const float *taps,
-                               const float *img, float *out)
+static bench_outcome cs_device(bench_env *env, const float *taps, float *img, float *out,
+                               int w, int h)
 {
-    size_t bytes = (size_t)sz->width * sz->height * sizeof(float);
+    size_t bytes = (size_t)w * h * sizeof(float);
     ptxemu_dptr d_in, d_tmp, d_out;
     BENCH_TRY(env, ptxemu_memcpy_to_symbol(env->mod, "c_kernel", taps, KTAPS * sizeof(float), 0));
     BENCH_TRY(env, ptxemu_malloc(env->ctx, &d_in, bytes));
@@ -75,7 +75,6 @@ static bench_outcome cs_device(bench_env *env, const cs_size *sz, const float *t
     BENCH_TRY(env, ptxemu_malloc(env->ctx, &d_out, bytes));
     BENCH_TRY(env, ptxemu_memcpy_htod(env->ctx, d_in, img, bytes));
 
-    int w = sz->width, h = sz->height;
     void *rargs[] = {&d_tmp, &d_in, &w, &h};
     BENCH_TRY(env, ptxemu_launch(env->mod, "conv_rows",
                                  (ptxemu_dim3){(unsigned)(w / ROW_TILE_W), (unsigned)(h / ROW_TILE_H), 1},
@@ -95,48 +94,8 @@ static bench_outcome cs_device(bench_env *env, const cs_size *sz, const float *t
 static bench_outcome cs_run(bench_env *env)
 {
     cs_size sz = cs_pick(env->size);
-    size_t n = (size_t)sz.width * sz.height;
-    float *img = malloc(n * sizeof(float)), *out = malloc(n * sizeof(float));
-    float *ref = malloc(n * sizeof(float)), *tmp = malloc(n * sizeof(float));
-    float taps[KTAPS];
-    bench_outcome rc = BENCH_ERROR;
-    if (!img || !out || !ref || !tmp) {
-        snprintf(env->msg, sizeof env->msg, "convolution-separable: out of host memory");
-        goto done;
-    }
-    uint64_t rng = env->seed;
-    for (int i = 0; i < KTAPS; i++)
-        taps[i] = bench_rng_float(&rng);
-    for (size_t i = 0; i < n; i++)
-        img[i] = bench_rng_float(&rng);
-
-    rc = cs_device(env, &sz, taps, img, out);
-    if (rc != BENCH_PASS)
-        goto done;
-
-    double t0 = bench_now();
-    cs_reference(ref, tmp, img, taps, sz.width, sz.height);
-    env->ref_seconds = bench_now() - t0;
-    if (env->break_reference)
-        ref[7] += 0.5f;
-
-    for (size_t i = 0; i < n; i++) {
-        double diff = fabs((double)out[i] - (double)ref[i]);
-        if (!(diff <= 1e-6 + 1e-6 * fabs((double)ref[i]))) {
-            snprintf(env->msg, sizeof env->msg,
-                     "convolution-separable: (%zu, %zu) = %.9g, reference %.9g",
-                     i % (size_t)sz.width, i / (size_t)sz.width, (double)out[i],
-                     (double)ref[i]);
-            rc = BENCH_FAIL;
-            break;
-        }
-    }
-done:
-    free(img);
-    free(out);
-    free(ref);
-    free(tmp);
-    return rc;
+    return bench_separable_filter(env, "convolution-separable", sz.width, sz.height, KTAPS, cs_device,
+                                  cs_reference);
 }
 
 const bench_def bench_convolution_separable = {

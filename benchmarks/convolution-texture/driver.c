@@ -63,10 +63,9 @@ static void ct_reference(float *out, float *tmp, const float *in, const float *k
         }
 }
 
-static bench_outcome ct_device(bench_env *env, const ct_size *sz, const float *taps,
-                               float *img, float *out)
+static bench_outcome ct_device(bench_env *env, const float *taps, float *img, float *out,
+                               int w, int h)
 {
-    int w = sz->width, h = sz->height;
     size_t pitch = (size_t)w * sizeof(float), bytes = pitch * (size_t)h;
     ptxemu_channel_desc fmt = {32, 0, 0, 0, PTXEMU_CHANNEL_FLOAT};
     ptxemu_array *arr;
@@ -104,48 +103,8 @@ static bench_outcome ct_device(bench_env *env, const ct_size *sz, const float *t
 static bench_outcome ct_run(bench_env *env)
 {
     ct_size sz = ct_pick(env->size);
-    size_t n = (size_t)sz.width * sz.height;
-    float *img = malloc(n * sizeof(float)), *out = malloc(n * sizeof(float));
-    float *ref = malloc(n * sizeof(float)), *tmp = malloc(n * sizeof(float));
-    float taps[KTAPS];
-    bench_outcome rc = BENCH_ERROR;
-    if (!img || !out || !ref || !tmp) {
-        snprintf(env->msg, sizeof env->msg, "convolution-texture: out of host memory");
-        goto done;
-    }
-    uint64_t rng = env->seed;
-    for (int i = 0; i < KTAPS; i++)
-        taps[i] = bench_rng_float(&rng);
-    for (size_t i = 0; i < n; i++)
-        img[i] = bench_rng_float(&rng);
-
-    rc = ct_device(env, &sz, taps, img, out);
-    if (rc != BENCH_PASS)
-        goto done;
-
-    double t0 = bench_now();
-    ct_reference(ref, tmp, img, taps, sz.width, sz.height);
-    env->ref_seconds = bench_now() - t0;
-    if (env->break_reference)
-        ref[7] += 0.5f;
-
-    for (size_t i = 0; i < n; i++) {
-        double diff = fabs((double)out[i] - (double)ref[i]);
-        if (!(diff <= 1e-6 + 1e-6 * fabs((double)ref[i]))) {
-            snprintf(env->msg, sizeof env->msg,
-                     "convolution-texture: (%zu, %zu) = %.9g, reference %.9g",
-                     i % (size_t)sz.width, i / (size_t)sz.width, (double)out[i],
-                     (double)ref[i]);
-            rc = BENCH_FAIL;
-            break;
-        }
-    }
-done:
-    free(img);
-    free(out);
-    free(ref);
-    free(tmp);
-    return rc;
+    return bench_separable_filter(env, "convolution-texture", sz.width, sz.height, KTAPS, ct_device,
+                                  ct_reference);
 }
 
 const bench_def bench_convolution_texture = {
