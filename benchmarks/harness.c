@@ -24,6 +24,8 @@ bool bench_parse_size(const char *s, bench_size *out)
         *out = BENCH_PAPER;
     else if (!strcmp(s, "claso"))
         *out = BENCH_CLASO;
+    else if (!strcmp(s, "thesis"))
+        *out = BENCH_THESIS;
     else
         return false;
     return true;
@@ -36,6 +38,7 @@ const char *bench_size_name(bench_size s)
     case BENCH_SMALL: return "small";
     case BENCH_PAPER: return "paper";
     case BENCH_CLASO: return "claso";
+    case BENCH_THESIS: return "thesis";
     }
     return "?";
 }

@@ -10,7 +10,7 @@
 /* Absolute path of a benchmark's committed PTX ($PTXEMU_SOURCE_DIR or the
  * source tree it was built from).  Free with g_free. */
 char *bench_ptx_path(const bench_def *b);
-/* "tiny" | "small" | "paper" | "claso" */
+/* "tiny" | "small" | "paper" | "claso" | "thesis" */
 bool bench_parse_size(const char *s, bench_size *out);
 /* The size's name, as bench_parse_size reads it. */
 const char *bench_size_name(bench_size s);

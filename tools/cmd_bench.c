@@ -77,7 +77,7 @@ int cmd_bench(int argc, char **argv)
     timing_cli tc = {0};
     out_file trace = {0};
     GOptionEntry entries[] = {
-        {"size", 0, 0, G_OPTION_ARG_STRING, &size_s, "tiny, small (default), paper or claso (CLASO Table 2 inputs, some benchmarks)", "SIZE"},
+        {"size", 0, 0, G_OPTION_ARG_STRING, &size_s, "tiny, small (default), paper, claso (CLASO Table 2 inputs) or thesis (thesis ch. 4 inputs); the last two on some benchmarks", "SIZE"},
         {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "input generator seed (default 1)", "N"},
         {"shard", 0, 0, G_OPTION_ARG_STRING, &shard_s,
          "with run all: only benchmarks whose registry index is I modulo N (split a run)", "I/N"},
@@ -100,7 +100,7 @@ int cmd_bench(int argc, char **argv)
     }
     bench_size size = BENCH_SMALL;
     if (size_s && !bench_parse_size(size_s, &size)) {
-        fprintf(stderr, "ptxemu bench: --size must be tiny, small, paper or claso\n");
+        fprintf(stderr, "ptxemu bench: --size must be tiny, small, paper, claso or thesis\n");
         goto out;
     }
     unsigned shard = 0, nshards = 1;

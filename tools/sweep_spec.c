@@ -657,7 +657,7 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
     for (unsigned i = 0; sizes[i] && ok; i++) {
         bench_size bs;
         if (!bench_parse_size(sizes[i], &bs))
-            ok = perr(p, "experiment", "sizes", "unknown size '%s' (tiny, small, paper, claso)", sizes[i]);
+            ok = perr(p, "experiment", "sizes", "unknown size '%s' (tiny, small, paper, claso, thesis)", sizes[i]);
     }
     if (ok && (reps < 1 || reps > 1000))
         ok = perr(p, "experiment", "repetitions", "want a whole number from 1 to 1000");

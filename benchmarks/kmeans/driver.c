@@ -34,6 +34,9 @@ static km_cfg km_config(bench_size s)
     /* CLASO Table 2 "KMS": 3 kernels of 121 CTAs (363): the invert launch
      * and two assign iterations, on Rodinia's 34 features. */
     case BENCH_CLASO: return (km_cfg){121 * 256, 34, 5, 2};
+    /* thesis Table 4.4 "KM": 25600 CTAs per launch; one assign iteration
+     * (registry_sizes.inc) */
+    case BENCH_THESIS: return (km_cfg){25600 * 256, 34, 5, 1};
     /* 841 CTAs of 256 threads (thesis Table 3.2); 34 features and 5
      * clusters as in Rodinia's KDD-cup input. */
     default: return (km_cfg){841 * 256, 34, 5, KM_MAX_ITERS};

@@ -21,6 +21,7 @@ static int lud_dim(bench_size s)
     switch (s) {
     case BENCH_TINY: return 64;    /* 4 x 4 tiles */
     case BENCH_SMALL: return 512;  /* 32 x 32 tiles */
+    case BENCH_THESIS: return 1024; /* 63 x 63 = 3969 CTAs first: registry_sizes.inc */
     default: return 2048;          /* first lud_internal: 127 x 127 = 16129 CTAs (thesis Table 3.2) */
     }
 }

@@ -25,6 +25,8 @@ static bench_outcome pathfinder_run(bench_env *env)
     switch (env->size) {
     case BENCH_TINY: cols = 4096; rows = 21; pyramid = 10; break;
     case BENCH_SMALL: cols = 20000; rows = 100; pyramid = 20; break;
+    /* thesis Table 4.4: one launch of ceil(1e7 / 216) = 46297 CTAs */
+    case BENCH_THESIS: cols = 10000000; rows = 21; pyramid = 20; break;
     default: cols = 100000; rows = 100; pyramid = 20; break;
     }
     size_t cells = (size_t)cols * rows;

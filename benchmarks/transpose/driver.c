@@ -56,7 +56,7 @@ static ptxemu_status tp_launch(bench_env *env, const char *kernel, ptxemu_dptr o
                          (ptxemu_dim3){TP_TILE, TP_ROWS, 1}, 0, args);
 }
 
-/* Runs the three kernels, checking each result against ref (= A^T) / a. */
+/* Runs the three kernels (two at size thesis), checking each result against ref (= A^T) / a. */
 static bench_outcome tp_device(bench_env *env, const tp_size *sz, const float *a,
                                const float *ref, float *buf)
 {
@@ -68,10 +68,15 @@ static bench_outcome tp_device(bench_env *env, const tp_size *sz, const float *a
     BENCH_TRY(env, ptxemu_malloc(env->ctx, &d_t, bytes));
     BENCH_TRY(env, ptxemu_memcpy_htod(env->ctx, d_a, a, bytes));
 
-    BENCH_TRY(env, ptxemu_memset(env->ctx, d_t, 0, bytes));
-    BENCH_TRY(env, tp_launch(env, "transpose_naive", d_t, d_a, w, h));
-    BENCH_TRY(env, ptxemu_memcpy_dtoh(env->ctx, buf, d_t, bytes));
-    bench_outcome rc = tp_compare(env, "naive", buf, ref, n, h);
+    /* The thesis's ch. 4 set has no naive transpose, and at 65536 CTAs its
+     * uncoalesced stores take 290 M cycles on onac32: size thesis skips it. */
+    bench_outcome rc = BENCH_PASS;
+    if (env->size != BENCH_THESIS) {
+        BENCH_TRY(env, ptxemu_memset(env->ctx, d_t, 0, bytes));
+        BENCH_TRY(env, tp_launch(env, "transpose_naive", d_t, d_a, w, h));
+        BENCH_TRY(env, ptxemu_memcpy_dtoh(env->ctx, buf, d_t, bytes));
+        rc = tp_compare(env, "naive", buf, ref, n, h);
+    }
 
     if (rc == BENCH_PASS) {
         BENCH_TRY(env, ptxemu_memset(env->ctx, d_t, 0, bytes));
