@@ -22,6 +22,9 @@
  * CTAs go only to cores that are on.  A sample lasts `waves` CTA waves (a
  * wave = N x CTAs-per-core completions on the cores that are on; the thesis
  * uses four), and its IPC is the chip's warp instructions per cycle over it.
+ * With a warm-up (key warmup > 0; the thesis names none) the first sample
+ * starts after that many waves of completions on every core, so that
+ * IPC_all leaves out the kernel's start-up transient.
  * Detection restarts when a kernel arrives on an idle GPU (concurrent
  * kernels share the first one's detection); every core is powered again
  * when the last kernel finishes. */
@@ -109,12 +112,14 @@ static const char *cc_name(const cc_state *s)
     return s->kind == CC_ONAC ? "onac" : "seq-det";
 }
 
-void cc_init(cc_state *s, cc_kind kind, const sched_env *env, double waves, double frac)
+void cc_init(cc_state *s, cc_kind kind, const sched_env *env, double waves, double frac,
+             double warmup)
 {
     s->kind = kind;
     s->nsms = env->nsms;
     s->waves = waves;
     s->frac = frac;
+    s->warmup = warmup;
     s->on = calloc(env->nsms, sizeof *s->on);
     for (uint32_t i = 0; i < env->nsms; i++)
         s->on[i] = true;
@@ -160,13 +165,19 @@ static bool cc_drained(const cc_state *s, const sched_ctl *c)
     return true;
 }
 
+/* CTA completions that make `waves` waves on n cores (at least one). */
+static uint64_t cc_completions(const cc_state *s, double waves, uint32_t n)
+{
+    double t = waves * n * (s->max_fit ? s->max_fit : 1);
+    return t < 1 ? 1 : (uint64_t)ceil(t);
+}
+
 static void cc_begin_sample(cc_state *s, const sched_ctl *c)
 {
     s->start = c->cycle;
     s->base_instrs = chip_instrs(c, s->nsms);
     s->base_finished = s->finished;
-    double t = s->waves * s->m.n * (s->max_fit ? s->max_fit : 1);
-    s->target = t < 1 ? 1 : (uint64_t)ceil(t);
+    s->target = cc_completions(s, s->waves, s->m.n);
 }
 
 void cc_kernel_arrive(void *st, const sched_ctl *c, const sched_kernel_info *k)
@@ -178,8 +189,16 @@ void cc_kernel_arrive(void *st, const sched_ctl *c, const sched_kernel_info *k)
     s->max_fit = k->max_fit;
     s->detecting = true;
     s->settling = false;
+    s->warming = false;
     s->finished = 0;
     cc_apply(s, c, s->m.n);
+    if (s->warmup > 0) {
+        /* every core runs the warm-up; the first sample starts after it */
+        s->warming = true;
+        s->base_finished = 0;
+        s->target = cc_completions(s, s->warmup, s->m.n);
+        return;
+    }
     cc_begin_sample(s, c);
 }
 
@@ -209,6 +228,13 @@ void cc_cta_finished(void *st, const sched_ctl *c, const sched_cta_event *e)
         return;
     if (++s->finished - s->base_finished < s->target)
         return;
+    if (s->warming) {
+        s->warming = false;
+        if (c->trace)
+            c->log(c, cc_name(s), "warm-up over after %llu completions", (unsigned long long)s->target);
+        cc_begin_sample(s, c);
+        return;
+    }
     uint64_t cycles = c->cycle > s->start ? c->cycle - s->start : 1;
     double ipc = (double)(chip_instrs(c, s->nsms) - s->base_instrs) / (double)cycles;
     uint32_t before = s->m.n;

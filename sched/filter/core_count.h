@@ -37,6 +37,8 @@ typedef struct cc_state {
     cc_kind kind;
     uint32_t nsms, running;
     double waves, frac;
+    double warmup;          /* waves run before the first sample (0: none) */
+    bool warming;           /* the kernel's warm-up is running: no sample yet */
     bool detecting;
     bool settling;          /* waiting for the cores switched off to drain */
     uint32_t max_fit;
@@ -44,7 +46,8 @@ typedef struct cc_state {
     uint64_t start, base_instrs, finished, base_finished, target;
 } cc_state;
 
-void cc_init(cc_state *s, cc_kind kind, const sched_env *env, double waves, double frac);
+void cc_init(cc_state *s, cc_kind kind, const sched_env *env, double waves, double frac,
+             double warmup);
 void cc_destroy(void *st);
 void cc_kernel_arrive(void *st, const sched_ctl *c, const sched_kernel_info *k);
 void cc_kernel_finish(void *st, const sched_ctl *c, const sched_kernel_info *k);

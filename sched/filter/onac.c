@@ -6,7 +6,8 @@
 
 static void onac_init(void *st, const sched_env *env)
 {
-    cc_init(st, CC_ONAC, env, env->keys->onac_waves, env->keys->onac_target);
+    cc_init(st, CC_ONAC, env, env->keys->onac_waves, env->keys->onac_target,
+            env->keys->onac_warmup);
 }
 
 const sched_filter_ops sched_filter_onac = {

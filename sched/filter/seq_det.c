@@ -7,7 +7,8 @@
 
 static void seq_det_init(void *st, const sched_env *env)
 {
-    cc_init(st, CC_SEQ_DET, env, env->keys->seq_det_waves, env->keys->seq_det_target);
+    cc_init(st, CC_SEQ_DET, env, env->keys->seq_det_waves, env->keys->seq_det_target,
+            env->keys->seq_det_warmup);
 }
 
 const sched_filter_ops sched_filter_seq_det = {
