@@ -270,6 +270,54 @@ static void test_core_count_end_to_end(void **state)
     }
 }
 
+/* The warm-up (key warmup): the kernel runs `warmup` waves on every core
+ * first (1 wave = cores x CTAs per core completions); the first sample
+ * starts when the warm-up ends, so its cycles are counted from there. */
+static void test_core_count_warmup(void **state)
+{
+    (void)state;
+    const char *const policies[] = {"onac", "seq-det"};
+    for (unsigned p = 0; p < 2; p++) {
+        char filt[64], waves[64], warm[64];
+        g_snprintf(filt, sizeof filt, "cta.filters=%s", policies[p]);
+        g_snprintf(waves, sizeof waves, "%s.waves=0.5", policies[p]);
+        g_snprintf(warm, sizeof warm, "%s.warmup=1", policies[p]);
+        const char *const sets[] = {"gpu.num_sms=4", filt, waves, warm, NULL};
+        const tm_kernel_stats *k;
+        ptxemu_ctx *ctx;
+        char *trace = run_copyadd(sets, 400 * 64, &k, &ctx);
+        char want[64];
+        g_snprintf(want, sizeof want, ": %s: warm-up over after ", policies[p]);
+        const char *w = strstr(trace, want);
+        if (!w)
+            fail_msg("%s: no warm-up in the trace", policies[p]);
+        while (w > trace && w[-1] != '\n')
+            w--;
+        unsigned long long wcyc, done;
+        char name[16];
+        assert_int_equal(sscanf(w, "cycle %llu: %15[a-z-]: warm-up over after %llu", &wcyc, name,
+                                &done),
+                         3);
+        /* one wave: 4 cores x the CTAs that fit one */
+        assert_int_equal(done, 4ull * k->occ.ctas_per_sm);
+        /* the first sample follows it and spans exactly the cycles since */
+        g_snprintf(want, sizeof want, "%s: IPC with 4 cores = ", policies[p]);
+        const char *s1 = strstr(trace, want);
+        assert_non_null(s1);
+        assert_true(s1 > w);
+        while (s1 > trace && s1[-1] != '\n')
+            s1--;
+        unsigned long long scyc, over;
+        double ipc;
+        assert_int_equal(sscanf(s1, "cycle %llu: %15[a-z-]: IPC with 4 cores = %lf over %llu", &scyc,
+                                name, &ipc, &over),
+                         4);
+        assert_int_equal(over, scyc - wcyc);
+        free(trace);
+        ptxemu_ctx_destroy(ctx);
+    }
+}
+
 /* Resident CTA-cycles: one CTA on one SM holds one slot for the whole
  * kernel; 40 CTAs on 2 SMs with no policy cap have no cta_limit. */
 static void test_cta_cycles(void **state)
@@ -456,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_onac_backprop),
         cmocka_unit_test(test_onac_type_b),
         cmocka_unit_test(test_seq_det),
+        cmocka_unit_test(test_core_count_warmup),
         cmocka_unit_test(test_core_count_end_to_end),
         cmocka_unit_test(test_perf_sat_end_to_end),
         cmocka_unit_test(test_cta_cycles),
