@@ -132,9 +132,10 @@ def group(sums, kernels):
     return g
 
 
-def trace(results, bench, size, policy):
+def trace(results, bench, size, policy, keys=()):
     """The policy's decision trace (kept filtered in RESULTS/traces/): per
-    launch [arrival, end, [(cycle, cores, ipc, sample cycles, next, final)]]."""
+    launch [arrival, end, [(cycle, cores, ipc, sample cycles, next, final)]].
+    keys: the run's policy keys ("onac.warmup=1", ...), set as it had them."""
     os.makedirs(os.path.join(results, "traces"), exist_ok=True)
     path = os.path.join(results, "traces", "%s.%s.txt" % (bench, policy))
     if not os.path.exists(path):
@@ -142,6 +143,7 @@ def trace(results, bench, size, policy):
         raw = path + ".raw"
         subprocess.run([binp, "bench", "run", bench, "--size", size, "--timing", "--config",
                         "onac32", "--set", "warp.policy=gto", "--set", "cta.filters=" + policy,
+                        *[a for kv in keys for a in ("--set", kv)],
                         "--sched-trace", raw], stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, check=False)
         with open(raw) as f, open(path, "w") as o:
@@ -209,6 +211,19 @@ def main():
         sys.exit(__doc__)
     res = sys.argv[1]
     jobs = list(load(res))
+    if not any(j["overrides"].get("cta.filters") == "none" for j in jobs):
+        # a policy-variant page (experiments/onac-warmup.ini): its policy
+        # runs, beside the all-cores baseline and the oracle of results/onac
+        version = VERSION[0]
+        base = os.path.join(os.path.dirname(os.path.normpath(res)), "onac")
+        jobs += [j for j in load(base) if j["overrides"].get("cta.filters") not in POLICIES]
+        VERSION[0] = version
+    keys = {}
+    for j in jobs:
+        f = j["overrides"].get("cta.filters")
+        if f in POLICIES:
+            keys[f] = tuple("%s=%s" % (k, v) for k, v in sorted(j["overrides"].items())
+                            if k.startswith(f + "."))
     size = jobs[0]["size"] if jobs else "small"
     # the static powers, read off the all-cores runs
     power = None
@@ -254,7 +269,7 @@ def main():
             k = group(v.get((p, NCORES), {}), kernels)
             if not k:
                 continue
-            (det, nopt), samples = detection(trace(res, bench, size, p), kernels)
+            (det, nopt), samples = detection(trace(res, bench, size, p, keys.get(p, ())), kernels)
             r[p] = dict(n=nopt, perf=base["cycles"] / k["cycles"],
                         energy=k["energy"] / base["energy"],
                         power=(k["energy"] / k["cycles"]) / (base["energy"] / base["cycles"]),
