@@ -69,6 +69,9 @@ metric = total.ipc'
 bad size-not-defined 3 "benchmark vector-add has no input for size claso" '[experiment]
 benchmarks = stencil, vector-add
 sizes = claso'
+bad thesis-not-defined 3 "benchmark stencil has no input for size thesis" '[experiment]
+benchmarks = lud, stencil
+sizes = thesis'
 bad syntax-line 3 "syntax error: 'benchmarks vector-add' is not 'key = value'" '[experiment]
 sizes = tiny
 benchmarks vector-add'
