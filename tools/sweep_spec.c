@@ -4,6 +4,7 @@
  * are opaque here: each variant is checked by creating a timing context
  * with it, so the key table lives only in timing/ and sched/. */
 #include "tools/sweep.h"
+#include "tools/sweep_parse.h"
 
 #include "api/ptxemu.h"
 #include "benchmarks/harness.h"
@@ -47,15 +48,7 @@ static unsigned line_of(const char *text, const char *group, const char *key)
     return found;
 }
 
-typedef struct parse_ctx {
-    const char *path;
-    const char *text;
-    GKeyFile *kf;
-    GError **error;
-} parse_ctx;
-
-G_GNUC_PRINTF(4, 5)
-static bool perr(parse_ctx *p, const char *group, const char *key, const char *fmt, ...)
+bool sweep_perr(parse_ctx *p, const char *group, const char *key, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -71,7 +64,7 @@ static bool perr(parse_ctx *p, const char *group, const char *key, const char *f
 }
 
 /* A list value, entries trimmed; NULL (and no error) when absent. */
-static char **get_list(parse_ctx *p, const char *group, const char *key)
+char **sweep_get_list(parse_ctx *p, const char *group, const char *key)
 {
     if (!g_key_file_has_key(p->kf, group, key, NULL))
         return NULL;
@@ -89,66 +82,10 @@ static char **get_list(parse_ctx *p, const char *group, const char *key)
     return (char **)g_ptr_array_free(out, FALSE);
 }
 
-static char *get_str(parse_ctx *p, const char *group, const char *key)
+char *sweep_get_str(parse_ctx *p, const char *group, const char *key)
 {
     char *v = g_key_file_get_value(p->kf, group, key, NULL);
     return v ? g_strstrip(v) : NULL;
-}
-
-/* At most this many values in one range, and variants in one experiment:
- * beyond them an experiment is a typo (1..999999999), not a sweep. */
-#define SWEEP_MAX_RANGE 10000
-#define SWEEP_MAX_VARIANTS 100000
-
-/* "a..b" or "a..b:step" (integers) expanded into `out`; false = not a range. */
-static bool expand_range(parse_ctx *p, const char *group, const char *key, const char *v,
-                         GPtrArray *out, bool *bad)
-{
-    const char *dots = strstr(v, "..");
-    *bad = false;
-    if (!dots)
-        return false;
-    char *end;
-    long long a, b, step = 1;
-    errno = 0;
-    a = strtoll(v, &end, 10);
-    if (end != dots || end == v)
-        goto bad;
-    b = strtoll(dots + 2, &end, 10);
-    if (end == dots + 2)
-        goto bad;
-    if (*end == ':') {
-        const char *s = end + 1;
-        step = strtoll(s, &end, 10);
-        if (end == s)
-            goto bad;
-    }
-    if (errno == ERANGE) {
-        *bad = true;
-        perr(p, group, key, "range '%s': a bound is beyond 64-bit integers", v);
-        return true;
-    }
-    if (*end || step <= 0 || a > b)
-        goto bad;
-    /* b - a fits in 64 unsigned bits whatever the signs */
-    unsigned long long count = ((unsigned long long)b - (unsigned long long)a) /
-                                   (unsigned long long)step + 1;
-    if (count > SWEEP_MAX_RANGE) {
-        *bad = true;
-        perr(p, group, key, "range '%s' has %llu values; at most %d per range (a larger "
-             "STEP, or fewer values)", v, count, SWEEP_MAX_RANGE);
-        return true;
-    }
-    for (unsigned long long i = 0; i < count; i++)
-        g_ptr_array_add(out, g_strdup_printf("%s=%lld", key,
-                                             (long long)((unsigned long long)a +
-                                                         i * (unsigned long long)step)));
-    return true;
-bad:
-    *bad = true;
-    perr(p, group, key, "bad range '%s' (want FIRST..LAST or FIRST..LAST:STEP, "
-         "integers, FIRST <= LAST, STEP > 0)", v);
-    return true;
 }
 
 /* Asks the timing model whether `config` with `sets` is valid: the same
@@ -264,13 +201,13 @@ char *sweep_job_command(const sweep_job *j)
 /* Benchmarks selected by the `benchmarks` globs minus `exclude`. */
 static GPtrArray *select_benchmarks(parse_ctx *p)
 {
-    char **pats = get_list(p, "experiment", "benchmarks");
+    char **pats = sweep_get_list(p, "experiment", "benchmarks");
     if (!pats || !pats[0]) {
         g_strfreev(pats);
-        perr(p, "experiment", "benchmarks", "missing: name benchmarks or globs (e.g. *)");
+        sweep_perr(p, "experiment", "benchmarks", "missing: name benchmarks or globs (e.g. *)");
         return NULL;
     }
-    char **excl = get_list(p, "experiment", "exclude");
+    char **excl = sweep_get_list(p, "experiment", "exclude");
     unsigned n;
     const bench_def *const *all = bench_all(&n);
     GPtrArray *sel = g_ptr_array_new();
@@ -291,11 +228,11 @@ static GPtrArray *select_benchmarks(parse_ctx *p)
                 g_ptr_array_add(sel, (gpointer)all[i]);
         }
         if (!hits)
-            ok = perr(p, "experiment", "benchmarks",
+            ok = sweep_perr(p, "experiment", "benchmarks",
                       "unknown benchmark '%s' (see 'ptxemu bench list')", pats[k]);
     }
     if (ok && sel->len == 0)
-        ok = perr(p, "experiment", "exclude", "no benchmark left after 'exclude'");
+        ok = sweep_perr(p, "experiment", "exclude", "no benchmark left after 'exclude'");
     g_strfreev(pats);
     g_strfreev(excl);
     if (!ok) {
@@ -305,252 +242,12 @@ static GPtrArray *select_benchmarks(parse_ctx *p)
     return sel;
 }
 
-/* Each key of the overrides group `group` expanded into its "key=value"
- * choices; `keys` gets the key names in document order. */
-static GPtrArray *override_axes(parse_ctx *p, const char *group, char ***keys_out)
-{
-    GPtrArray *axes = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-    *keys_out = NULL;
-    if (!g_key_file_has_group(p->kf, group))
-        return axes;
-    gsize nk;
-    char **keys = g_key_file_get_keys(p->kf, group, &nk, NULL);
-    bool ok = true;
-    for (gsize k = 0; k < nk && ok; k++) {
-        if (!strchr(keys[k], '.') || keys[k][0] == '.') {
-            ok = perr(p, group, keys[k], "a key is group.name (e.g. warp.policy)");
-            break;
-        }
-        char **vals = get_list(p, group, keys[k]);
-        GPtrArray *axis = g_ptr_array_new_with_free_func(g_free);
-        for (unsigned v = 0; vals[v] && ok; v++) {
-            bool bad;
-            if (!expand_range(p, group, keys[k], vals[v], axis, &bad))
-                g_ptr_array_add(axis, g_strdup_printf("%s=%s", keys[k], vals[v]));
-            ok = !bad;
-        }
-        g_strfreev(vals);
-        if (ok && axis->len == 0)
-            ok = perr(p, group, keys[k], "no values: the cross product is empty");
-        g_ptr_array_add(axes, axis);
-    }
-    unsigned long long combos = 1;
-    for (guint a = 0; a < axes->len && ok; a++) {
-        combos *= ((GPtrArray *)g_ptr_array_index(axes, a))->len;
-        if (combos > SWEEP_MAX_VARIANTS)
-            ok = perr(p, group, NULL, "more than %d combinations of override values: the "
-                      "cross product is too large", SWEEP_MAX_VARIANTS);
-    }
-    if (!ok) {
-        g_strfreev(keys);
-        g_ptr_array_free(axes, TRUE);
-        return NULL;
-    }
-    *keys_out = keys;
-    return axes;
-}
-
-/* Every combination of one choice per axis, each a NULL-terminated strv. */
-static GPtrArray *cross(GPtrArray *axes)
-{
-    GPtrArray *combos = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-    unsigned n = axes->len, *pos = g_new0(unsigned, n + 1);
-    for (;;) {
-        char **c = g_new0(char *, n + 1);
-        for (unsigned a = 0; a < n; a++)
-            c[a] = g_strdup(g_ptr_array_index((GPtrArray *)g_ptr_array_index(axes, a), pos[a]));
-        g_ptr_array_add(combos, c);
-        unsigned a = n;
-        while (a > 0) {
-            a--;
-            GPtrArray *ax = g_ptr_array_index(axes, a);
-            if (++pos[a] < ax->len)
-                break;
-            pos[a] = 0;
-            if (a == 0) {
-                a = n + 1;
-                break;
-            }
-        }
-        if (a == n + 1 || n == 0)
-            break;
-    }
-    g_free(pos);
-    return combos;
-}
-
-/* The variants' override combinations: the cross product of [overrides]
- * and, after it, of each [overrides.NAME] group (same keys, same order, so
- * every variant label has the same shape), a combination listed once.
- * A key is swept when the union gives it more than one value. */
-static GPtrArray *override_combos(parse_ctx *p, sweep_spec *s)
-{
-    char **keys = NULL;
-    GPtrArray *axes = override_axes(p, "overrides", &keys);
-    if (!axes)
-        return NULL;
-    GPtrArray *combos = cross(axes);
-    g_ptr_array_free(axes, TRUE);
-    gsize ng;
-    char **groups = g_key_file_get_groups(p->kf, &ng);
-    bool ok = true;
-    for (gsize g = 0; g < ng && ok; g++) {
-        if (!g_str_has_prefix(groups[g], "overrides.") || !groups[g][10])
-            continue;
-        if (!keys) {
-            ok = perr(p, groups[g], NULL, "an [overrides.NAME] group needs an [overrides] group");
-            break;
-        }
-        char **gkeys = NULL;
-        GPtrArray *gaxes = override_axes(p, groups[g], &gkeys);
-        if (!gaxes) {
-            ok = false;
-            break;
-        }
-        bool same = g_strv_length(gkeys) == g_strv_length(keys);
-        for (unsigned k = 0; same && keys[k]; k++)
-            same = !strcmp(keys[k], gkeys[k]);
-        if (!same) {
-            char *want = g_strjoinv(", ", keys);
-            ok = perr(p, groups[g], NULL, "names other keys than [overrides]; want %s in that order",
-                      want);
-            g_free(want);
-        }
-        GPtrArray *more = ok ? cross(gaxes) : NULL;
-        for (guint c = 0; more && c < more->len; c++) {
-            char **m = g_ptr_array_index(more, c);
-            bool dup = false;
-            for (guint d = 0; d < combos->len && !dup; d++)
-                dup = g_strv_equal((const char *const *)m,
-                                   (const char *const *)g_ptr_array_index(combos, d));
-            if (!dup)
-                g_ptr_array_add(combos, g_strdupv(m));
-        }
-        if (more)
-            g_ptr_array_free(more, TRUE);
-        g_ptr_array_free(gaxes, TRUE);
-        g_strfreev(gkeys);
-    }
-    g_strfreev(groups);
-    for (unsigned k = 0; ok && keys && keys[k]; k++) {
-        GHashTable *vals = g_hash_table_new(g_str_hash, g_str_equal);
-        for (guint c = 0; c < combos->len; c++)
-            g_hash_table_add(vals, ((char **)g_ptr_array_index(combos, c))[k]);
-        if (g_hash_table_size(vals) > 1)
-            g_ptr_array_add(s->swept_keys, g_strdup(keys[k]));
-        g_hash_table_destroy(vals);
-    }
-    g_strfreev(keys);
-    if (!ok) {
-        g_ptr_array_free(combos, TRUE);
-        return NULL;
-    }
-    return combos;
-}
-
-/* [variants]: named override sets ("DB+ICC = cta.policy=distributed-block
- * icc.mode=icc"), for experiments whose variants are not a cross product.
- * Each is appended to every [overrides] combination; a set may pin its
- * config with config=NAME (one of [experiment] configs), and then runs on
- * that config only.  Takes `combos` and returns the combined list. */
-static GPtrArray *with_variants(parse_ctx *p, sweep_spec *s, GPtrArray *combos)
-{
-    if (!g_key_file_has_group(p->kf, "variants"))
-        return combos;
-    gsize nk;
-    char **names = g_key_file_get_keys(p->kf, "variants", &nk, NULL);
-    GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-    bool ok = nk > 0;
-    if (!ok)
-        perr(p, "variants", NULL, "no variants: the cross product is empty");
-    for (gsize k = 0; k < nk && ok; k++) {
-        char *raw = get_str(p, "variants", names[k]);
-        char **toks = g_strsplit_set(raw, " \t", -1);
-        GPtrArray *set = g_ptr_array_new();
-        for (unsigned t = 0; toks[t] && ok; t++) {
-            if (!*toks[t])
-                continue;
-            const char *eq = strchr(toks[t], '=');
-            char *key = eq ? g_strndup(toks[t], (gsize)(eq - toks[t])) : NULL;
-            if (!eq || !eq[1] || (strcmp(key, "config") && (!strchr(key, '.') || key[0] == '.')))
-                ok = perr(p, "variants", names[k],
-                          "'%s': want group.key=value or config=NAME", toks[t]);
-            else if (strcmp(key, "config") &&
-                     !g_ptr_array_find_with_equal_func(s->swept_keys, key, g_str_equal, NULL))
-                g_ptr_array_add(s->swept_keys, g_strdup(key));
-            g_free(key);
-            g_ptr_array_add(set, toks[t]);
-        }
-        if (ok && set->len == 0)
-            ok = perr(p, "variants", names[k], "no settings");
-        for (guint c = 0; c < combos->len && ok; c++) {
-            char **base = g_ptr_array_index(combos, c);
-            GPtrArray *all = g_ptr_array_new();
-            for (unsigned i = 0; base[i]; i++)
-                g_ptr_array_add(all, g_strdup(base[i]));
-            for (guint i = 0; i < set->len; i++)
-                if (*(char *)g_ptr_array_index(set, i))
-                    g_ptr_array_add(all, g_strdup(g_ptr_array_index(set, i)));
-            g_ptr_array_add(all, NULL);
-            g_ptr_array_add(out, g_ptr_array_free(all, FALSE));
-        }
-        g_ptr_array_free(set, TRUE);
-        g_strfreev(toks);
-        g_free(raw);
-    }
-    g_strfreev(names);
-    g_ptr_array_free(combos, TRUE);
-    if (!ok) {
-        g_ptr_array_free(out, TRUE);
-        return NULL;
-    }
-    return out;
-}
-
-/* The name of the first variant with the setting `kv` (interned), or NULL. */
-static const char *variant_setting(parse_ctx *p, const char *kv)
-{
-    gsize nk;
-    char **names = g_key_file_get_keys(p->kf, "variants", &nk, NULL);
-    const char *found = NULL;
-    for (gsize k = 0; k < nk && !found; k++) {
-        char *raw = get_str(p, "variants", names[k]);
-        char **toks = g_strsplit_set(raw ? raw : "", " \t", -1);
-        if (g_strv_contains((const char *const *)toks, kv))
-            found = g_intern_string(names[k]);
-        g_strfreev(toks);
-        g_free(raw);
-    }
-    g_strfreev(names);
-    return found;
-}
-
-/* The config a combination pins (config=NAME), or NULL. */
-static const char *combo_config(char **sets)
-{
-    for (unsigned i = 0; sets[i]; i++)
-        if (g_str_has_prefix(sets[i], "config="))
-            return sets[i] + 7;
-    return NULL;
-}
-
-/* The combination's settings without its config=NAME (g_strfreev). */
-static char **combo_sets(char **sets)
-{
-    GPtrArray *o = g_ptr_array_new();
-    for (unsigned i = 0; sets[i]; i++)
-        if (!g_str_has_prefix(sets[i], "config="))
-            g_ptr_array_add(o, g_strdup(sets[i]));
-    g_ptr_array_add(o, NULL);
-    return (char **)g_ptr_array_free(o, FALSE);
-}
-
 static bool read_text(parse_ctx *p, const char *group, const char *key, const char *file,
                       char **out)
 {
     GError *e = NULL;
     if (!g_file_get_contents(file, out, NULL, &e)) {
-        perr(p, group, key, "%s", e->message);
+        sweep_perr(p, group, key, "%s", e->message);
         g_error_free(e);
         return false;
     }
@@ -559,7 +256,7 @@ static bool read_text(parse_ctx *p, const char *group, const char *key, const ch
 
 static bool read_settings(parse_ctx *p, sweep_spec *s)
 {
-    char *v = get_str(p, "experiment", "timeout");
+    char *v = sweep_get_str(p, "experiment", "timeout");
     s->timeout_s = 900;
     if (v) {
         char *end;
@@ -567,14 +264,14 @@ static bool read_settings(parse_ctx *p, sweep_spec *s)
         bool bad = *end || s->timeout_s <= 0;
         g_free(v);
         if (bad)
-            return perr(p, "experiment", "timeout", "want a positive number of seconds");
+            return sweep_perr(p, "experiment", "timeout", "want a positive number of seconds");
     }
-    s->name = get_str(p, "experiment", "name");
+    s->name = sweep_get_str(p, "experiment", "name");
     if (!s->name)
         s->name = g_path_get_basename(s->path);
-    s->description = get_str(p, "experiment", "description");
-    s->paper = get_str(p, "paper", "comparison");
-    s->expect = get_str(p, "paper", "expect");
+    s->description = sweep_get_str(p, "experiment", "description");
+    s->paper = sweep_get_str(p, "paper", "comparison");
+    s->expect = sweep_get_str(p, "paper", "expect");
     char **claims = s->expect ? g_strsplit_set(s->expect, ";", -1) : NULL;
     bool ok = true;
     for (unsigned c = 0; claims && claims[c] && ok; c++) {
@@ -582,25 +279,25 @@ static bool read_settings(parse_ctx *p, sweep_spec *s)
         if (!g_strstrip(claims[c])[0])
             continue;
         if (!colon || !strchr(claims[c], '>') || strchr(claims[c], '>') > colon) {
-            ok = perr(p, "paper", "expect", "want 'A > B: benchmark, ...; ...'");
+            ok = sweep_perr(p, "paper", "expect", "want 'A > B: benchmark, ...; ...'");
             break;
         }
         char **names = g_strsplit(colon + 1, ",", -1);
         for (unsigned k = 0; names[k] && ok; k++)
             if (*g_strstrip(names[k]) && !bench_find(names[k]))
-                ok = perr(p, "paper", "expect", "unknown benchmark '%s'", names[k]);
+                ok = sweep_perr(p, "paper", "expect", "unknown benchmark '%s'", names[k]);
         g_strfreev(names);
     }
     g_strfreev(claims);
     if (!ok)
         return false;
-    s->baseline = get_str(p, "summary", "baseline");
-    s->metrics = get_list(p, "summary", "metrics");
+    s->baseline = sweep_get_str(p, "summary", "baseline");
+    s->metrics = sweep_get_list(p, "summary", "metrics");
     if (!s->metrics)
         s->metrics = g_strsplit("total.cycles,total.ipc", ",", -1);
-    s->bars_metric = get_str(p, "plot", "bars");
-    s->line_key = get_str(p, "plot", "line_key");
-    s->line_metric = get_str(p, "plot", "line_metric");
+    s->bars_metric = sweep_get_str(p, "plot", "bars");
+    s->line_key = sweep_get_str(p, "plot", "line_key");
+    s->line_metric = sweep_get_str(p, "plot", "line_metric");
     if (!s->bars_metric)
         s->bars_metric = g_strdup("speedup");
     if (!s->line_metric)
@@ -630,8 +327,8 @@ static void add_job(sweep_spec *s, const bench_def *b, const char *size, uint64_
 
 static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *combos)
 {
-    char **sizes = get_list(p, "experiment", "sizes");
-    char **configs = get_list(p, "experiment", "configs");
+    char **sizes = sweep_get_list(p, "experiment", "sizes");
+    char **configs = sweep_get_list(p, "experiment", "configs");
     bool ok = true, functional = false;
     int reps = 1;
     GError *e = NULL;
@@ -639,7 +336,7 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
         functional = g_key_file_get_boolean(p->kf, "experiment", "functional", &e);
         if (e) {
             g_clear_error(&e);
-            ok = perr(p, "experiment", "functional", "want true or false");
+            ok = sweep_perr(p, "experiment", "functional", "want true or false");
         }
     }
     if (ok && g_key_file_has_key(p->kf, "experiment", "repetitions", NULL)) {
@@ -657,17 +354,17 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
     for (unsigned i = 0; sizes[i] && ok; i++) {
         bench_size bs;
         if (!bench_parse_size(sizes[i], &bs))
-            ok = perr(p, "experiment", "sizes", "unknown size '%s' (tiny, small, paper, claso, thesis)", sizes[i]);
+            ok = sweep_perr(p, "experiment", "sizes", "unknown size '%s' (tiny, small, paper, claso, thesis)", sizes[i]);
     }
     if (ok && (reps < 1 || reps > 1000))
-        ok = perr(p, "experiment", "repetitions", "want a whole number from 1 to 1000");
+        ok = sweep_perr(p, "experiment", "repetitions", "want a whole number from 1 to 1000");
     if (ok && (!sizes[0] || !configs[0]))
-        ok = perr(p, "experiment", !sizes[0] ? "sizes" : "configs", "empty list: no jobs");
+        ok = sweep_perr(p, "experiment", !sizes[0] ? "sizes" : "configs", "empty list: no jobs");
     for (guint k = 0; k < combos->len && ok; k++) {
-        g_autofree char *pin = g_strconcat("config=", combo_config(g_ptr_array_index(combos, k)),
+        g_autofree char *pin = g_strconcat("config=", sweep_combo_config(g_ptr_array_index(combos, k)),
                                            NULL);
         if (pin[7] && !g_strv_contains((const char *const *)configs, pin + 7))
-            ok = perr(p, "variants", variant_setting(p, pin),
+            ok = sweep_perr(p, "variants", sweep_variant_setting(p, pin),
                       "%s is not one of [experiment] configs", pin);
     }
     /* config bytes and validity of every variant, before any job exists */
@@ -686,7 +383,7 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
             g_ptr_array_add(cfg_arg, g_strdup(is_file ? file : configs[c]));
         }
         if (!g_file_test(file, G_FILE_TEST_IS_REGULAR))
-            ok = perr(p, "experiment", "configs", "unknown config '%s' (no preset or file %s)",
+            ok = sweep_perr(p, "experiment", "configs", "unknown config '%s' (no preset or file %s)",
                       configs[c], file);
         else if (read_text(p, "experiment", "configs", file, &bytes))
             g_ptr_array_add(cfg_bytes, bytes);
@@ -694,10 +391,10 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
             ok = false;
         for (guint k = 0; k < combos->len && ok; k++) {
             char *msg = NULL;
-            const char *pin = combo_config(g_ptr_array_index(combos, k));
+            const char *pin = sweep_combo_config(g_ptr_array_index(combos, k));
             if (pin && strcmp(pin, configs[c]))
                 continue;
-            g_auto(GStrv) sets = combo_sets(g_ptr_array_index(combos, k));
+            g_auto(GStrv) sets = sweep_combo_sets(g_ptr_array_index(combos, k));
             if (!check_variant(file, sets, &msg)) {
                 /* name the line of the key the message mentions, if any */
                 const char *key = NULL, *group = "overrides";
@@ -707,12 +404,12 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
                         key = g_intern_string(k2);
                         if (!g_key_file_has_key(p->kf, "overrides", key, NULL)) {
                             group = "variants"; /* the variant that sets it */
-                            key = variant_setting(p, sets[i]);
+                            key = sweep_variant_setting(p, sets[i]);
                         }
                     }
                     g_free(k2);
                 }
-                ok = perr(p, key ? group : "experiment", key ? key : "configs",
+                ok = sweep_perr(p, key ? group : "experiment", key ? key : "configs",
                           "config %s: %s", configs[c], msg);
             }
             g_free(msg);
@@ -728,7 +425,7 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
             bench_size bs = BENCH_SMALL;
             bench_parse_size(sizes[si], &bs);
             if (!bench_has_size(b, bs))
-                ok = perr(p, "experiment", "sizes", "benchmark %s has no input for size %s",
+                ok = sweep_perr(p, "experiment", "sizes", "benchmark %s has no input for size %s",
                           b->name, sizes[si]);
             for (int r = 1; r <= reps && ok; r++) {
                 if (functional)
@@ -736,10 +433,10 @@ static bool expand(parse_ctx *p, sweep_spec *s, GPtrArray *benches, GPtrArray *c
                             NULL, ptx);
                 for (unsigned c = 0; configs[c]; c++)
                     for (guint k = 0; k < combos->len; k++) {
-                        const char *pin = combo_config(g_ptr_array_index(combos, k));
+                        const char *pin = sweep_combo_config(g_ptr_array_index(combos, k));
                         if (pin && strcmp(pin, configs[c]))
                             continue;
-                        g_auto(GStrv) sets = combo_sets(g_ptr_array_index(combos, k));
+                        g_auto(GStrv) sets = sweep_combo_sets(g_ptr_array_index(combos, k));
                         char *joined = g_strjoinv(" ", sets);
                         char *label = g_strdup_printf("%s%s%s", configs[c], *joined ? " " : "",
                                                       joined);
@@ -789,7 +486,7 @@ static bool resolve_baseline(parse_ctx *p, sweep_spec *s)
     }
     g_strfreev(words);
     if (matches == 0)
-        return perr(p, "summary", "baseline", "'%s' matches no variant", s->baseline);
+        return sweep_perr(p, "summary", "baseline", "'%s' matches no variant", s->baseline);
     g_free(s->baseline);
     s->baseline = g_strdup(match);
     return true;
@@ -818,10 +515,10 @@ sweep_spec *sweep_spec_load(const char *path, GError **error)
         ok = false;
     }
     GPtrArray *benches = ok ? select_benchmarks(&p) : NULL;
-    GPtrArray *combos = benches ? with_variants(&p, s, override_combos(&p, s)) : NULL;
+    GPtrArray *combos = benches ? sweep_with_variants(&p, s, sweep_override_combos(&p, s)) : NULL;
     ok = combos && read_settings(&p, s) && expand(&p, s, benches, combos) && resolve_baseline(&p, s);
     if (ok && s->jobs->len == 0) {
-        perr(&p, "experiment", NULL, "the cross product is empty: no jobs");
+        sweep_perr(&p, "experiment", NULL, "the cross product is empty: no jobs");
         ok = false;
     }
     if (benches)
