@@ -210,6 +210,18 @@ static char *run_copyadd(const char *const *sets, uint32_t n, const tm_kernel_st
     return trace;
 }
 
+/* copyadd over 400 CTAs on 4 SMs under `policy` (onac or seq-det) with
+ * half-wave samples, and one more key `extra` (or NULL). */
+static char *run_core_count(const char *policy, const char *extra, const tm_kernel_stats **k,
+                            ptxemu_ctx **ctx)
+{
+    char filt[64], waves[64];
+    g_snprintf(filt, sizeof filt, "cta.filters=%s", policy);
+    g_snprintf(waves, sizeof waves, "%s.waves=0.5", policy);
+    const char *const sets[] = {"gpu.num_sms=4", filt, waves, extra, NULL};
+    return run_copyadd(sets, 400 * 64, k, ctx);
+}
+
 /* Seq-Det with a 2-SM GPU and a kernel too small to keep two cores busy:
  * it samples 1 core; the trace's decisions, the CTAs per core and the
  * gated cycles agree. */
@@ -218,14 +230,9 @@ static void test_core_count_end_to_end(void **state)
     (void)state;
     const char *const policies[] = {"onac", "seq-det"};
     for (unsigned p = 0; p < 2; p++) {
-        char filt[64];
-        g_snprintf(filt, sizeof filt, "cta.filters=%s", policies[p]);
-        char waves[64];
-        g_snprintf(waves, sizeof waves, "%s.waves=0.5", policies[p]);
-        const char *const sets[] = {"gpu.num_sms=4", filt, waves, NULL};
         const tm_kernel_stats *k;
         ptxemu_ctx *ctx;
-        char *trace = run_copyadd(sets, 400 * 64, &k, &ctx);
+        char *trace = run_core_count(policies[p], NULL, &k, &ctx);
         /* the first sample has every core on, the second fewer */
         char want[64];
         g_snprintf(want, sizeof want, "%s: IPC with 4 cores = ", policies[p]);
@@ -278,14 +285,11 @@ static void test_core_count_warmup(void **state)
     (void)state;
     const char *const policies[] = {"onac", "seq-det"};
     for (unsigned p = 0; p < 2; p++) {
-        char filt[64], waves[64], warm[64];
-        g_snprintf(filt, sizeof filt, "cta.filters=%s", policies[p]);
-        g_snprintf(waves, sizeof waves, "%s.waves=0.5", policies[p]);
+        char warm[64];
         g_snprintf(warm, sizeof warm, "%s.warmup=1", policies[p]);
-        const char *const sets[] = {"gpu.num_sms=4", filt, waves, warm, NULL};
         const tm_kernel_stats *k;
         ptxemu_ctx *ctx;
-        char *trace = run_copyadd(sets, 400 * 64, &k, &ctx);
+        char *trace = run_core_count(policies[p], warm, &k, &ctx);
         char want[64];
         g_snprintf(want, sizeof want, ": %s: warm-up over after ", policies[p]);
         const char *w = strstr(trace, want);
