@@ -107,6 +107,7 @@ def kernel_sums(stats, n_on, power):
             frac = smp.get("detailed_instruction_fraction") or 1.0
             static = (power[0] * n_on + power[1]) * e["seconds"]
             energy = static + e["dynamic_j"] / frac
+        if smp.get("sampled"):
             d["sampled"] += 1
         d["cycles"] += k["cycles"]
         d["energy"] += energy
@@ -292,7 +293,7 @@ def main():
           "the policy fixed (or had on when the launch ended; from the traces, cycle-weighted); performance = all-cores cycles "
           "/ policy cycles; energy = policy / all cores (docs/energy.md, normalised); detection = "
           "cycles until the sample that fixes N_opt, over the kernel's cycles (decision traces); "
-          "the oracle runs are sampled and their energy rebuilt from the detailed part.\n")
+          "the oracle runs are sampled; their energy is the model's projection (stats `energy.projected`; rebuilt from the detailed part only for records made before it existed).\n")
     print("| thesis kernel | ours | thesis type | our type | thesis CTAs (waves ≥) | our CTAs | our waves/launch "
           "| static share | N_oracle | ONAC N_opt | Seq-Det N_opt | oracle perf | ONAC perf | Seq-Det perf "
           "| oracle energy | ONAC energy | Seq-Det energy | ONAC detection | Seq-Det detection |")
