@@ -394,7 +394,7 @@ def main():
             t = "%.2f" % (r["base"]["cycles"] / g["cycles"])
             cells.append("**%s**" % t if n == r["noracle"] else t)
         print("| %s | %s |" % (r["t"], " | ".join(cells)))
-    print("\nEnergy at each fixed core count, over all 32 cores (rebuilt for sampled launches):\n")
+    print("\nEnergy at each fixed core count, over all 32 cores (sampled launches: projected by the model):\n")
     print("| thesis kernel | " + " | ".join(str(n) for n in counts) + " | lowest |")
     print("|---|" + "---:|" * (len(counts) + 1))
     for r in ran:
