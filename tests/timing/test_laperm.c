@@ -326,6 +326,21 @@ static void test_fig4_adaptive(void **state)
     world_close(&w);
 }
 
+/* fan (CDP_PTX): one parent CTA of 32 threads, each launching a child over
+ * its 32 ints of a zeroed buffer; returns the run's statistics. */
+static const tm_stats *run_fan(world *w)
+{
+    ptxemu_dptr d;
+    assert_int_equal(ptxemu_malloc(w->ctx, &d, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    assert_int_equal(ptxemu_memset(w->ctx, d, 0, 32 * 32 * sizeof(int)), PTXEMU_OK);
+    int n = 32 * 32;
+    void *args[] = {&d, &n};
+    assert_int_equal(ptxemu_launch(w->mod, "_Z3fanPii", (ptxemu_dim3){1, 1, 1},
+                                   (ptxemu_dim3){32, 1, 1}, 0, args),
+                     PTXEMU_OK);
+    return ptxemu_timing_stats(w->ctx);
+}
+
 /* The cdp launch latency with its defaults (docs/cdp.md): the 32 lanes of one
  * warp instruction each launch a child; the k-th reaches the KMU
  * cdp.launch_latency + k x cdp.launch_latency_per_lane = 20000 + 1700k
@@ -337,15 +352,7 @@ static void test_launch_latency(void **state)
     const char *sets[] = {"gpu.num_sms=4", "cdp.mode=cdp", NULL};
     world w;
     world_open(&w, CDP_PTX, sets);
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(w.ctx, &d, 32 * 32 * sizeof(int)), PTXEMU_OK);
-    assert_int_equal(ptxemu_memset(w.ctx, d, 0, 32 * 32 * sizeof(int)), PTXEMU_OK);
-    int n = 32 * 32;
-    void *args[] = {&d, &n};
-    assert_int_equal(ptxemu_launch(w.mod, "_Z3fanPii", (ptxemu_dim3){1, 1, 1},
-                                   (ptxemu_dim3){32, 1, 1}, 0, args),
-                     PTXEMU_OK);
-    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    const tm_stats *st = run_fan(&w);
     uint64_t waits[32] = {0};
     unsigned nw = 0;
     uint64_t launch = 0;
@@ -390,15 +397,7 @@ static uint64_t fan_min_wait(const char *policy, const char *mode, const char *s
     g_free(pol);
     g_free(md);
     g_free(su);
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(w.ctx, &d, 32 * 32 * sizeof(int)), PTXEMU_OK);
-    assert_int_equal(ptxemu_memset(w.ctx, d, 0, 32 * 32 * sizeof(int)), PTXEMU_OK);
-    int n = 32 * 32;
-    void *args[] = {&d, &n};
-    assert_int_equal(ptxemu_launch(w.mod, "_Z3fanPii", (ptxemu_dim3){1, 1, 1},
-                                   (ptxemu_dim3){32, 1, 1}, 0, args),
-                     PTXEMU_OK);
-    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    const tm_stats *st = run_fan(&w);
     uint64_t best = UINT64_MAX;
     /* Fig. 2 by hand: child i writes a[32i..32i+31], its own 128-byte line
      * (a is 256-aligned), so it shares none with its 31 siblings; the parent
@@ -458,15 +457,7 @@ static void test_overflow_latency(void **state)
                           "laperm-tbpri.queue_entries=8", NULL};
     world w;
     world_open(&w, CDP_PTX, sets);
-    ptxemu_dptr d;
-    assert_int_equal(ptxemu_malloc(w.ctx, &d, 32 * 32 * sizeof(int)), PTXEMU_OK);
-    assert_int_equal(ptxemu_memset(w.ctx, d, 0, 32 * 32 * sizeof(int)), PTXEMU_OK);
-    int n = 32 * 32;
-    void *args[] = {&d, &n};
-    assert_int_equal(ptxemu_launch(w.mod, "_Z3fanPii", (ptxemu_dim3){1, 1, 1},
-                                   (ptxemu_dim3){32, 1, 1}, 0, args),
-                     PTXEMU_OK);
-    const tm_stats *st = ptxemu_timing_stats(w.ctx);
+    const tm_stats *st = run_fan(&w);
     unsigned early = 0, late = 0;
     uint64_t late_min = UINT64_MAX;
     for (guint i = 0; i < st->kernels->len; i++) {
