@@ -76,5 +76,15 @@ bench_outcome bench_separable_filter(bench_env *env, const char *name, int w, in
         if (bench_st_ != PTXEMU_OK)                                   \
             return bench_api_error((env), #call, bench_st_);          \
     } while (0)
+/* The same for a driver that frees what it allocated: the error goes to
+ * `out` and control to its `done:` label. */
+#define BENCH_TRY_DONE(env, out, call)                                \
+    do {                                                              \
+        ptxemu_status bench_st_ = (call);                             \
+        if (bench_st_ != PTXEMU_OK) {                                 \
+            (out) = bench_api_error((env), #call, bench_st_);         \
+            goto done;                                                \
+        }                                                             \
+    } while (0)
 
 #endif

@@ -112,14 +112,7 @@ static bench_outcome backprop_run(bench_env *env)
     }
     float target = 0.1f + 0.8f * bench_rng_float(&rng);
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dinput, (n + 1) * sizeof(float)));
     TRY(ptxemu_malloc(env->ctx, &dw, nw * sizeof(float)));
     TRY(ptxemu_malloc(env->ctx, &doldw, nw * sizeof(float)));

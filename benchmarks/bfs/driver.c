@@ -50,14 +50,7 @@ static bench_outcome bfs_run(bench_env *env)
         cost[v] = -1;
     cost[0] = 0;
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dnodes, (size_t)n * 2 * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &dedges, (size_t)nedges * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &dfront, (size_t)n));

@@ -60,14 +60,7 @@ static bench_outcome amr_run(bench_env *env)
     }
     make_field(field, w, env->seed);
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dfield, (size_t)w * w * sizeof *field));
     TRY(ptxemu_malloc(env->ctx, &dlist, (size_t)nblocks * PB * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &dlist2, (size_t)cells * 64 * sizeof(int)));

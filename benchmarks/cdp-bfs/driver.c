@@ -48,14 +48,7 @@ static bench_outcome bfs_run(bench_env *env, cdp_graph_kind kind)
         level[v] = -1;
     level[src] = 0;
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &drow, ((size_t)n + 1) * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &dcol, (size_t)g.m * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &dlevel, (size_t)n * sizeof(int)));

@@ -59,14 +59,7 @@ static bench_outcome bht_run(bench_env *env)
     for (int i = 0; i < n; i++)
         code[i] = pts[i].code, px[i] = pts[i].x, py[i] = pts[i].y;
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dcode, (size_t)n * 4));
     TRY(ptxemu_malloc(env->ctx, &dpx, (size_t)n * 4));
     TRY(ptxemu_malloc(env->ctx, &dpy, (size_t)n * 4));

@@ -56,14 +56,7 @@ static bench_outcome join_run(bench_env *env, bool gaussian)
     for (int s = 0; s < ns; s++)
         spay[s] = s;
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &drkey, (size_t)nr * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &drpay, (size_t)nr * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &dskey, (size_t)ns * sizeof(int)));

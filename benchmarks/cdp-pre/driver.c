@@ -38,14 +38,7 @@ static bench_outcome pre_run(bench_env *env)
         goto done;
     }
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &durow, ((size_t)nu + 1) * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &duitem, (size_t)nr * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &durate, (size_t)nr * sizeof(int)));

@@ -39,14 +39,7 @@ static bench_outcome regx_run(bench_env *env, cdp_regx_kind kind)
     }
     size_t bytes = (size_t)c.off[n] + 1;
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dtext, bytes));
     TRY(ptxemu_malloc(env->ctx, &doff, ((size_t)n + 1) * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &dfirst, 256));

@@ -70,14 +70,7 @@ static bench_outcome gaussian_run(bench_env *env)
     for (int i = 0; i < n; i++)
         rb[i] = b[i];
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &da, nn * sizeof(float)));
     TRY(ptxemu_malloc(env->ctx, &db, (size_t)n * sizeof(float)));
     TRY(ptxemu_malloc(env->ctx, &dm, nn * sizeof(float)));

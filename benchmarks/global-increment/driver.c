@@ -56,14 +56,7 @@ static bench_outcome gi_run(bench_env *env, const gi_config *cfg)
     for (unsigned i = 0; i < nlocks; i++)
         counters[i] = (int)(bench_rng_next(&rng) % 1000u);
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dlocks, bytes));
     TRY(ptxemu_malloc(env->ctx, &dcounters, bytes));
     TRY(ptxemu_memset(env->ctx, dlocks, 0, bytes));

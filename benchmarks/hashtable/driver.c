@@ -59,14 +59,7 @@ static bench_outcome ht_run(bench_env *env, unsigned threads_per_bucket)
     for (unsigned i = 0; i < nkeys; i++)
         keys[i] = (unsigned)(bench_rng_next(&rng) >> 32);
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dkeys, (size_t)nkeys * sizeof(unsigned)));
     TRY(ptxemu_malloc(env->ctx, &dnext, (size_t)nkeys * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &dheads, (size_t)nbuckets * sizeof(int)));

@@ -72,14 +72,7 @@ static bench_outcome hotspot_run(bench_env *env)
         temp[i] = 320.0f + 20.0f * bench_rng_float(&rng);
     }
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dpower, bytes));
     TRY(ptxemu_malloc(env->ctx, &dbuf[0], bytes));
     TRY(ptxemu_malloc(env->ctx, &dbuf[1], bytes));

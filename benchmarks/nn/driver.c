@@ -72,14 +72,7 @@ static bench_outcome nn_run(bench_env *env)
         loc[2 * i + 1] = 180.0f * bench_rng_float(&rng);
     }
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dloc, (size_t)n * 2 * sizeof(float)));
     TRY(ptxemu_malloc(env->ctx, &ddist, (size_t)n * sizeof(float)));
     TRY(ptxemu_memcpy_htod(env->ctx, dloc, loc, (size_t)n * 2 * sizeof(float)));

@@ -44,14 +44,7 @@ static bench_outcome pathfinder_run(bench_env *env)
     for (size_t i = 0; i < cells; i++)
         wall[i] = (int)(bench_rng_next(&rng) % 10u);
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dwall, cells * sizeof(int)));
     TRY(ptxemu_malloc(env->ctx, &drow[0], rowbytes));
     TRY(ptxemu_malloc(env->ctx, &drow[1], rowbytes));

@@ -169,14 +169,7 @@ static bench_outcome pc_measure(bench_env *env, pc_level level, uint32_t n, pc_r
     }
     bench_outcome out = BENCH_ERROR;
     ptxemu_dptr dnext = 0, dout = 0;
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dnext, r->span));
     TRY(ptxemu_malloc(env->ctx, &dout, sizeof(unsigned)));
     /* the kernel reads only the nodes' slots: the rest stays unwritten */

@@ -76,14 +76,7 @@ static bench_outcome sc_copy(bench_env *env, unsigned n, sc_result *r)
     for (size_t i = 0; i < words; i++)
         src[i] = (uint32_t)bench_rng_next(&rng);
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dsrc, bytes));
     TRY(ptxemu_malloc(env->ctx, &ddst, bytes));
     TRY(ptxemu_memcpy_htod(env->ctx, dsrc, src, bytes));

@@ -35,14 +35,7 @@ static bench_outcome sw_run(bench_env *env, unsigned words)
     for (size_t i = 0; i < n; i++)
         in[i] = (unsigned)bench_rng_next(&rng);
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &din, bytes));
     TRY(ptxemu_malloc(env->ctx, &dout, bytes));
     TRY(ptxemu_memcpy_htod(env->ctx, din, in, bytes));

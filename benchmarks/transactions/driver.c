@@ -55,14 +55,7 @@ static bench_outcome tx_run(bench_env *env, unsigned paper_accounts)
         amt[t] = (int)(1u + bench_rng_next(&rng) % 100u);
     }
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &dsrc, txbytes));
     TRY(ptxemu_malloc(env->ctx, &ddst, txbytes));
     TRY(ptxemu_malloc(env->ctx, &damt, txbytes));

@@ -32,14 +32,7 @@ static bench_outcome vector_add_run(bench_env *env)
         b[i] = bench_rng_float(&rng) * 200.0f - 100.0f;
     }
 
-#define TRY(call)                                                   \
-    do {                                                            \
-        ptxemu_status st_ = (call);                                 \
-        if (st_ != PTXEMU_OK) {                                     \
-            out = bench_api_error(env, #call, st_);                 \
-            goto done;                                              \
-        }                                                           \
-    } while (0)
+#define TRY(call) BENCH_TRY_DONE(env, out, call)
     TRY(ptxemu_malloc(env->ctx, &da, bytes));
     TRY(ptxemu_malloc(env->ctx, &db, bytes));
     TRY(ptxemu_malloc(env->ctx, &dc, bytes));
